@@ -1,0 +1,3 @@
+import { kitName } from "@mainline/kit";
+import { protoName } from "@mainline/proto";
+console.log(kitName, protoName);
