@@ -1,0 +1,41 @@
+# Mainline: two commands set everything up on a fresh machine: `make dev` and `make test`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+.PHONY: help deps dev test lint typecheck proto proto-check build bench clean
+
+help:
+	@echo "make dev    - install what is missing, start NATS and every service; API on http://127.0.0.1:$${GATEWAY_PORT:-8080}/v1"
+	@echo "make test   - install what is missing, then lint, proto freshness, type-check and every test"
+	@echo "make proto  - regenerate TypeScript from proto/"
+	@echo "make bench  - run the benchmarks under tools/bench"
+
+deps:
+	@tools/scripts/ensure-deps.sh
+
+dev: deps
+	@node --conditions=mainline-source --import tsx tools/src/dev/main.ts
+
+test: deps
+	@tools/scripts/test.sh
+
+lint: deps
+	npx eslint . && npx prettier --check .
+
+typecheck: deps
+	npx tsc -b
+
+build: deps
+	npx tsc -b
+
+proto: deps
+	npm run -w @mainline/proto generate
+
+proto-check: deps
+	npm run -w @mainline/proto check
+
+bench: deps
+	@for f in tools/bench/*-bench.ts; do echo "== $$f"; node --conditions=mainline-source --import tsx "$$f" || exit 1; done
+
+clean:
+	rm -rf node_modules/.cache .bench $$(find . -name dist -type d -not -path './node_modules/*') $$(find . -name '*.tsbuildinfo' -not -path './node_modules/*')

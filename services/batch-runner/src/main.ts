@@ -1,0 +1,18 @@
+import { loadConfigOrExit } from "@mainline/kit/config/index";
+import { createLogger } from "@mainline/kit/logging/index";
+import { runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
+import { configSchema } from "./config.js";
+
+const config = loadConfigOrExit("batch-runner", configSchema);
+
+runMain(createLogger("batch-runner", config.LOG_LEVEL), async () => {
+  const runtime = await startServiceRuntime({
+    name: "batch-runner",
+    natsUrl: config.NATS_URL,
+    mongodbUri: config.MONGODB_URI,
+    logLevel: config.LOG_LEVEL,
+    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+  });
+  await serveGrpc(runtime, { port: config.GRPC_PORT, services: [] });
+  return runtime.shutdown;
+});

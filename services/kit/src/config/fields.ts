@@ -1,0 +1,41 @@
+import { z } from "zod";
+
+/** Building blocks for service config schemas, so every service spells a port or a URL the same way. */
+export const port = (fallback: number) =>
+  z.coerce
+    .number({ message: "expected an integer from 1 to 65535" })
+    .int("expected an integer from 1 to 65535")
+    .min(1, "expected an integer from 1 to 65535")
+    .max(65535, "expected an integer from 1 to 65535")
+    .default(fallback);
+
+export const natsUrl = z
+  .string()
+  .regex(/^(nats|tls|ws|wss):\/\/[^\s]+$/, "expected a NATS URL such as nats://127.0.0.1:4222")
+  .default("nats://127.0.0.1:4222");
+
+export const optionalUrl = z.url({ message: "expected an absolute URL" }).optional();
+
+export const logLevel = z
+  .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+    message: "expected one of fatal, error, warn, info, debug, trace, silent",
+  })
+  .default("info");
+
+/** A `host:port` address of another service. */
+export const address = (fallback: string) =>
+  z
+    .string()
+    .regex(/^[^\s:]+:\d{1,5}$/, "expected host:port, e.g. 127.0.0.1:50051")
+    .default(fallback);
+
+/** Settings every service shares: where NATS is, where MongoDB is (embedded store when unset), logging. */
+export const commonConfig = {
+  NATS_URL: natsUrl,
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, "expected a MongoDB connection string starting with mongodb:// or mongodb+srv://")
+    .optional(),
+  LOG_LEVEL: logLevel,
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+};

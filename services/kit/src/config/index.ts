@@ -1,0 +1,2 @@
+export * from "./load-config.js";
+export * from "./fields.js";

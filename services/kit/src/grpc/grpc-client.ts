@@ -1,0 +1,70 @@
+import {
+  credentials,
+  Metadata,
+  type CallOptions,
+  type Client,
+  type ClientUnaryCall,
+  type Interceptor,
+  InterceptingCall,
+  type ServiceError,
+} from "@grpc/grpc-js";
+import { errorCodeOfGrpcStatus, MainlineError, type ErrorCode } from "../errors/index.js";
+import { injectTraceContext } from "./trace-metadata.js";
+
+/** A failed call to another service, carrying that service's error code and message unchanged. */
+export class RemoteCallError extends MainlineError {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  constructor(
+    message: string,
+    readonly grpcStatus: number,
+  ) {
+    super(message);
+    this.code = errorCodeOfGrpcStatus(grpcStatus);
+    this.retryable = this.code === "UNAVAILABLE" || this.code === "ABORTED" || this.code === "DEADLINE_EXCEEDED";
+  }
+}
+
+const traceInterceptor: Interceptor = (options, nextCall) =>
+  new InterceptingCall(nextCall(options), {
+    start(metadata, listener, next) {
+      injectTraceContext(metadata);
+      next(metadata, listener);
+    },
+  });
+
+type ClientConstructor<C extends Client> = new (
+  address: string,
+  creds: ReturnType<typeof credentials.createInsecure>,
+  options?: object,
+) => C;
+
+export function createGrpcClient<C extends Client>(Ctor: ClientConstructor<C>, address: string): C {
+  return new Ctor(address, credentials.createInsecure(), {
+    interceptors: [traceInterceptor],
+    "grpc.max_send_message_length": 32 * 1024 * 1024,
+    "grpc.max_receive_message_length": 32 * 1024 * 1024,
+  });
+}
+
+type UnaryMethod<Req, Res> = (
+  request: Req,
+  metadata: Metadata,
+  options: Partial<CallOptions>,
+  callback: (error: ServiceError | null, response: Res) => void,
+) => ClientUnaryCall;
+
+/** Calls a unary method as a promise; failures become RemoteCallError with the remote message. */
+export function callUnary<Req, Res>(
+  method: UnaryMethod<Req, Res>,
+  request: Req,
+  options: { deadlineMs?: number } = {},
+): Promise<Res> {
+  return new Promise<Res>((resolve, reject) => {
+    const deadline = new Date(Date.now() + (options.deadlineMs ?? 30_000));
+    method(request, new Metadata(), { deadline }, (error, response) => {
+      if (error) reject(new RemoteCallError(error.details || error.message, error.code));
+      else resolve(response);
+    });
+  });
+}

@@ -1,0 +1,73 @@
+import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  status as GrpcStatus,
+  type handleUnaryCall,
+  type Metadata,
+  type ServerErrorResponse,
+  type ServerUnaryCall,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
+import { MainlineError, STATUS_TABLE } from "../errors/index.js";
+import type { Logger } from "../logging/index.js";
+import { extractTraceContext } from "./trace-metadata.js";
+
+export interface CallContext {
+  metadata: Metadata;
+  /** The gRPC method path, e.g. /mainline.queue.v1.QueueCoordinator/GetQueue. */
+  path: string;
+}
+
+/** A service implemented with async functions instead of callbacks. */
+export type AsyncImplementation<S> = {
+  [K in keyof S]: S[K] extends handleUnaryCall<infer Req, infer Res>
+    ? (request: Req, call: CallContext) => Promise<Res>
+    : never;
+};
+
+const tracer = trace.getTracer("mainline-grpc");
+
+/**
+ * Adapts async handlers to grpc-js: each call runs in a SERVER span under the caller's trace context, and a
+ * thrown MainlineError becomes its gRPC status with the error's message (the gateway shows that message to the
+ * user). Anything else is a bug: logged with its stack, answered INTERNAL without internals.
+ */
+export function toGrpcImplementation<S>(
+  implementation: AsyncImplementation<S>,
+  logger: Logger,
+): UntypedServiceImplementation {
+  const adapted: UntypedServiceImplementation = {};
+  for (const [name, fn] of Object.entries(implementation) as [
+    string,
+    (request: unknown, call: CallContext) => Promise<unknown>,
+  ][]) {
+    adapted[name] = (call: ServerUnaryCall<unknown, unknown>, callback: (error: ServerErrorResponse | null, value?: unknown) => void) => {
+      const parent = extractTraceContext(call.metadata);
+      const path = call.getPath();
+      const span = tracer.startSpan(path.replace(/^\//, ""), { kind: SpanKind.SERVER, attributes: { "rpc.system": "grpc" } }, parent);
+      context
+        .with(trace.setSpan(parent, span), () => fn(call.request, { metadata: call.metadata, path }))
+        .then(
+          (response) => {
+            span.end();
+            callback(null, response);
+          },
+          (error: unknown) => {
+            const mapped = toServiceError(error, path, logger);
+            span.setStatus({ code: SpanStatusCode.ERROR, message: mapped.message });
+            span.setAttribute("rpc.grpc.status_code", mapped.code ?? GrpcStatus.UNKNOWN);
+            span.end();
+            callback(mapped);
+          },
+        );
+    };
+  }
+  return adapted;
+}
+
+function toServiceError(error: unknown, path: string, logger: Logger): ServerErrorResponse {
+  if (error instanceof MainlineError) {
+    return Object.assign(new Error(error.message), { code: STATUS_TABLE[error.code].grpc, details: error.message });
+  }
+  logger.error({ err: error, path }, "unhandled error in gRPC handler");
+  return Object.assign(new Error("internal error"), { code: GrpcStatus.INTERNAL, details: "internal error" });
+}

@@ -1,0 +1,3 @@
+export * from "./shutdown.js";
+export * from "./run-main.js";
+export * from "./service-runtime.js";

@@ -1,0 +1,67 @@
+import { connect, type NatsConnection } from "nats";
+import { createLogger, type Logger } from "../logging/index.js";
+import { startTelemetry } from "../telemetry/index.js";
+import { openStore, type Store } from "../store/index.js";
+import { startGrpcServer, type GrpcServerHandle, type GrpcService } from "../grpc/index.js";
+import { Shutdown } from "./shutdown.js";
+
+export interface RuntimeOptions {
+  name: string;
+  natsUrl: string;
+  logLevel?: string;
+  otlpEndpoint?: string | undefined;
+  /** MongoDB when set; the embedded store over NATS otherwise. */
+  mongodbUri?: string | undefined;
+  /** The service's own database; defaults to "mainline-<name>". */
+  database?: string;
+}
+
+/** What every service has once started: its logger, its NATS connection, its store and its shutdown plan. */
+export interface ServiceRuntime {
+  readonly name: string;
+  readonly logger: Logger;
+  readonly nats: NatsConnection;
+  readonly store: Store;
+  readonly shutdown: Shutdown;
+}
+
+export async function startServiceRuntime(options: RuntimeOptions): Promise<ServiceRuntime> {
+  const telemetry = startTelemetry({ serviceName: options.name, otlpEndpoint: options.otlpEndpoint });
+  const logger = createLogger(options.name, options.logLevel);
+  const shutdown = new Shutdown(logger);
+  shutdown.on("flush-telemetry", "telemetry", () => telemetry.shutdown());
+  const nats = await connect({
+    servers: options.natsUrl,
+    name: options.name,
+    // A NATS restart must not kill the service: keep reconnecting, and let health/readiness tell the story.
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+  });
+  shutdown.on("drain-nats", "nats", () => nats.drain());
+  void (async () => {
+    for await (const status of nats.status()) {
+      if (status.type === "disconnect" || status.type === "reconnect") logger.warn({ nats: status.type }, "nats connection");
+    }
+  })();
+  const store = await openStore({
+    database: options.database ?? `mainline-${options.name}`,
+    mongodbUri: options.mongodbUri,
+    nats,
+  });
+  shutdown.on("close-store", "store", () => store.close());
+  logger.info({ nats: options.natsUrl, store: options.mongodbUri ? "mongodb" : "embedded" }, "connected");
+  return { name: options.name, logger, nats, store, shutdown };
+}
+
+/** Serves gRPC (with health) and registers its place in the shutdown order. */
+export async function serveGrpc(
+  runtime: ServiceRuntime,
+  options: { port: number; host?: string; services: GrpcService[] },
+): Promise<GrpcServerHandle> {
+  const server = await startGrpcServer(options);
+  runtime.shutdown.on("health-not-serving", "grpc health", () => server.setServing(false));
+  runtime.shutdown.on("close-grpc", "grpc", () => server.shutdown());
+  server.setServing(true);
+  runtime.logger.info({ port: server.port }, "serving gRPC");
+  return server;
+}

@@ -1,0 +1,126 @@
+import { expect } from "chai";
+import { context, propagation, trace } from "@opentelemetry/api";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
+import { makeGenericClientConstructor, type Client, type handleUnaryCall, type ServiceDefinition } from "@grpc/grpc-js";
+import { NotFoundError } from "../../src/errors/index.js";
+import { createLogger } from "../../src/logging/index.js";
+import {
+  callUnary,
+  checkGrpcHealth,
+  createGrpcClient,
+  RemoteCallError,
+  startGrpcServer,
+  toGrpcImplementation,
+  type GrpcServerHandle,
+} from "../../src/grpc/index.js";
+
+interface EchoRequest {
+  text: string;
+}
+interface EchoResponse {
+  text: string;
+  traceId: string;
+}
+const json = {
+  serialize: (value: unknown) => Buffer.from(JSON.stringify(value)),
+  deserialize: (bytes: Buffer) => JSON.parse(bytes.toString()) as unknown,
+};
+// A real gRPC service over the wire, with JSON instead of protobuf so the test needs no generated code.
+const EchoService = {
+  echo: {
+    path: "/test.Echo/Echo",
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: json.serialize,
+    requestDeserialize: json.deserialize,
+    responseSerialize: json.serialize,
+    responseDeserialize: json.deserialize,
+  },
+} satisfies ServiceDefinition;
+type EchoServer = { echo: handleUnaryCall<EchoRequest, EchoResponse> };
+type EchoClient = Client & {
+  echo: (
+    request: EchoRequest,
+    metadata: import("@grpc/grpc-js").Metadata,
+    options: Partial<import("@grpc/grpc-js").CallOptions>,
+    callback: (error: import("@grpc/grpc-js").ServiceError | null, response: EchoResponse) => void,
+  ) => import("@grpc/grpc-js").ClientUnaryCall;
+};
+const EchoClientCtor = makeGenericClientConstructor(EchoService, "Echo") as unknown as new (
+  ...args: ConstructorParameters<ReturnType<typeof makeGenericClientConstructor>>
+) => EchoClient;
+
+describe("gRPC bootstrap", () => {
+  const exporter = new InMemorySpanExporter();
+  let server: GrpcServerHandle;
+  let client: EchoClient;
+
+  before(async () => {
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    trace.setGlobalTracerProvider(provider);
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    const implementation = toGrpcImplementation<EchoServer>(
+      {
+        echo: (request) => {
+          if (request.text === "missing") return Promise.reject(new NotFoundError("queue main does not exist"));
+          if (request.text === "bug") return Promise.reject(new TypeError("secret internals"));
+          const traceId = trace.getActiveSpan()?.spanContext().traceId ?? "";
+          return Promise.resolve({ text: request.text.toUpperCase(), traceId });
+        },
+      },
+      createLogger("test", "silent"),
+    );
+    server = await startGrpcServer({ host: "127.0.0.1", port: 0, services: [{ definition: EchoService, implementation }] });
+    client = createGrpcClient(EchoClientCtor, `127.0.0.1:${server.port}`);
+  });
+
+  after(async () => {
+    client.close();
+    await server.shutdown(100);
+    trace.disable();
+    propagation.disable();
+    context.disable();
+  });
+
+  it("answers async handlers", async () => {
+    const response = await callUnary(client.echo.bind(client), { text: "hi" });
+    expect(response.text).to.equal("HI");
+  });
+
+  it("carries a typed error's status and message to the caller", async () => {
+    const error = await callUnary(client.echo.bind(client), { text: "missing" }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(RemoteCallError);
+    expect((error as RemoteCallError).code).to.equal("NOT_FOUND");
+    expect((error as RemoteCallError).message).to.equal("queue main does not exist");
+  });
+
+  it("answers INTERNAL without leaking an unexpected error's message", async () => {
+    const error = await callUnary(client.echo.bind(client), { text: "bug" }).catch((e: unknown) => e);
+    expect((error as RemoteCallError).code).to.equal("INTERNAL");
+    expect((error as RemoteCallError).message).to.not.contain("secret");
+  });
+
+  it("continues the caller's trace on the server", async () => {
+    const tracer = trace.getTracer("test");
+    const span = tracer.startSpan("client operation");
+    const response = await context.with(trace.setSpan(context.active(), span), () =>
+      callUnary(client.echo.bind(client), { text: "traced" }),
+    );
+    span.end();
+    expect(response.traceId).to.equal(span.spanContext().traceId);
+    const serverSpan = exporter.getFinishedSpans().find((s) => s.name === "test.Echo/Echo" && s.spanContext().traceId === span.spanContext().traceId);
+    expect(serverSpan, "server span in the same trace").to.not.equal(undefined);
+  });
+
+  it("reports SERVING over grpc.health.v1 only while serving", async () => {
+    const address = `127.0.0.1:${server.port}`;
+    expect(await checkGrpcHealth(address)).to.equal(false);
+    server.setServing(true);
+    expect(await checkGrpcHealth(address)).to.equal(true);
+    server.setServing(false);
+    expect(await checkGrpcHealth(address)).to.equal(false);
+  });
+});

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what `make dev` and `make test` need on a fresh Debian machine with Node 20: npm packages from the
+# lock file, and the nats-server Debian package (tests and `make dev` start their own servers from it).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+stamp=node_modules/.package-lock.json
+if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
+  echo "[setup] npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+if ! command -v "${NATS_SERVER_BIN:-nats-server}" >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "[setup] installing nats-server (Debian package)"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nats-server >/dev/null
+  else
+    echo "[setup] nats-server is missing. Install it with: sudo apt-get install -y nats-server" >&2
+    exit 1
+  fi
+fi

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# `make test`: every gate and every test, ending with the one line CI reads: "N passed, N failed".
+# Gates (lint, proto freshness, type-check, ...) count as one check each, so a red gate shows in that line.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+passed=0
+failed=0
+failures=()
+
+gate() {
+  local name=$1
+  shift
+  echo "== $name"
+  if "$@"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    failures+=("$name")
+  fi
+}
+
+gate "lint (eslint)" npx eslint --cache --cache-location node_modules/.cache/eslint .
+gate "format (prettier)" npx prettier --check --log-level warn .
+gate "proto up to date (buf lint + generate)" npm run --silent -w @mainline/proto check
+gate "type-check (tsc -b)" npx tsc -b
+
+summary=$(mktemp)
+echo "== tests (mocha)"
+MAINLINE_TEST_SUMMARY=$summary npx mocha --reporter tools/testing/reporters/summary-reporter.cjs "$@"
+mocha_status=$?
+if [ -s "$summary" ]; then
+  passed=$((passed + $(node -p "require('$summary').passed")))
+  failed=$((failed + $(node -p "require('$summary').failed")))
+  skipped=$(node -p "require('$summary').skipped")
+elif [ $mocha_status -ne 0 ]; then
+  failed=$((failed + 1))
+  failures+=("mocha did not run")
+fi
+rm -f "$summary"
+
+[ ${#failures[@]} -eq 0 ] || echo "failed gates: ${failures[*]}"
+echo "${passed} passed, ${failed} failed${skipped:+, ${skipped} skipped}"
+[ "$failed" -eq 0 ]

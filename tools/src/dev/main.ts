@@ -1,0 +1,52 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startSystem, waitForHttp } from "./system.js";
+
+/**
+ * `make dev`: the whole system on this machine. Data lives under .data/ and survives a restart; Ctrl-C stops
+ * everything in order.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const log = (message: string) => process.stdout.write(`[dev] ${message}\n`);
+const quiet = process.env.DEV_QUIET === "1";
+
+const system = await startSystem({
+  root,
+  dataDir: path.resolve(root, process.env.DEV_DATA_DIR ?? ".data"),
+  gatewayPort: Number(process.env.GATEWAY_PORT ?? 8080),
+  natsPort: Number(process.env.DEV_NATS_PORT ?? 14222),
+  grpcBasePort: Number(process.env.DEV_GRPC_BASE_PORT ?? 50050),
+  apiToken: process.env.DEV_API_TOKEN,
+  env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "info", WEBHOOKS_ALLOW_LOOPBACK: "true" },
+  output: (line) => {
+    if (!quiet) process.stdout.write(`${line}\n`);
+  },
+  log,
+});
+
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  log("stopping every service…");
+  system.stop().then(
+    () => {
+      log("stopped");
+      process.exit(0);
+    },
+    (error: unknown) => {
+      log(`stop failed: ${String(error)}`);
+      process.exit(1);
+    },
+  );
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
+
+if (await waitForHttp(`${system.apiUrl}/healthz`, 60_000)) {
+  log(`Mainline API: ${system.apiUrl}`);
+  log(`API token for org "dev": ${system.apiToken}`);
+  log(`try: curl -s ${system.apiUrl}/healthz`);
+} else {
+  log(`the gateway did not answer ${system.apiUrl}/healthz within 60 s; see the log lines above`);
+}
