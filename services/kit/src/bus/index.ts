@@ -1,0 +1,10 @@
+export * from "./bus-logger.js";
+export * from "./codec.js";
+export * from "./consumer.js";
+export * from "./lease.js";
+export * from "./lease-keeper.js";
+export * from "./publisher.js";
+export * from "./retry-delay.js";
+export * from "./streams.js";
+export { BUS_TRACER_NAME } from "./telemetry.js";
+export { msgHdrsGetter, msgHdrsSetter } from "./trace-headers.js";
