@@ -4,8 +4,11 @@ import { loadConfigOrExit } from "@mainline/kit/config/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { checkGrpcHealth } from "@mainline/kit/grpc/index";
 import { runMain, startServiceRuntime } from "@mainline/kit/service/index";
+import { allEndpoints } from "./api/all-endpoints.js";
+import { AuthRepository } from "./auth/auth-repository.js";
 import { configSchema } from "./config.js";
 import { createApp } from "./http/app.js";
+import { connectUpstreams } from "./upstream/upstreams.js";
 
 const config = loadConfigOrExit("gateway", configSchema);
 
@@ -17,7 +20,15 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
     logLevel: config.LOG_LEVEL,
     otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
-  const upstreams = {
+  const auth = await AuthRepository.open(runtime.store);
+  if (config.DEV_API_TOKEN) await auth.seedToken("dev", config.DEV_API_TOKEN, true);
+  const upstreams = connectUpstreams({
+    queue: config.QUEUE_COORDINATOR_ADDR,
+    flaky: config.FLAKY_ANALYTICS_ADDR,
+    metrics: config.METRICS_ADDR,
+    webhooks: config.WEBHOOKS_ADDR,
+  });
+  const readinessTargets = {
     "queue-coordinator": config.QUEUE_COORDINATOR_ADDR,
     "batch-runner": config.BATCH_RUNNER_ADDR,
     "flaky-analytics": config.FLAKY_ANALYTICS_ADDR,
@@ -25,12 +36,19 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
     webhooks: config.WEBHOOKS_ADDR,
   };
   const app = createApp({
-    readiness: Object.entries(upstreams).map(([name, addr]) => ({ name, check: () => checkGrpcHealth(addr) })),
+    logger: runtime.logger,
+    auth,
+    endpoints: allEndpoints(upstreams, auth),
+    readiness: Object.entries(readinessTargets).map(([name, addr]) => ({ name, check: () => checkGrpcHealth(addr) })),
   });
   const server = createServer(app.callback());
+  // Slow or stalled clients must not hold sockets forever.
+  server.requestTimeout = 60_000;
+  server.headersTimeout = 15_000;
   server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
   await once(server, "listening");
   runtime.logger.info({ port: config.GATEWAY_PORT }, "serving HTTP");
   runtime.shutdown.on("close-grpc", "http", () => new Promise<void>((resolve) => server.close(() => resolve())));
+  runtime.shutdown.on("close-grpc", "upstream clients", () => upstreams.close());
   return runtime.shutdown;
 });

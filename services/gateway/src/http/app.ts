@@ -1,10 +1,39 @@
 import Koa from "koa";
-import type { ReadinessCheck } from "./health-routes.js";
-import { healthRoutes } from "./health-routes.js";
+import type { Logger } from "@mainline/kit/logging/index";
+import type { AuthRepository } from "../auth/auth-repository.js";
+import type { Endpoint } from "../api/endpoint.js";
+import { mountApi } from "../api/mount.js";
+import { errorResponses, HttpError } from "./error-response.js";
+import { healthRoutes, type ReadinessCheck } from "./health-routes.js";
+import { requestContext } from "./request-context.js";
 
-export function createApp(options: { readiness: ReadinessCheck[] }): Koa {
+export interface AppOptions {
+  logger: Logger;
+  auth: AuthRepository;
+  endpoints: readonly Endpoint[];
+  readiness: ReadinessCheck[];
+}
+
+export function createApp(options: AppOptions): Koa {
   const app = new Koa();
+  // Errors are answered by errorResponses; Koa's own handler would only log them twice.
+  app.silent = true;
   const health = healthRoutes(options.readiness);
-  app.use(health.routes()).use(health.allowedMethods());
+  const api = mountApi(options.endpoints, options.auth);
+  app
+    .use(requestContext(options.logger))
+    .use(errorResponses(options.logger))
+    .use(health.routes())
+    .use(api.routes())
+    .use(
+      api.allowedMethods({
+        throw: true,
+        methodNotAllowed: () => new HttpError(405, "Method not allowed for this path"),
+        notImplemented: () => new HttpError(501, "Method not implemented"),
+      }),
+    )
+    .use((ctx) => {
+      throw new HttpError(404, `No endpoint ${ctx.method} ${ctx.path}; see GET /v1/openapi.json`);
+    });
   return app;
 }

@@ -1,0 +1,37 @@
+import type { Context } from "koa";
+import type { z } from "zod";
+import type { Principal } from "../auth/auth-repository.js";
+
+/** Who may call an endpoint: any valid token (its organisation's data), admin tokens only, or anyone. */
+export type Access = "org" | "admin" | "public";
+
+export interface Call {
+  principal: Principal;
+  ctx: Context;
+}
+
+/**
+ * One endpoint, declared once: its schemas validate requests, document the API (OpenAPI) and let tests check
+ * every response. The handler receives parsed, typed input and never sees raw JSON.
+ */
+export interface Endpoint<Input = unknown, Output = unknown> {
+  method: "get" | "post" | "delete";
+  /** Path under /v1, e.g. "/submitPullRequest". */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  /** JSON body (POST) or query string (GET). */
+  input: z.ZodType<Input>;
+  inputIn: "body" | "query";
+  /** JSON response schema, or "text" for plain-text responses. */
+  output: z.ZodType<Output> | { text: string };
+  /** Success status; 200 unless said otherwise. */
+  status?: number;
+  handle(input: Input, call: Call): Promise<Output>;
+}
+
+export function endpoint<I, O>(definition: Endpoint<I, O>): Endpoint<unknown, unknown> {
+  return definition as unknown as Endpoint<unknown, unknown>;
+}

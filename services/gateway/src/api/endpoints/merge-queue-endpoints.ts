@@ -1,0 +1,257 @@
+import { z } from "zod";
+import { callUnary } from "@mainline/kit/grpc/index";
+import { DirectMergeMode, MergeMethod, OptimizationMode, QueueMode, QueueState } from "@mainline/proto/queue";
+import { endpoint, type Endpoint } from "../endpoint.js";
+import {
+  enumValue,
+  priorityOf,
+  queueRef,
+  queueSettingsToJson,
+  queueToJson,
+  submittedToJson,
+  testingDetailsToJson,
+} from "../queue-mapping.js";
+import { emptyObject } from "../schemas/common.js";
+import {
+  createQueueRequest,
+  getSubmittedPullRequestRequest,
+  prRequest,
+  queueRequest,
+  queueResponse,
+  setImpactedTargetsRequest,
+  submitPullRequestRequest,
+  submittedPullRequestResponse,
+  testingDetailsRequest,
+  testingDetailsResponse,
+  updatedQueueResponse,
+  updateQueueRequest,
+} from "../schemas/merge-queue.js";
+import type { Upstreams } from "../../upstream/upstreams.js";
+
+const TAG = "Merge queue";
+const empty = z.object({});
+
+/** The merge-queue endpoints of service-spec.md (all POST with JSON bodies; metrics live elsewhere). */
+export function mergeQueueEndpoints(up: Upstreams): Endpoint[] {
+  const q = up.queue;
+  return [
+    endpoint({
+      method: "post",
+      path: "/submitPullRequest",
+      operationId: "submitPullRequest",
+      summary: "Submit a PR to the queue for testing and merging",
+      tag: TAG,
+      access: "org",
+      input: submitPullRequestRequest,
+      inputIn: "body",
+      output: empty,
+      async handle(input, { principal }) {
+        const priority = priorityOf(input.priority);
+        await callUnary(q.submitPullRequest.bind(q), {
+          queue: queueRef(principal.org, input.repo, input.targetBranch),
+          prNumber: input.pr.number,
+          noBatch: input.noBatch ?? false,
+          requestedBy: `token:${principal.tokenId}`,
+          ...(priority ? { priority } : {}),
+        });
+        return {};
+      },
+    }),
+    endpoint({
+      method: "post",
+      path: "/cancelPullRequest",
+      operationId: "cancelPullRequest",
+      summary: "Remove a PR from the queue",
+      tag: TAG,
+      access: "org",
+      input: prRequest,
+      inputIn: "body",
+      output: empty,
+      async handle(input, { principal }) {
+        await callUnary(q.cancelPullRequest.bind(q), {
+          queue: queueRef(principal.org, input.repo, input.targetBranch),
+          prNumber: input.pr.number,
+          requestedBy: `token:${principal.tokenId}`,
+        });
+        return {};
+      },
+    }),
+    endpoint({
+      method: "post",
+      path: "/restartTestsOnPullRequest",
+      operationId: "restartTestsOnPullRequest",
+      summary: "Re-run tests on a PR currently in the queue",
+      tag: TAG,
+      access: "org",
+      input: prRequest,
+      inputIn: "body",
+      output: empty,
+      async handle(input, { principal }) {
+        await callUnary(q.restartTestsOnPullRequest.bind(q), {
+          queue: queueRef(principal.org, input.repo, input.targetBranch),
+          prNumber: input.pr.number,
+          requestedBy: `token:${principal.tokenId}`,
+        });
+        return {};
+      },
+    }),
+    endpoint({
+      method: "post",
+      path: "/getSubmittedPullRequest",
+      operationId: "getSubmittedPullRequest",
+      summary: "Check the status of a submitted PR (by pr.number or pr.branch)",
+      tag: TAG,
+      access: "org",
+      input: getSubmittedPullRequestRequest,
+      inputIn: "body",
+      output: submittedPullRequestResponse,
+      async handle(input, { principal }) {
+        const pr =
+          input.pr.number !== undefined
+            ? { $case: "number" as const, value: input.pr.number }
+            : { $case: "branch" as const, value: input.pr.branch ?? "" };
+        const response = await callUnary(q.getSubmittedPullRequest.bind(q), {
+          queue: queueRef(principal.org, input.repo, input.targetBranch),
+          pr,
+        });
+        if (!response.pullRequest) throw new Error("queue-coordinator answered without a pull request");
+        return submittedToJson(response.pullRequest);
+      },
+    }),
+    endpoint({
+      method: "post",
+      path: "/setImpactedTargets",
+      operationId: "setImpactedTargets",
+      summary: 'Set the impacted targets of a PR (a list, or "ALL")',
+      tag: TAG,
+      access: "org",
+      input: setImpactedTargetsRequest,
+      inputIn: "body",
+      output: empty,
+      async handle(input, { principal }) {
+        await callUnary(q.setImpactedTargets.bind(q), {
+          queue: queueRef(principal.org, input.repo, input.targetBranch),
+          prNumber: input.pr.number,
+          prSha: input.pr.sha.toLowerCase(),
+          impactedTargets:
+            input.impactedTargets === "ALL" ? { all: true, targets: [] } : { all: false, targets: input.impactedTargets },
+        });
+        return {};
+      },
+    }),
+    endpoint({
+      method: "post",
+      path: "/getMergeQueueTestingDetails",
+      operationId: "getMergeQueueTestingDetails",
+      summary: "Get details about an in-progress or finished test run of the queue",
+      tag: TAG,
+      access: "org",
+      input: testingDetailsRequest,
+      inputIn: "body",
+      output: testingDetailsResponse,
+      async handle(input, { principal }) {
+        const response = await callUnary(q.getMergeQueueTestingDetails.bind(q), {
+          queue: queueRef(principal.org, input.repo, input.targetBranch),
+          testRunId: input.testRunId,
+        });
+        if (!response.details) throw new Error("queue-coordinator answered without details");
+        return testingDetailsToJson(response.details);
+      },
+    }),
+    endpoint({
+      method: "post",
+      path: "/createQueue",
+      operationId: "createQueue",
+      summary: "Create a queue for a branch",
+      tag: TAG,
+      access: "org",
+      input: createQueueRequest,
+      inputIn: "body",
+      output: empty,
+      async handle(input, { principal }) {
+        const ref = queueRef(principal.org, input.repo, input.targetBranch);
+        const { mode, concurrency, repo: _repo, targetBranch: _branch, ...rest } = input;
+        await callUnary(q.createQueue.bind(q), {
+          queue: ref,
+          ...(mode ? { mode: enumValue(QueueMode, mode) } : {}),
+          ...(concurrency !== undefined ? { concurrency } : {}),
+        });
+        // Settings beyond mode and concurrency are applied right after creation, so createQueue accepts every
+        // setting updateQueue does.
+        if (Object.values(rest).some((v) => v !== undefined)) {
+          await callUnary(q.updateQueue.bind(q), { queue: ref, ...settingsToProto(rest) });
+        }
+        return {};
+      },
+    }),
+    endpoint({
+      method: "post",
+      path: "/deleteQueue",
+      operationId: "deleteQueue",
+      summary: "Delete an empty queue",
+      tag: TAG,
+      access: "org",
+      input: queueRequest,
+      inputIn: "body",
+      output: empty,
+      async handle(input, { principal }) {
+        await callUnary(q.deleteQueue.bind(q), { queue: queueRef(principal.org, input.repo, input.targetBranch) });
+        return {};
+      },
+    }),
+    endpoint({
+      method: "post",
+      path: "/getQueue",
+      operationId: "getQueue",
+      summary: "Get queue state, configuration and enqueued PRs",
+      tag: TAG,
+      access: "org",
+      input: queueRequest,
+      inputIn: "body",
+      output: queueResponse,
+      async handle(input, { principal }) {
+        const response = await callUnary(q.getQueue.bind(q), { queue: queueRef(principal.org, input.repo, input.targetBranch) });
+        if (!response.queue) throw new Error("queue-coordinator answered without a queue");
+        return queueToJson(response.queue);
+      },
+    }),
+    endpoint({
+      method: "post",
+      path: "/updateQueue",
+      operationId: "updateQueue",
+      summary: "Update queue configuration (state, mode, concurrency, batching, ...)",
+      tag: TAG,
+      access: "org",
+      input: updateQueueRequest,
+      inputIn: "body",
+      output: updatedQueueResponse,
+      async handle(input, { principal }) {
+        const { repo, targetBranch, state, ...settings } = input;
+        const response = await callUnary(q.updateQueue.bind(q), {
+          queue: queueRef(principal.org, repo, targetBranch),
+          ...(state ? { state: enumValue(QueueState, state) } : {}),
+          ...settingsToProto(settings),
+        });
+        if (!response.queue) throw new Error("queue-coordinator answered without a queue");
+        return queueSettingsToJson(response.queue);
+      },
+    }),
+  ];
+}
+
+type Settings = Omit<z.infer<typeof updateQueueRequest>, "repo" | "targetBranch" | "state">;
+
+function settingsToProto(s: Partial<Settings>) {
+  const { mode, mergeMethod, directMergeMode, optimizationMode, requiredStatuses, ...plain } = s;
+  const defined = Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
+  return {
+    ...defined,
+    ...(mode ? { mode: enumValue(QueueMode, mode) } : {}),
+    ...(mergeMethod ? { mergeMethod: enumValue(MergeMethod, mergeMethod) } : {}),
+    ...(directMergeMode ? { directMergeMode: enumValue(DirectMergeMode, directMergeMode) } : {}),
+    ...(optimizationMode ? { optimizationMode: enumValue(OptimizationMode, optimizationMode) } : {}),
+    ...(requiredStatuses ? { requiredStatuses: { values: requiredStatuses } } : {}),
+  };
+}
+
+export { emptyObject };

@@ -1,0 +1,45 @@
+import Router from "@koa/router";
+import type { Context } from "koa";
+import { PermissionDeniedError, UnauthenticatedError } from "@mainline/kit/errors/index";
+import type { AuthRepository, Principal } from "../auth/auth-repository.js";
+import { readJsonBody } from "../http/json-body.js";
+import type { Endpoint } from "./endpoint.js";
+import { buildOpenApi } from "./openapi.js";
+import { parseInput } from "./validation.js";
+
+const PUBLIC: Principal = { org: "", tokenId: "", admin: false };
+
+/** Mounts every endpoint under /v1 with authentication and validation, plus GET /v1/openapi.json. */
+export function mountApi(endpoints: readonly Endpoint[], auth: AuthRepository): Router {
+  const router = new Router({ prefix: "/v1" });
+  const openapi = buildOpenApi(endpoints);
+  router.get("/openapi.json", (ctx) => {
+    ctx.body = openapi;
+  });
+  for (const e of endpoints) {
+    router[e.method](e.path, async (ctx: Context) => {
+      const principal = e.access === "public" ? PUBLIC : await authenticate(ctx, auth, e.access);
+      const raw = e.inputIn === "body" ? await readJsonBody(ctx) : ctx.query;
+      const input = parseInput(e.input, raw);
+      const output = await e.handle(input, { principal, ctx });
+      ctx.status = e.status ?? 200;
+      if ("text" in e.output) {
+        ctx.type = e.output.text;
+        ctx.body = output as string;
+      } else {
+        ctx.body = output ?? {};
+      }
+    });
+  }
+  return router;
+}
+
+async function authenticate(ctx: Context, auth: AuthRepository, access: "org" | "admin"): Promise<Principal> {
+  const token = ctx.get("x-api-token");
+  if (!token) throw new UnauthenticatedError("Unauthorized: the x-api-token header is missing");
+  const principal = await auth.authenticate(token);
+  if (!principal) throw new UnauthenticatedError("Unauthorized: the x-api-token is not a valid API token");
+  if (access === "admin" && !principal.admin) throw new PermissionDeniedError("This operation needs an admin API token");
+  ctx.state.org = principal.org;
+  return principal;
+}

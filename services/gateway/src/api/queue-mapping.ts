@@ -1,0 +1,131 @@
+import {
+  DirectMergeMode,
+  GitHubMergeability,
+  MergeMethod,
+  OptimizationMode,
+  PriorityName,
+  PullRequestState,
+  QueueMode,
+  QueueState,
+  TestRunStatus,
+  type EnqueuedPullRequest,
+  type ImpactedTargets,
+  type Queue,
+  type SubmittedPullRequest,
+  type TestingDetails,
+} from "@mainline/proto/queue";
+import type { QueueRef } from "@mainline/proto/common";
+import type { RepoInput } from "./schemas/common.js";
+
+/**
+ * Between the REST shapes (compat-notes: camelCase, UPPERCASE states) and the gRPC messages. Enum names are the
+ * same on both sides once the proto prefix is gone, so the mapping is by name.
+ */
+export function queueRef(org: string, repo: RepoInput, targetBranch: string): QueueRef {
+  return { org, repo: { host: repo.host, owner: repo.owner, name: repo.name }, targetBranch };
+}
+
+type EnumObject = Record<string, string | number>;
+const nameOf = (e: EnumObject, value: number): string => String(e[value] ?? "UNSPECIFIED");
+export const enumValue = <E extends EnumObject>(e: E, name: string): E[keyof E] => e[name] as E[keyof E];
+
+const iso = (date: Date | undefined): string => (date ?? new Date(0)).toISOString();
+
+export function enqueuedToJson(pr: EnqueuedPullRequest) {
+  return {
+    id: pr.id,
+    state: nameOf(PullRequestState, pr.state) as PullRequestStateName,
+    stateChangedAt: iso(pr.stateChangedAt),
+    priorityValue: pr.priorityValue,
+    priorityName: pr.priorityName,
+    noBatch: pr.noBatch,
+    prNumber: pr.prNumber,
+    prTitle: pr.prTitle,
+    prSha: pr.prSha,
+    prBaseBranch: pr.prBaseBranch,
+    prAuthor: pr.prAuthor,
+  };
+}
+
+type PullRequestStateName = "NOT_READY" | "PENDING" | "TESTING" | "TESTS_PASSED" | "MERGED" | "FAILED" | "CANCELLED" | "PENDING_FAILURE";
+
+export function queueSettingsToJson(q: Queue) {
+  return {
+    state: nameOf(QueueState, q.state) as "RUNNING" | "PAUSED" | "DRAINING" | "SWITCHING_MODES",
+    branch: q.ref?.targetBranch ?? "",
+    concurrency: q.concurrency,
+    testingTimeoutMinutes: q.testingTimeoutMinutes,
+    mode: nameOf(QueueMode, q.mode) as "SINGLE" | "PARALLEL",
+    canOptimisticallyMerge: q.canOptimisticallyMerge,
+    pendingFailureDepth: q.pendingFailureDepth,
+    batch: q.batch,
+    batchingMaxWaitTimeMinutes: q.batchingMaxWaitTimeMinutes,
+    batchingMinSize: q.batchingMinSize,
+    bisectionConcurrency: q.bisectionConcurrency,
+    requiredStatuses: q.requiredStatuses,
+    mergeMethod: nameOf(MergeMethod, q.mergeMethod) as "MERGE_COMMIT" | "SQUASH" | "REBASE",
+    commentsEnabled: q.commentsEnabled,
+    commandsEnabled: q.commandsEnabled,
+    statusCheckEnabled: q.statusCheckEnabled,
+    directMergeMode: nameOf(DirectMergeMode, q.directMergeMode) as "OFF" | "ALWAYS",
+    optimizationMode: nameOf(OptimizationMode, q.optimizationMode) as "OFF" | "BISECTION_SKIP_REDUNDANT_TESTS",
+  };
+}
+
+export function queueToJson(q: Queue) {
+  return { ...queueSettingsToJson(q), enqueuedPullRequests: q.enqueuedPullRequests.map(enqueuedToJson) };
+}
+
+export function submittedToJson(pr: SubmittedPullRequest) {
+  const readiness = pr.readiness;
+  return {
+    id: pr.id,
+    state: nameOf(PullRequestState, pr.state) as PullRequestStateName,
+    stateChangedAt: iso(pr.stateChangedAt),
+    readiness: {
+      hasImpactedTargets: readiness?.hasImpactedTargets ?? false,
+      requiresImpactedTargets: readiness?.requiresImpactedTargets ?? false,
+      doesBaseBranchMatch: readiness?.doesBaseBranchMatch ?? false,
+      gitHubMergeability: nameOf(GitHubMergeability, readiness?.gitHubMergeability ?? 0) as
+        | "MERGEABLE"
+        | "NOT_MERGEABLE"
+        | "IN_PROGRESS"
+        | "UNSPECIFIED",
+    },
+    priorityValue: pr.priorityValue,
+    priorityName: pr.priorityName,
+    usedDefaultPriorityName: pr.usedDefaultPriorityName,
+    skipTheLine: pr.skipTheLine,
+    isCurrentlySubmittedToQueue: pr.isCurrentlySubmittedToQueue,
+    prNumber: pr.prNumber,
+    prTitle: pr.prTitle,
+    prSha: pr.prSha,
+    prBaseBranch: pr.prBaseBranch,
+    prAuthor: pr.prAuthor,
+  };
+}
+
+export function impactedTargetsToJson(t: ImpactedTargets | undefined): "ALL" | string[] {
+  return t?.all ? "ALL" : (t?.targets ?? []);
+}
+
+export function testingDetailsToJson(d: TestingDetails) {
+  return {
+    requiredStatuses: d.requiredStatuses,
+    testBranch: d.testBranch,
+    testBranchSha: d.testBranchSha,
+    createdAt: iso(d.createdAt),
+    status: nameOf(TestRunStatus, d.status) as "IN_PROGRESS" | "FAILED" | "CANCELLED" | "SUCCEEDED",
+    statusChecks: d.statusChecks.map((s) => ({ context: s.context, url: s.url, state: s.state })),
+    testedPullRequests: d.testedPullRequests.map((p) => ({ prNumber: p.prNumber, prUrl: p.prUrl, title: p.title })),
+    impactedTargets: impactedTargetsToJson(d.impactedTargets),
+    impactedTargetsForTestedPrs: impactedTargetsToJson(d.impactedTargetsForTestedPrs),
+    dependentPrs: d.dependentPrs,
+  };
+}
+
+export function priorityOf(priority: string | number | undefined) {
+  if (priority === undefined) return undefined;
+  if (typeof priority === "number") return { $case: "priorityValue" as const, value: priority };
+  return { $case: "priorityName" as const, value: enumValue(PriorityName, priority.toUpperCase()) };
+}

@@ -1,0 +1,184 @@
+import { z } from "zod";
+import { isoDateTime, prNumber, repoSchema, targetBranch, upperEnum } from "./common.js";
+
+/** Request and response shapes of the merge-queue endpoints: service-spec.md plus compat-notes.md. */
+
+const queueKey = { repo: repoSchema, targetBranch };
+
+export const PRIORITY_NAMES = ["urgent", "high", "medium", "low"] as const;
+export const priority = z.union(
+  [
+    z.preprocess((v) => (typeof v === "string" ? v.toLowerCase() : v), z.enum(PRIORITY_NAMES)),
+    z.int().min(0).max(255),
+  ],
+  { error: "must be one of urgent, high, medium, low, or an integer from 0 to 255" },
+);
+
+export const submitPullRequestRequest = z.object({
+  ...queueKey,
+  pr: z.object({ number: prNumber }),
+  priority: priority.optional(),
+  noBatch: z.boolean({ error: "must be a boolean" }).optional(),
+});
+
+export const prRequest = z.object({ ...queueKey, pr: z.object({ number: prNumber }) });
+
+export const getSubmittedPullRequestRequest = z
+  .object({
+    ...queueKey,
+    pr: z.object({
+      number: prNumber.optional(),
+      branch: z.string().trim().min(1, "must not be empty").optional(),
+    }),
+  })
+  .superRefine((value, ctx) => {
+    const hasNumber = value.pr.number !== undefined;
+    const hasBranch = value.pr.branch !== undefined;
+    if (hasNumber === hasBranch) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["pr"],
+        message: hasNumber ? "give either pr.number or pr.branch, not both" : "one of pr.number or pr.branch is required",
+      });
+    }
+  });
+
+export const setImpactedTargetsRequest = z.object({
+  ...queueKey,
+  pr: z.object({ number: prNumber, sha: z.string().regex(/^[0-9a-fA-F]{4,64}$/, "must be a commit sha (hex)") }),
+  impactedTargets: z.union([z.literal("ALL"), z.array(z.string().min(1, "must not contain empty target names"))], {
+    error: 'must be a list of target names or the string "ALL"',
+  }),
+});
+
+export const testingDetailsRequest = z.object({ ...queueKey, testRunId: z.string().min(1, "must not be empty") });
+
+export const QUEUE_STATES = ["RUNNING", "PAUSED", "DRAINING", "SWITCHING_MODES"] as const;
+export const MODES = ["SINGLE", "PARALLEL"] as const;
+export const MERGE_METHODS = ["MERGE_COMMIT", "SQUASH", "REBASE"] as const;
+export const DIRECT_MERGE_MODES = ["OFF", "ALWAYS"] as const;
+export const OPTIMIZATION_MODES = ["OFF", "BISECTION_SKIP_REDUNDANT_TESTS"] as const;
+
+const positive = z.int({ error: "must be an integer" }).min(1, "must be an integer >= 1");
+const nonNegative = z.int({ error: "must be an integer" }).min(0, "must be an integer >= 0 (0 disables)");
+
+/** Every setting updateQueue accepts (compat-notes); all optional: an absent setting is left as it is. */
+export const queueSettings = {
+  mode: upperEnum(MODES).optional(),
+  concurrency: positive.optional(),
+  testingTimeoutMinutes: nonNegative.optional(),
+  canOptimisticallyMerge: z.boolean().optional(),
+  pendingFailureDepth: nonNegative.optional(),
+  batch: z.boolean().optional(),
+  batchingMaxWaitTimeMinutes: positive.optional(),
+  batchingMinSize: positive.optional(),
+  bisectionConcurrency: positive.optional(),
+  requiredStatuses: z.array(z.string().min(1)).optional(),
+  mergeMethod: upperEnum(MERGE_METHODS).optional(),
+  commentsEnabled: z.boolean().optional(),
+  commandsEnabled: z.boolean().optional(),
+  statusCheckEnabled: z.boolean().optional(),
+  directMergeMode: upperEnum(DIRECT_MERGE_MODES).optional(),
+  optimizationMode: upperEnum(OPTIMIZATION_MODES).optional(),
+};
+
+export const createQueueRequest = z.object({ ...queueKey, ...queueSettings });
+export const queueRequest = z.object(queueKey);
+export const updateQueueRequest = z.object({
+  ...queueKey,
+  ...queueSettings,
+  state: z
+    .preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(["RUNNING", "PAUSED", "DRAINING"], {
+      error: "may be set only to RUNNING, PAUSED or DRAINING (SWITCHING_MODES is entered automatically)",
+    }))
+    .optional(),
+});
+
+export const PR_STATES = ["NOT_READY", "PENDING", "TESTING", "TESTS_PASSED", "MERGED", "FAILED", "CANCELLED", "PENDING_FAILURE"] as const;
+
+const prFacts = {
+  prNumber: z.int(),
+  prTitle: z.string(),
+  prSha: z.string(),
+  prBaseBranch: z.string(),
+  prAuthor: z.string(),
+};
+
+export const enqueuedPullRequest = z.object({
+  id: z.string(),
+  state: z.enum(PR_STATES),
+  stateChangedAt: isoDateTime,
+  priorityValue: z.int(),
+  priorityName: z.string(),
+  noBatch: z.boolean(),
+  ...prFacts,
+});
+
+const queueFields = {
+  state: z.enum(QUEUE_STATES),
+  branch: z.string(),
+  concurrency: z.int(),
+  testingTimeoutMinutes: z.int(),
+  mode: z.enum(MODES),
+  canOptimisticallyMerge: z.boolean(),
+  pendingFailureDepth: z.int(),
+  batch: z.boolean(),
+  batchingMaxWaitTimeMinutes: z.int(),
+  batchingMinSize: z.int(),
+  bisectionConcurrency: z.int(),
+  requiredStatuses: z.array(z.string()),
+  mergeMethod: z.enum(MERGE_METHODS),
+  commentsEnabled: z.boolean(),
+  commandsEnabled: z.boolean(),
+  statusCheckEnabled: z.boolean(),
+  directMergeMode: z.enum(DIRECT_MERGE_MODES),
+  optimizationMode: z.enum(OPTIMIZATION_MODES),
+};
+
+export const queueResponse = z.object({ ...queueFields, enqueuedPullRequests: z.array(enqueuedPullRequest) });
+export const updatedQueueResponse = z.object(queueFields);
+
+export const submittedPullRequestResponse = z.object({
+  id: z.string(),
+  state: z.enum(PR_STATES),
+  stateChangedAt: isoDateTime,
+  readiness: z.object({
+    hasImpactedTargets: z.boolean(),
+    requiresImpactedTargets: z.boolean(),
+    doesBaseBranchMatch: z.boolean(),
+    gitHubMergeability: z.enum(["MERGEABLE", "NOT_MERGEABLE", "IN_PROGRESS", "UNSPECIFIED"]),
+  }),
+  priorityValue: z.int(),
+  priorityName: z.string(),
+  usedDefaultPriorityName: z.boolean(),
+  skipTheLine: z.boolean(),
+  isCurrentlySubmittedToQueue: z.boolean(),
+  ...prFacts,
+});
+
+export const testingDetailsResponse = z.object({
+  requiredStatuses: z.array(z.string()),
+  testBranch: z.string(),
+  testBranchSha: z.string(),
+  createdAt: isoDateTime,
+  status: z.enum(["IN_PROGRESS", "FAILED", "CANCELLED", "SUCCEEDED"]),
+  statusChecks: z.array(z.object({ context: z.string(), url: z.string(), state: z.string() })),
+  testedPullRequests: z.array(z.object({ prNumber: z.int(), prUrl: z.string(), title: z.string() })),
+  impactedTargets: z.union([z.literal("ALL"), z.array(z.string())]),
+  impactedTargetsForTestedPrs: z.union([z.literal("ALL"), z.array(z.string())]),
+  dependentPrs: z.array(z.int()),
+});
+
+export const metricsQuery = z
+  .object({
+    repo: z.string().regex(/^[^/\s]+(\/[^/\s]+)+$/, "must be in owner/name form").optional(),
+    repoHost: z.string().min(1, "must not be empty").optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.repo !== undefined && q.repoHost === undefined) {
+      ctx.addIssue({ code: "custom", path: ["repoHost"], message: "is required when repo is given" });
+    }
+    if (q.repoHost !== undefined && q.repo === undefined) {
+      ctx.addIssue({ code: "custom", path: ["repo"], message: "is required when repoHost is given" });
+    }
+  });

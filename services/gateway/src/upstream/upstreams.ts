@@ -1,0 +1,30 @@
+import { createGrpcClient } from "@mainline/kit/grpc/index";
+import { QueueCoordinatorClient } from "@mainline/proto/queue";
+import { FlakyAnalyticsClient } from "@mainline/proto/flaky";
+import { MetricsClient } from "@mainline/proto/metrics";
+import { WebhooksClient } from "@mainline/proto/webhooks";
+
+/** The gRPC clients of the services behind the gateway. */
+export interface Upstreams {
+  queue: QueueCoordinatorClient;
+  flaky: FlakyAnalyticsClient;
+  metrics: MetricsClient;
+  webhooks: WebhooksClient;
+  close(): void;
+}
+
+export function connectUpstreams(addresses: { queue: string; flaky: string; metrics: string; webhooks: string }): Upstreams {
+  const queue = createGrpcClient(QueueCoordinatorClient, addresses.queue);
+  const flaky = createGrpcClient(FlakyAnalyticsClient, addresses.flaky);
+  const metrics = createGrpcClient(MetricsClient, addresses.metrics);
+  const webhooks = createGrpcClient(WebhooksClient, addresses.webhooks);
+  return {
+    queue,
+    flaky,
+    metrics,
+    webhooks,
+    close() {
+      for (const client of [queue, flaky, metrics, webhooks]) client.close();
+    },
+  };
+}
