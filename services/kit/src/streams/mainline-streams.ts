@@ -1,0 +1,56 @@
+import type { JetStreamManager } from "nats";
+import { ensureStream, type StreamSpec } from "../bus/index.js";
+
+/**
+ * The JetStream topology every service shares (DESIGN rule 3). Jobs and results are work queues: each message
+ * is for exactly one consumer and leaves the stream once acknowledged. Lifecycle events are kept for a week so
+ * that webhooks and metrics, each with its own durable consumer, can catch up after downtime.
+ */
+export const SUBJECTS = {
+  /** queue-coordinator -> batch-runner */
+  testRunJob: "mainline.jobs.test-run",
+  mergeJob: "mainline.jobs.merge",
+  /** gateway (external CI report) -> batch-runner */
+  externalReport: "mainline.jobs.external-report",
+  /** batch-runner / gateway -> flaky-analytics: JUnit results to ingest */
+  testResults: "mainline.jobs.test-results",
+  /** batch-runner -> queue-coordinator */
+  testRunResult: "mainline.results.test-run",
+  mergeResult: "mainline.results.merge",
+  /** queue-coordinator -> webhooks, metrics */
+  pullRequestEvent: "mainline.events.pull-request",
+  batchEvent: "mainline.events.batch",
+  testRunEvent: "mainline.events.test-run",
+  queueEvent: "mainline.events.queue",
+  /** flaky-analytics -> webhooks, metrics */
+  testStatusEvent: "mainline.events.test-status",
+} as const;
+
+const TEN_MINUTES = 10 * 60_000;
+
+export const STREAMS = {
+  jobs: {
+    name: "MAINLINE_JOBS",
+    subjects: ["mainline.jobs.>"],
+    retention: "workqueue",
+    duplicateWindowMs: TEN_MINUTES,
+  },
+  results: {
+    name: "MAINLINE_RESULTS",
+    subjects: ["mainline.results.>"],
+    retention: "workqueue",
+    duplicateWindowMs: TEN_MINUTES,
+  },
+  events: {
+    name: "MAINLINE_EVENTS",
+    subjects: ["mainline.events.>"],
+    retention: "limits",
+    maxAgeMs: 7 * 24 * 60 * 60_000,
+    duplicateWindowMs: TEN_MINUTES,
+  },
+} as const satisfies Record<string, StreamSpec>;
+
+/** Idempotent: every service calls it at start, whichever starts first creates the streams. */
+export async function provisionMainlineStreams(jsm: JetStreamManager): Promise<void> {
+  for (const spec of Object.values(STREAMS)) await ensureStream(jsm, { ...spec, subjects: [...spec.subjects] });
+}

@@ -1,0 +1,188 @@
+import { expect } from "chai";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { connect, type NatsConnection } from "nats";
+import { NatsServer } from "@mainline/testing";
+import {
+  ConflictError,
+  FailedPreconditionError,
+  InvalidArgumentError,
+  UnavailableError,
+} from "../../src/errors/index.js";
+import {
+  bucketName,
+  EmbeddedStore,
+  MongodbStore,
+  openStore,
+  type StoredDocument,
+} from "../../src/store/index.js";
+import { defineStoreContract, expectRejection } from "./store-contract.js";
+
+interface Counter extends StoredDocument {
+  value: number;
+  at?: Date;
+}
+
+describe("store", () => {
+  describe("embedded adapter", () => {
+    let server: NatsServer;
+    let nats: NatsConnection;
+
+    before(async () => {
+      server = await NatsServer.start();
+      nats = await connect({ servers: server.url });
+    });
+    after(async () => {
+      await nats.close();
+      await server.stop();
+    });
+
+    describe("contract", () => {
+      defineStoreContract({ open: () => Promise.resolve(new EmbeddedStore({ nats, database: "contract" })) });
+    });
+
+    it("keeps an acknowledged write when the process drops its connection without closing the store", async () => {
+      const doomed = await connect({ servers: server.url });
+      const first = new EmbeddedStore({ nats: doomed, database: "crash" });
+      const counters = first.collection<Counter>("counters");
+      await counters.insertMany([
+        { _id: "kept", value: 1, at: new Date("2024-05-01T10:00:00Z") },
+        { _id: "gone", value: 2 },
+      ]);
+      await counters.updateOne({ _id: "kept" }, { $inc: { value: 41 } });
+      await counters.deleteOne({ _id: "gone" });
+      await doomed.close(); // no store.close(): the store is simply abandoned
+
+      const second = new EmbeddedStore({ nats, database: "crash" });
+      const reloaded = await second.collection<Counter>("counters").find({});
+      expect(reloaded).to.deep.equal([{ _id: "kept", value: 42, at: new Date("2024-05-01T10:00:00Z") }]);
+      await second.close();
+    });
+
+    it("keeps its data when nats-server is killed and restarted on the same store directory", async () => {
+      const storeDir = await mkdtemp(path.join(tmpdir(), "mainline-store-"));
+      let own = await NatsServer.start({ storeDir });
+      try {
+        let connection = await connect({ servers: own.url });
+        const before = new EmbeddedStore({ nats: connection, database: "restart" });
+        await before.collection<Counter>("counters").insertOne({ _id: "c1", value: 7 });
+        await before.collection<Counter>("counters").updateOne({ _id: "c1" }, { $set: { value: 8 } });
+        await connection.close();
+        await own.stop("SIGKILL");
+
+        own = await NatsServer.start({ storeDir });
+        connection = await connect({ servers: own.url });
+        const after = new EmbeddedStore({ nats: connection, database: "restart" });
+        const counters = after.collection<Counter>("counters");
+        expect(await counters.find({})).to.deep.equal([{ _id: "c1", value: 8 }]);
+        // Revisions reloaded too: the next compare-and-set write succeeds.
+        await counters.updateOne({ _id: "c1" }, { $inc: { value: 1 } });
+        expect((await counters.findOne({ _id: "c1" }))?.value).to.equal(9);
+        await after.close();
+        await connection.close();
+      } finally {
+        await own.stop();
+        await rm(storeDir, { recursive: true, force: true });
+      }
+    });
+
+    it("gives the second writer of the same document a ConflictError, then lets it retry", async () => {
+      const a = new EmbeddedStore({ nats, database: "shared" }).collection<Counter>("counters");
+      const b = new EmbeddedStore({ nats, database: "shared" }).collection<Counter>("counters");
+      await a.insertOne({ _id: "c", value: 1 });
+      expect((await b.findOne({ _id: "c" }))?.value).to.equal(1); // b loads the bucket here
+      await a.updateOne({ _id: "c" }, { $set: { value: 2 } });
+
+      await expectRejection(b.updateOne({ _id: "c" }, { $set: { value: 100 } }), ConflictError);
+      expect((await a.findOne({ _id: "c" }))?.value).to.equal(2);
+      // The lost write was not applied; b re-read the winner's version and a retry succeeds.
+      expect((await b.findOne({ _id: "c" }))?.value).to.equal(2);
+      await b.updateOne({ _id: "c" }, { $inc: { value: 1 } });
+      const third = new EmbeddedStore({ nats, database: "shared" }).collection<Counter>("counters");
+      expect((await third.findOne({ _id: "c" }))?.value).to.equal(3);
+    });
+
+    it("raises ConflictError for an insert or delete racing another process", async () => {
+      const a = new EmbeddedStore({ nats, database: "race" }).collection<Counter>("counters");
+      const b = new EmbeddedStore({ nats, database: "race" }).collection<Counter>("counters");
+      expect(await b.countDocuments()).to.equal(0);
+      await a.insertOne({ _id: "same", value: 1 });
+      await expectRejection(b.insertOne({ _id: "same", value: 2 }), ConflictError);
+      await a.updateOne({ _id: "same" }, { $set: { value: 5 } });
+      const staleDelete = b.deleteOne({ _id: "same" });
+      await expectRejection(staleDelete, ConflictError);
+      expect((await a.findOne({ _id: "same" }))?.value).to.equal(5);
+    });
+
+    it("keeps awkward ids and collection names apart and intact across a reload", async () => {
+      const ids = ["a/b.c", "é ü", "x".repeat(300), "-_=."];
+      const first = new EmbeddedStore({ nats, database: "names" });
+      await first
+        .collection<Counter>("test.results")
+        .insertMany(ids.map((id, value) => ({ _id: id, value })));
+      await first.collection<Counter>("test_results").insertOne({ _id: "other", value: 0 });
+      const second = new EmbeddedStore({ nats, database: "names" });
+      const reloaded = await second.collection<Counter>("test.results").find({}, { sort: { value: 1 } });
+      expect(reloaded.map((d) => d._id)).to.deep.equal(ids);
+      expect(await second.collection<Counter>("test_results").countDocuments()).to.equal(1);
+      expect(bucketName("names", "test.results")).to.not.equal(bucketName("names", "test_results"));
+      expect(bucketName("names", "test.results")).to.match(/^[A-Za-z0-9_-]+$/);
+    });
+
+    it("fails with UnavailableError when NATS is gone, and changes nothing in memory", async () => {
+      const connection = await connect({ servers: server.url, reconnect: false });
+      const counters = new EmbeddedStore({ nats: connection, database: "offline" }).collection<Counter>("c");
+      await counters.insertOne({ _id: "c", value: 1 });
+      await connection.close();
+      await expectRejection(counters.updateOne({ _id: "c" }, { $set: { value: 2 } }), UnavailableError);
+      expect((await counters.findOne({ _id: "c" }))?.value).to.equal(1);
+    });
+
+    it("refuses operations after close", async () => {
+      const store = new EmbeddedStore({ nats, database: "closed" });
+      const counters = store.collection<Counter>("c");
+      await counters.insertOne({ _id: "c", value: 1 });
+      await store.close();
+      await expectRejection(counters.findOne({ _id: "c" }), FailedPreconditionError);
+    });
+
+    it("openStore picks the embedded adapter without a MongoDB URI and needs NATS for it", async () => {
+      const store = await openStore({ database: "opened", nats });
+      expect(store).to.be.instanceOf(EmbeddedStore);
+      await store.close();
+      await expectRejection(openStore({ database: "opened" }), InvalidArgumentError);
+    });
+  });
+
+  const mongodbUri = process.env.MONGODB_URI;
+  if (mongodbUri) {
+    describe("mongodb adapter", () => {
+      defineStoreContract({
+        open: () => MongodbStore.connect(mongodbUri, `mainline-test-${randomUUID().slice(0, 8)}`),
+        cleanup: (store) => (store as MongodbStore).dropDatabase(),
+      });
+    });
+  } else {
+    describe("mongodb adapter (skipped: MONGODB_URI is not set)", () => {
+      before(function () {
+        this.skip();
+      });
+      it("runs the store contract against MongoDB", () => undefined);
+    });
+  }
+});
+
+describe("mongodb adapter without a server", () => {
+  it("reports an unreachable server as UnavailableError", async () => {
+    const unreachable = MongodbStore.connect("mongodb://127.0.0.1:9/", "never", {
+      serverSelectionTimeoutMS: 200,
+    });
+    await expectRejection(unreachable, UnavailableError);
+  });
+
+  it("reports a malformed URI as InvalidArgumentError", async () => {
+    await expectRejection(MongodbStore.connect("http://not-mongo", "never"), InvalidArgumentError);
+  });
+});
