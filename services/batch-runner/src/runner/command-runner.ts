@@ -1,0 +1,146 @@
+import { spawn } from "node:child_process";
+import { lstat, readFile, stat } from "node:fs/promises";
+import { isAbsolute, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { InvalidArgumentError } from "@mainline/kit/errors/index";
+import { glob } from "tinyglobby";
+import { OutputTail } from "./output-tail.js";
+import type { JunitFile, RunOutcome } from "./run-result.js";
+
+export interface CommandRun {
+  /** The repository's configured command, run with `sh -c`: the user wrote it, it is meant for a shell. */
+  readonly command: string;
+  /** The worktree of the test commit. */
+  readonly cwd: string;
+  /** The queue's testing timeout; when it passes, the whole process group is killed. */
+  readonly timeoutMs: number;
+  /** Globs relative to `cwd` of the JUnit XML files to collect after the command ends. */
+  readonly junitGlobs?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly outputTailBytes?: number;
+  /** JUnit files beyond this total size are left out rather than held in memory. */
+  readonly maxJunitBytes?: number;
+  /** Time between SIGTERM and SIGKILL for a command that timed out. */
+  readonly killGraceMs?: number;
+}
+
+export interface CommandRunResult {
+  readonly outcome: RunOutcome;
+  /** null when the command was killed by a signal (always the case after a timeout). */
+  readonly exitCode: number | null;
+  readonly durationMs: number;
+  readonly junitFiles: JunitFile[];
+  /** The end of stdout and stderr, interleaved as they arrived. */
+  readonly outputTail: string;
+}
+
+const DEFAULT_TAIL_BYTES = 64 * 1024;
+const DEFAULT_MAX_JUNIT_BYTES = 32 * 1024 * 1024;
+const DEFAULT_KILL_GRACE_MS = 2_000;
+
+/** Runs a test command and collects its verdict, output tail and JUnit reports. */
+export async function runCommand(run: CommandRun): Promise<CommandRunResult> {
+  if (run.command.trim().length === 0) throw new InvalidArgumentError("command", "must not be empty");
+  if (!Number.isFinite(run.timeoutMs) || run.timeoutMs <= 0)
+    throw new InvalidArgumentError("timeoutMs", "must be a positive number");
+  if (!(await isDirectory(run.cwd))) throw new InvalidArgumentError("cwd", "must be an existing directory");
+  for (const pattern of run.junitGlobs ?? []) {
+    // Reports come from the worktree; a glob must not read the runner's own files.
+    if (isAbsolute(pattern) || pattern.split("/").includes("..")) {
+      throw new InvalidArgumentError("junitGlobs", "must be relative to the worktree, without '..'");
+    }
+  }
+
+  const started = performance.now();
+  const tail = new OutputTail(run.outputTailBytes ?? DEFAULT_TAIL_BYTES);
+  const { exitCode, timedOut } = await runInProcessGroup(run, tail);
+  const durationMs = Math.round(performance.now() - started);
+  const junitFiles = await collectJunitFiles(
+    run.cwd,
+    run.junitGlobs ?? [],
+    run.maxJunitBytes ?? DEFAULT_MAX_JUNIT_BYTES,
+  );
+  const outcome: RunOutcome = timedOut ? "timed_out" : exitCode === 0 ? "passed" : "failed";
+  return {
+    outcome,
+    exitCode: timedOut ? null : exitCode,
+    durationMs,
+    junitFiles,
+    outputTail: tail.toString(),
+  };
+}
+
+function runInProcessGroup(
+  run: CommandRun,
+  tail: OutputTail,
+): Promise<{ exitCode: number | null; timedOut: boolean }> {
+  return new Promise((resolve, reject) => {
+    // detached puts sh at the head of a new process group, so kill(-pid) reaches everything the
+    // command started (test workers, servers), not just the shell.
+    const child = spawn("sh", ["-c", run.command], {
+      cwd: run.cwd,
+      env: { ...process.env, ...run.env, CI: "true" },
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let timedOut = false;
+    let escalation: NodeJS.Timeout | undefined;
+    const killGroup = (signal: NodeJS.Signals): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, signal);
+      } catch {
+        // ESRCH: the group is already gone.
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup("SIGTERM");
+      escalation = setTimeout(() => killGroup("SIGKILL"), run.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+    }, run.timeoutMs);
+    child.stdout.on("data", (chunk: Buffer) => tail.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => tail.push(chunk));
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("exit", () => {
+      // Background processes the command left behind would hold the output pipes open (and the
+      // worktree busy) forever; the run is over, so its whole group goes.
+      killGroup("SIGKILL");
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      clearTimeout(escalation);
+      resolve({ exitCode: code, timedOut });
+    });
+  });
+}
+
+async function collectJunitFiles(
+  cwd: string,
+  globs: readonly string[],
+  maxBytes: number,
+): Promise<JunitFile[]> {
+  if (globs.length === 0) return [];
+  const paths = (
+    await glob([...globs], { cwd, onlyFiles: true, dot: true, followSymbolicLinks: false })
+  ).sort();
+  const files: JunitFile[] = [];
+  let total = 0;
+  for (const path of paths) {
+    const entry = await lstat(join(cwd, path));
+    // A symlink could point anywhere on the runner; only real files in the worktree are read.
+    if (!entry.isFile() || total + entry.size > maxBytes) continue;
+    total += entry.size;
+    files.push({ path, content: await readFile(join(cwd, path), "utf8") });
+  }
+  return files;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
