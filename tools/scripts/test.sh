@@ -27,7 +27,9 @@ gate "type-check (tsc -b)" npx tsc -b
 
 summary=$(mktemp)
 echo "== tests (mocha)"
-MAINLINE_TEST_SUMMARY=$summary npx mocha --reporter tools/testing/reporters/summary-reporter.cjs "$@"
+specs=("$@")
+[ ${#specs[@]} -gt 0 ] || specs=("proto/test/**/*.test.ts" "services/*/test/**/*.test.ts" "tools/test/**/*.test.ts" "tools/testing/test/**/*.test.ts")
+MAINLINE_TEST_SUMMARY=$summary npx mocha --reporter tools/testing/reporters/summary-reporter.cjs "${specs[@]}"
 mocha_status=$?
 if [ -s "$summary" ]; then
   passed=$((passed + $(node -p "require('$summary').passed")))

@@ -7,7 +7,7 @@ import { runMain, startServiceRuntime } from "@mainline/kit/service/index";
 import { allEndpoints } from "./api/all-endpoints.js";
 import { AuthRepository } from "./auth/auth-repository.js";
 import { configSchema } from "./config.js";
-import { createApp } from "./http/app.js";
+import { createApp, requestHandler } from "./http/app.js";
 import { connectUpstreams } from "./upstream/upstreams.js";
 
 const config = loadConfigOrExit("gateway", configSchema);
@@ -39,16 +39,23 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
     logger: runtime.logger,
     auth,
     endpoints: allEndpoints(upstreams, auth),
-    readiness: Object.entries(readinessTargets).map(([name, addr]) => ({ name, check: () => checkGrpcHealth(addr) })),
+    readiness: Object.entries(readinessTargets).map(([name, addr]) => ({
+      name,
+      check: () => checkGrpcHealth(addr),
+    })),
   });
-  const server = createServer(app.callback());
+  const server = createServer(requestHandler(app));
   // Slow or stalled clients must not hold sockets forever.
   server.requestTimeout = 60_000;
   server.headersTimeout = 15_000;
   server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
   await once(server, "listening");
   runtime.logger.info({ port: config.GATEWAY_PORT }, "serving HTTP");
-  runtime.shutdown.on("close-grpc", "http", () => new Promise<void>((resolve) => server.close(() => resolve())));
+  runtime.shutdown.on(
+    "close-grpc",
+    "http",
+    () => new Promise<void>((resolve) => server.close(() => resolve())),
+  );
   runtime.shutdown.on("close-grpc", "upstream clients", () => upstreams.close());
   return runtime.shutdown;
 });

@@ -7,7 +7,7 @@ import { createLogger } from "@mainline/kit/logging/index";
 import { openStore, type Store } from "@mainline/kit/store/index";
 import { AuthRepository } from "../src/auth/auth-repository.js";
 import { allEndpoints } from "../src/api/all-endpoints.js";
-import { createApp } from "../src/http/app.js";
+import { createApp, requestHandler } from "../src/http/app.js";
 import { connectUpstreams, type Upstreams } from "../src/upstream/upstreams.js";
 
 /**
@@ -25,7 +25,9 @@ export class GatewayHarness {
     private readonly nats: NatsServer,
   ) {}
 
-  static async start(addresses: Partial<Record<"queue" | "flaky" | "metrics" | "webhooks", string>> = {}): Promise<GatewayHarness> {
+  static async start(
+    addresses: Partial<Record<"queue" | "flaky" | "metrics" | "webhooks", string>> = {},
+  ): Promise<GatewayHarness> {
     const nats = await NatsServer.start();
     const nc = await connect({ servers: nats.url });
     const store = await openStore({ database: "gateway-test", nats: nc });
@@ -37,8 +39,13 @@ export class GatewayHarness {
       metrics: addresses.metrics ?? unreachable,
       webhooks: addresses.webhooks ?? unreachable,
     });
-    const app = createApp({ logger: createLogger("gateway-test", "silent"), auth, endpoints: allEndpoints(upstreams, auth), readiness: [] });
-    const server = createServer(app.callback());
+    const app = createApp({
+      logger: createLogger("gateway-test", "silent"),
+      auth,
+      endpoints: allEndpoints(upstreams, auth),
+      readiness: [],
+    });
+    const server = createServer(requestHandler(app));
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
     const { port } = server.address() as AddressInfo;

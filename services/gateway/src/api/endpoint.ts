@@ -33,5 +33,5 @@ export interface Endpoint<Input = unknown, Output = unknown> {
 }
 
 export function endpoint<I, O>(definition: Endpoint<I, O>): Endpoint<unknown, unknown> {
-  return definition as unknown as Endpoint<unknown, unknown>;
+  return definition;
 }

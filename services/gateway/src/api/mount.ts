@@ -25,7 +25,7 @@ export function mountApi(endpoints: readonly Endpoint[], auth: AuthRepository): 
       ctx.status = e.status ?? 200;
       if ("text" in e.output) {
         ctx.type = e.output.text;
-        ctx.body = output as string;
+        ctx.body = output;
       } else {
         ctx.body = output ?? {};
       }
@@ -39,7 +39,8 @@ async function authenticate(ctx: Context, auth: AuthRepository, access: "org" | 
   if (!token) throw new UnauthenticatedError("Unauthorized: the x-api-token header is missing");
   const principal = await auth.authenticate(token);
   if (!principal) throw new UnauthenticatedError("Unauthorized: the x-api-token is not a valid API token");
-  if (access === "admin" && !principal.admin) throw new PermissionDeniedError("This operation needs an admin API token");
+  if (access === "admin" && !principal.admin)
+    throw new PermissionDeniedError("This operation needs an admin API token");
   ctx.state.org = principal.org;
   return principal;
 }

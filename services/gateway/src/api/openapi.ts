@@ -10,7 +10,9 @@ const TEXT_ERROR = { "text/plain": { schema: { type: "string" } } };
 export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl = "/v1"): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const e of endpoints) {
-    const inputSchema = strip(z.toJSONSchema(e.input, { target: "draft-2020-12", io: "input", unrepresentable: "any" }));
+    const inputSchema = strip(
+      z.toJSONSchema(e.input, { target: "draft-2020-12", io: "input", unrepresentable: "any" }),
+    );
     const operation: Record<string, unknown> = {
       operationId: e.operationId,
       summary: e.summary,
@@ -22,10 +24,27 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl = "/v1"):
           content:
             "text" in e.output
               ? { [e.output.text]: { schema: { type: "string" } } }
-              : { "application/json": { schema: strip(z.toJSONSchema(e.output, { target: "draft-2020-12", io: "output", unrepresentable: "any" })) } },
+              : {
+                  "application/json": {
+                    schema: strip(
+                      z.toJSONSchema(e.output, {
+                        target: "draft-2020-12",
+                        io: "output",
+                        unrepresentable: "any",
+                      }),
+                    ),
+                  },
+                },
         },
         "400": { description: "Invalid request: the body names the field and the rule", content: TEXT_ERROR },
-        ...(e.access === "public" ? {} : { "401": { description: "Missing or invalid x-api-token", content: { "application/plain-text": { schema: { type: "string" } } } } }),
+        ...(e.access === "public"
+          ? {}
+          : {
+              "401": {
+                description: "Missing or invalid x-api-token",
+                content: { "application/plain-text": { schema: { type: "string" } } },
+              },
+            }),
         "404": { description: "Not found", content: TEXT_ERROR },
         "409": { description: "Conflict with the current state", content: TEXT_ERROR },
         ...(e.inputIn === "body"
@@ -41,7 +60,12 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl = "/v1"):
     } else {
       const properties = (inputSchema.properties ?? {}) as Record<string, unknown>;
       const required = new Set((inputSchema.required as string[] | undefined) ?? []);
-      operation.parameters = Object.entries(properties).map(([name, schema]) => ({ name, in: "query", required: required.has(name), schema }));
+      operation.parameters = Object.entries(properties).map(([name, schema]) => ({
+        name,
+        in: "query",
+        required: required.has(name),
+        schema,
+      }));
     }
     (paths[e.path] ??= {})[e.method] = operation;
   }
@@ -50,7 +74,8 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl = "/v1"):
     info: {
       title: "Mainline API",
       version: "1.0.0",
-      description: "Merge queue and flaky-test API. Errors are plain-text bodies naming the field and the rule.",
+      description:
+        "Merge queue and flaky-test API. Errors are plain-text bodies naming the field and the rule.",
     },
     servers: [{ url: serverUrl }],
     components: { securitySchemes: { apiToken: { type: "apiKey", in: "header", name: "x-api-token" } } },

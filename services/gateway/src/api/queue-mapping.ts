@@ -47,7 +47,15 @@ export function enqueuedToJson(pr: EnqueuedPullRequest) {
   };
 }
 
-type PullRequestStateName = "NOT_READY" | "PENDING" | "TESTING" | "TESTS_PASSED" | "MERGED" | "FAILED" | "CANCELLED" | "PENDING_FAILURE";
+type PullRequestStateName =
+  | "NOT_READY"
+  | "PENDING"
+  | "TESTING"
+  | "TESTS_PASSED"
+  | "MERGED"
+  | "FAILED"
+  | "CANCELLED"
+  | "PENDING_FAILURE";
 
 export function queueSettingsToJson(q: Queue) {
   return {
@@ -68,7 +76,8 @@ export function queueSettingsToJson(q: Queue) {
     commandsEnabled: q.commandsEnabled,
     statusCheckEnabled: q.statusCheckEnabled,
     directMergeMode: nameOf(DirectMergeMode, q.directMergeMode) as "OFF" | "ALWAYS",
-    optimizationMode: nameOf(OptimizationMode, q.optimizationMode) as "OFF" | "BISECTION_SKIP_REDUNDANT_TESTS",
+    optimizationMode: nameOf(OptimizationMode, q.optimizationMode) as
+      "OFF" | "BISECTION_SKIP_REDUNDANT_TESTS",
   };
 }
 
@@ -87,10 +96,7 @@ export function submittedToJson(pr: SubmittedPullRequest) {
       requiresImpactedTargets: readiness?.requiresImpactedTargets ?? false,
       doesBaseBranchMatch: readiness?.doesBaseBranchMatch ?? false,
       gitHubMergeability: nameOf(GitHubMergeability, readiness?.gitHubMergeability ?? 0) as
-        | "MERGEABLE"
-        | "NOT_MERGEABLE"
-        | "IN_PROGRESS"
-        | "UNSPECIFIED",
+        "MERGEABLE" | "NOT_MERGEABLE" | "IN_PROGRESS" | "UNSPECIFIED",
     },
     priorityValue: pr.priorityValue,
     priorityName: pr.priorityName,
@@ -117,7 +123,11 @@ export function testingDetailsToJson(d: TestingDetails) {
     createdAt: iso(d.createdAt),
     status: nameOf(TestRunStatus, d.status) as "IN_PROGRESS" | "FAILED" | "CANCELLED" | "SUCCEEDED",
     statusChecks: d.statusChecks.map((s) => ({ context: s.context, url: s.url, state: s.state })),
-    testedPullRequests: d.testedPullRequests.map((p) => ({ prNumber: p.prNumber, prUrl: p.prUrl, title: p.title })),
+    testedPullRequests: d.testedPullRequests.map((p) => ({
+      prNumber: p.prNumber,
+      prUrl: p.prUrl,
+      title: p.title,
+    })),
     impactedTargets: impactedTargetsToJson(d.impactedTargets),
     impactedTargetsForTestedPrs: impactedTargetsToJson(d.impactedTargetsForTestedPrs),
     dependentPrs: d.dependentPrs,

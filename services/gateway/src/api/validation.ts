@@ -17,7 +17,9 @@ export function parseInput<T>(schema: z.ZodType<T>, input: unknown): T {
 function ruleOf(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case "invalid_type":
-      return issue.input === undefined ? `is required (${issue.expected})` : `must be ${article(issue.expected)}`;
+      return issue.input === undefined
+        ? `is required (${issue.expected})`
+        : `must be ${article(issue.expected)}`;
     case "unrecognized_keys":
       return `has unknown field(s) ${issue.keys.join(", ")}`;
     default:

@@ -50,11 +50,19 @@ export class AuthRepository {
     return new AuthRepository(store.collection<OrganizationDocument>("organizations"), tokens);
   }
 
-  async createOrganization(slug: string, name: string, now = new Date()): Promise<{ slug: string; name: string }> {
+  async createOrganization(
+    slug: string,
+    name: string,
+    now = new Date(),
+  ): Promise<{ slug: string; name: string }> {
     if (!SLUG.test(slug)) {
-      throw new InvalidArgumentError("slug", "must be 1-63 lowercase letters, digits or dashes, starting with a letter or digit");
+      throw new InvalidArgumentError(
+        "slug",
+        "must be 1-63 lowercase letters, digits or dashes, starting with a letter or digit",
+      );
     }
-    if (await this.organizations.findOne({ _id: slug })) throw new AlreadyExistsError(`organization ${slug} already exists`);
+    if (await this.organizations.findOne({ _id: slug }))
+      throw new AlreadyExistsError(`organization ${slug} already exists`);
     await this.organizations.insertOne({ _id: slug, name: name || slug, createdAt: now.toISOString() });
     return { slug, name: name || slug };
   }
@@ -64,10 +72,23 @@ export class AuthRepository {
     return docs.map((d) => ({ slug: d._id, name: d.name }));
   }
 
-  async createToken(org: string, description: string, admin: boolean, now = new Date()): Promise<{ token: string; summary: TokenSummary }> {
+  async createToken(
+    org: string,
+    description: string,
+    admin: boolean,
+    now = new Date(),
+  ): Promise<{ token: string; summary: TokenSummary }> {
     await this.requireOrganization(org);
     const { id, token, hash } = generateApiToken();
-    const doc: ApiTokenDocument = { _id: id, org, hash, description, admin, createdAt: now.toISOString(), revokedAt: null };
+    const doc: ApiTokenDocument = {
+      _id: id,
+      org,
+      hash,
+      description,
+      admin,
+      createdAt: now.toISOString(),
+      revokedAt: null,
+    };
     await this.tokens.insertOne(doc);
     return { token, summary: summarize(doc) };
   }
@@ -75,14 +96,24 @@ export class AuthRepository {
   /** Makes a given token valid for an organisation (creating it); used to seed the dev token. Idempotent. */
   async seedToken(org: string, token: string, admin: boolean, now = new Date()): Promise<void> {
     if (!(await this.organizations.findOne({ _id: org }))) {
-      await this.organizations.insertOne({ _id: org, name: org, createdAt: now.toISOString() }).catch((e: unknown) => {
-        if (!(e instanceof AlreadyExistsError)) throw e;
-      });
+      await this.organizations
+        .insertOne({ _id: org, name: org, createdAt: now.toISOString() })
+        .catch((e: unknown) => {
+          if (!(e instanceof AlreadyExistsError)) throw e;
+        });
     }
     const hash = hashApiToken(token);
     if (await this.tokens.findOne({ hash })) return;
     await this.tokens
-      .insertOne({ _id: apiTokenId(token), org, hash, description: "seeded", admin, createdAt: now.toISOString(), revokedAt: null })
+      .insertOne({
+        _id: apiTokenId(token),
+        org,
+        hash,
+        description: "seeded",
+        admin,
+        createdAt: now.toISOString(),
+        revokedAt: null,
+      })
       .catch((e: unknown) => {
         if (!(e instanceof AlreadyExistsError)) throw e;
       });
@@ -94,8 +125,12 @@ export class AuthRepository {
   }
 
   async revokeToken(org: string, tokenId: string, now = new Date()): Promise<void> {
-    const result = await this.tokens.updateOne({ _id: tokenId, org, revokedAt: null }, { $set: { revokedAt: now.toISOString() } });
-    if (result.matchedCount === 0) throw new NotFoundError(`token ${tokenId} of organization ${org} does not exist or is already revoked`);
+    const result = await this.tokens.updateOne(
+      { _id: tokenId, org, revokedAt: null },
+      { $set: { revokedAt: now.toISOString() } },
+    );
+    if (result.matchedCount === 0)
+      throw new NotFoundError(`token ${tokenId} of organization ${org} does not exist or is already revoked`);
   }
 
   /** The principal a presented token stands for, or undefined when it is unknown or revoked. */
@@ -106,7 +141,8 @@ export class AuthRepository {
   }
 
   private async requireOrganization(org: string): Promise<void> {
-    if (!(await this.organizations.findOne({ _id: org }))) throw new NotFoundError(`organization ${org} does not exist`);
+    if (!(await this.organizations.findOne({ _id: org })))
+      throw new NotFoundError(`organization ${org} does not exist`);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import Koa from "koa";
 import type { Logger } from "@mainline/kit/logging/index";
 import type { AuthRepository } from "../auth/auth-repository.js";
@@ -12,6 +13,12 @@ export interface AppOptions {
   auth: AuthRepository;
   endpoints: readonly Endpoint[];
   readiness: ReadinessCheck[];
+}
+
+/** Koa's callback for node:http, whose listener type expects no promise back. */
+export function requestHandler(app: Koa): (req: IncomingMessage, res: ServerResponse) => void {
+  const handle = app.callback();
+  return (req, res) => void handle(req, res);
 }
 
 export function createApp(options: AppOptions): Koa {

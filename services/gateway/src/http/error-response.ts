@@ -24,7 +24,11 @@ export function errorResponses(logger: Logger) {
       await next();
     } catch (error) {
       const { status, message } = describe(error);
-      if (status >= 500) logger.error({ err: error, path: ctx.path, request_id: ctx.state.requestId as string }, "request failed");
+      if (status >= 500)
+        logger.error(
+          { err: error, path: ctx.path, request_id: ctx.state.requestId as string },
+          "request failed",
+        );
       ctx.status = status;
       // The spec declares its 401 body as `application/plain-text`; every other error is text/plain.
       ctx.type = status === 401 ? "application/plain-text; charset=utf-8" : "text/plain; charset=utf-8";
@@ -35,6 +39,7 @@ export function errorResponses(logger: Logger) {
 
 function describe(error: unknown): { status: number; message: string } {
   if (error instanceof HttpError) return { status: error.status, message: error.message };
-  if (error instanceof MainlineError) return { status: STATUS_TABLE[error.code].http, message: error.message };
+  if (error instanceof MainlineError)
+    return { status: STATUS_TABLE[error.code].http, message: error.message };
   return { status: 500, message: "Internal error" };
 }

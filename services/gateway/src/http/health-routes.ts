@@ -15,7 +15,9 @@ export function healthRoutes(checks: ReadinessCheck[]): Router {
     ctx.body = { status: "ok" };
   };
   const ready = async (ctx: RouterContext) => {
-    const results = await Promise.all(checks.map(async (c) => [c.name, await c.check().catch(() => false)] as const));
+    const results = await Promise.all(
+      checks.map(async (c) => [c.name, await c.check().catch(() => false)] as const),
+    );
     const failing = results.filter(([, ok]) => !ok).map(([name]) => name);
     ctx.status = failing.length === 0 ? 200 : 503;
     ctx.body = { status: failing.length === 0 ? "ready" : "not ready", failing };

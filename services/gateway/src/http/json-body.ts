@@ -15,7 +15,10 @@ export async function readJsonBody(ctx: Context, limit = MAX_BODY_BYTES): Promis
   const hasBody = (length !== undefined && length > 0) || ctx.get("transfer-encoding") !== "";
   if (!hasBody) throw new InvalidArgumentError("body", "a JSON object is required");
   if (!ctx.is("application/json", "+json")) {
-    throw new HttpError(415, `Content-Type must be application/json (got ${ctx.get("content-type") || "none"})`);
+    throw new HttpError(
+      415,
+      `Content-Type must be application/json (got ${ctx.get("content-type") || "none"})`,
+    );
   }
   let text: string;
   try {

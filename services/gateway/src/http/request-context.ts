@@ -3,7 +3,8 @@ import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentele
 import type { Context, Next } from "koa";
 import type { Logger } from "@mainline/kit/logging/index";
 
-const tracer = trace.getTracer("mainline-gateway");
+// Looked up per call, not at import: a tracer taken before the SDK (re)registers would stay a no-op.
+const tracer = () => trace.getTracer("mainline-gateway");
 
 /**
  * Per request: an id (the caller's x-request-id when it sends a sane one), a SERVER span continuing the caller's
@@ -16,9 +17,12 @@ export function requestContext(logger: Logger) {
     ctx.state.requestId = requestId;
     ctx.set("x-request-id", requestId);
     const parent = propagation.extract(context.active(), ctx.headers);
-    const span = tracer.startSpan(
+    const span = tracer().startSpan(
       `${ctx.method} ${ctx.path}`,
-      { kind: SpanKind.SERVER, attributes: { "http.request.method": ctx.method, "url.path": ctx.path, "request.id": requestId } },
+      {
+        kind: SpanKind.SERVER,
+        attributes: { "http.request.method": ctx.method, "url.path": ctx.path, "request.id": requestId },
+      },
       parent,
     );
     const started = process.hrtime.bigint();

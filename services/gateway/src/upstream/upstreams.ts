@@ -13,7 +13,12 @@ export interface Upstreams {
   close(): void;
 }
 
-export function connectUpstreams(addresses: { queue: string; flaky: string; metrics: string; webhooks: string }): Upstreams {
+export function connectUpstreams(addresses: {
+  queue: string;
+  flaky: string;
+  metrics: string;
+  webhooks: string;
+}): Upstreams {
   const queue = createGrpcClient(QueueCoordinatorClient, addresses.queue);
   const flaky = createGrpcClient(FlakyAnalyticsClient, addresses.flaky);
   const metrics = createGrpcClient(MetricsClient, addresses.metrics);

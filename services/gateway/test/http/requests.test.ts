@@ -31,16 +31,66 @@ describe("gateway: authentication, validation and body limits", () => {
 
   const badRequests: [string, string, unknown, RegExp][] = [
     ["a missing field", "/getQueue", { repo }, /^targetBranch: is required/],
-    ["a wrong type", "/submitPullRequest", { repo, targetBranch: "main", pr: { number: "7" } }, /^pr\.number: must be a number/],
-    ["a non-positive PR number", "/cancelPullRequest", { repo, targetBranch: "main", pr: { number: 0 } }, /^pr\.number: must be a positive integer/],
-    ["both pr.number and pr.branch", "/getSubmittedPullRequest", { repo, targetBranch: "main", pr: { number: 1, branch: "x" } }, /^pr: give either pr\.number or pr\.branch, not both/],
-    ["neither pr.number nor pr.branch", "/getSubmittedPullRequest", { repo, targetBranch: "main", pr: {} }, /^pr: one of pr\.number or pr\.branch is required/],
-    ["an unknown priority", "/submitPullRequest", { repo, targetBranch: "main", pr: { number: 3 }, priority: "asap" }, /^priority: must be one of urgent, high, medium, low, or an integer from 0 to 255/],
-    ["a priority out of range", "/submitPullRequest", { repo, targetBranch: "main", pr: { number: 3 }, priority: 256 }, /^priority:/],
-    ["impacted targets that are neither a list nor ALL", "/setImpactedTargets", { repo, targetBranch: "main", pr: { number: 3, sha: "abc123" }, impactedTargets: "SOME" }, /^impactedTargets: must be a list of target names or the string "ALL"/],
-    ["a zero concurrency", "/updateQueue", { repo, targetBranch: "main", concurrency: 0 }, /^concurrency: must be an integer >= 1/],
-    ["setting SWITCHING_MODES by hand", "/updateQueue", { repo, targetBranch: "main", state: "SWITCHING_MODES" }, /^state: may be set only to RUNNING, PAUSED or DRAINING/],
-    ["an empty repository name", "/getQueue", { repo: { ...repo, name: " " }, targetBranch: "main" }, /^repo\.name: must not be empty/],
+    [
+      "a wrong type",
+      "/submitPullRequest",
+      { repo, targetBranch: "main", pr: { number: "7" } },
+      /^pr\.number: must be a number/,
+    ],
+    [
+      "a non-positive PR number",
+      "/cancelPullRequest",
+      { repo, targetBranch: "main", pr: { number: 0 } },
+      /^pr\.number: must be a positive integer/,
+    ],
+    [
+      "both pr.number and pr.branch",
+      "/getSubmittedPullRequest",
+      { repo, targetBranch: "main", pr: { number: 1, branch: "x" } },
+      /^pr: give either pr\.number or pr\.branch, not both/,
+    ],
+    [
+      "neither pr.number nor pr.branch",
+      "/getSubmittedPullRequest",
+      { repo, targetBranch: "main", pr: {} },
+      /^pr: one of pr\.number or pr\.branch is required/,
+    ],
+    [
+      "an unknown priority",
+      "/submitPullRequest",
+      { repo, targetBranch: "main", pr: { number: 3 }, priority: "asap" },
+      /^priority: must be one of urgent, high, medium, low, or an integer from 0 to 255/,
+    ],
+    [
+      "a priority out of range",
+      "/submitPullRequest",
+      { repo, targetBranch: "main", pr: { number: 3 }, priority: 256 },
+      /^priority:/,
+    ],
+    [
+      "impacted targets that are neither a list nor ALL",
+      "/setImpactedTargets",
+      { repo, targetBranch: "main", pr: { number: 3, sha: "abc123" }, impactedTargets: "SOME" },
+      /^impactedTargets: must be a list of target names or the string "ALL"/,
+    ],
+    [
+      "a zero concurrency",
+      "/updateQueue",
+      { repo, targetBranch: "main", concurrency: 0 },
+      /^concurrency: must be an integer >= 1/,
+    ],
+    [
+      "setting SWITCHING_MODES by hand",
+      "/updateQueue",
+      { repo, targetBranch: "main", state: "SWITCHING_MODES" },
+      /^state: may be set only to RUNNING, PAUSED or DRAINING/,
+    ],
+    [
+      "an empty repository name",
+      "/getQueue",
+      { repo: { ...repo, name: " " }, targetBranch: "main" },
+      /^repo\.name: must not be empty/,
+    ],
   ];
   for (const [what, path, body, message] of badRequests) {
     it(`answers 400 naming the field for ${what}`, async () => {
@@ -58,7 +108,9 @@ describe("gateway: authentication, validation and body limits", () => {
   });
 
   it("answers 415 for a body that is not JSON", async () => {
-    const response = await gw.post("/getQueue", "repo=x", token, { "content-type": "application/x-www-form-urlencoded" });
+    const response = await gw.post("/getQueue", "repo=x", token, {
+      "content-type": "application/x-www-form-urlencoded",
+    });
     expect(response.status).to.equal(415);
     expect(await response.text()).to.contain("application/json");
   });
@@ -67,7 +119,11 @@ describe("gateway: authentication, validation and body limits", () => {
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(`${gw.url}/getQueue`, {
         method: "POST",
-        headers: { "content-type": "application/json", "content-length": String(21 * 1024 * 1024), "x-api-token": token },
+        headers: {
+          "content-type": "application/json",
+          "content-length": String(21 * 1024 * 1024),
+          "x-api-token": token,
+        },
       });
       req.on("response", (res) => resolve(res.statusCode ?? 0));
       req.on("error", reject);
@@ -83,12 +139,20 @@ describe("gateway: authentication, validation and body limits", () => {
         headers: { "content-type": "application/json", "transfer-encoding": "chunked", "x-api-token": token },
       });
       req.on("response", (res) => resolve(res.statusCode ?? 0));
-      req.on("error", (e) => ((e as NodeJS.ErrnoException).code === "EPIPE" || (e as NodeJS.ErrnoException).code === "ECONNRESET" ? undefined : reject(e)));
+      req.on("error", (e) =>
+        (e as NodeJS.ErrnoException).code === "EPIPE" || (e as NodeJS.ErrnoException).code === "ECONNRESET"
+          ? undefined
+          : reject(e),
+      );
       const chunk = Buffer.alloc(1024 * 1024, 0x20);
       let sent = 0;
       const pump = () => {
         while (sent < 22 && req.write(chunk)) sent++;
-        if (sent < 22) req.once("drain", () => { sent++; pump(); });
+        if (sent < 22)
+          req.once("drain", () => {
+            sent++;
+            pump();
+          });
       };
       pump();
     });
@@ -110,7 +174,10 @@ describe("gateway: authentication, validation and body limits", () => {
 
   it("serves an OpenAPI 3.1 document listing every merge-queue endpoint", async () => {
     const response = await fetch(`${gw.url}/openapi.json`);
-    const doc = (await response.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    const doc = (await response.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(doc.openapi).to.equal("3.1.0");
     for (const path of [
       "/submitPullRequest",

@@ -34,7 +34,10 @@ export const commonConfig = {
   NATS_URL: natsUrl,
   MONGODB_URI: z
     .string()
-    .regex(/^mongodb(\+srv)?:\/\//, "expected a MongoDB connection string starting with mongodb:// or mongodb+srv://")
+    .regex(
+      /^mongodb(\+srv)?:\/\//,
+      "expected a MongoDB connection string starting with mongodb:// or mongodb+srv://",
+    )
     .optional(),
   LOG_LEVEL: logLevel,
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,

@@ -30,7 +30,8 @@ export function loadConfigOrExit<S extends z.ZodType>(serviceName: string, schem
     return loadConfig(schema);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    for (const problem of error.problems) process.stderr.write(`${serviceName}: bad configuration: ${problem}\n`);
+    for (const problem of error.problems)
+      process.stderr.write(`${serviceName}: bad configuration: ${problem}\n`);
     process.exit(2);
   }
 }

@@ -21,7 +21,8 @@ export class RemoteCallError extends MainlineError {
   ) {
     super(message);
     this.code = errorCodeOfGrpcStatus(grpcStatus);
-    this.retryable = this.code === "UNAVAILABLE" || this.code === "ABORTED" || this.code === "DEADLINE_EXCEEDED";
+    this.retryable =
+      this.code === "UNAVAILABLE" || this.code === "ABORTED" || this.code === "DEADLINE_EXCEEDED";
   }
 }
 

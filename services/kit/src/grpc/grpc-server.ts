@@ -1,4 +1,9 @@
-import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import {
+  Server,
+  ServerCredentials,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
 
 export interface GrpcService {
@@ -28,8 +33,10 @@ export async function startGrpcServer(options: {
   health.addToServer(server);
   for (const service of options.services) server.addService(service.definition, service.implementation);
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${options.host ?? "0.0.0.0"}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) =>
-      error ? reject(error) : resolve(bound),
+    server.bindAsync(
+      `${options.host ?? "0.0.0.0"}:${options.port}`,
+      ServerCredentials.createInsecure(),
+      (error, bound) => (error ? reject(error) : resolve(bound)),
     );
   });
   const setServing = (serving: boolean) => {

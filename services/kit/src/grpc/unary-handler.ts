@@ -24,7 +24,8 @@ export type AsyncImplementation<S> = {
     : never;
 };
 
-const tracer = trace.getTracer("mainline-grpc");
+// Looked up per call, not at import: a tracer taken before the SDK (re)registers would stay a no-op.
+const tracer = () => trace.getTracer("mainline-grpc");
 
 /**
  * Adapts async handlers to grpc-js: each call runs in a SERVER span under the caller's trace context, and a
@@ -36,14 +37,22 @@ export function toGrpcImplementation<S>(
   logger: Logger,
 ): UntypedServiceImplementation {
   const adapted: UntypedServiceImplementation = {};
-  for (const [name, fn] of Object.entries(implementation) as [
+  const handlers = implementation as Record<
     string,
-    (request: unknown, call: CallContext) => Promise<unknown>,
-  ][]) {
-    adapted[name] = (call: ServerUnaryCall<unknown, unknown>, callback: (error: ServerErrorResponse | null, value?: unknown) => void) => {
+    (request: unknown, call: CallContext) => Promise<unknown>
+  >;
+  for (const [name, fn] of Object.entries(handlers)) {
+    adapted[name] = (
+      call: ServerUnaryCall<unknown, unknown>,
+      callback: (error: ServerErrorResponse | null, value?: unknown) => void,
+    ) => {
       const parent = extractTraceContext(call.metadata);
       const path = call.getPath();
-      const span = tracer.startSpan(path.replace(/^\//, ""), { kind: SpanKind.SERVER, attributes: { "rpc.system": "grpc" } }, parent);
+      const span = tracer().startSpan(
+        path.replace(/^\//, ""),
+        { kind: SpanKind.SERVER, attributes: { "rpc.system": "grpc" } },
+        parent,
+      );
       context
         .with(trace.setSpan(parent, span), () => fn(call.request, { metadata: call.metadata, path }))
         .then(
@@ -66,7 +75,10 @@ export function toGrpcImplementation<S>(
 
 function toServiceError(error: unknown, path: string, logger: Logger): ServerErrorResponse {
   if (error instanceof MainlineError) {
-    return Object.assign(new Error(error.message), { code: STATUS_TABLE[error.code].grpc, details: error.message });
+    return Object.assign(new Error(error.message), {
+      code: STATUS_TABLE[error.code].grpc,
+      details: error.message,
+    });
   }
   logger.error({ err: error, path }, "unhandled error in gRPC handler");
   return Object.assign(new Error("internal error"), { code: GrpcStatus.INTERNAL, details: "internal error" });

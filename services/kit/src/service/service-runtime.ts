@@ -1,4 +1,4 @@
-import { connect, type NatsConnection } from "nats";
+import { connect, Events, type NatsConnection } from "nats";
 import { createLogger, type Logger } from "../logging/index.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { openStore, type Store } from "../store/index.js";
@@ -40,7 +40,8 @@ export async function startServiceRuntime(options: RuntimeOptions): Promise<Serv
   shutdown.on("drain-nats", "nats", () => nats.drain());
   void (async () => {
     for await (const status of nats.status()) {
-      if (status.type === "disconnect" || status.type === "reconnect") logger.warn({ nats: status.type }, "nats connection");
+      if (status.type === Events.Disconnect || status.type === Events.Reconnect)
+        logger.warn({ nats: status.type }, "nats connection");
     }
   })();
   const store = await openStore({

@@ -52,5 +52,6 @@ export const STREAMS = {
 
 /** Idempotent: every service calls it at start, whichever starts first creates the streams. */
 export async function provisionMainlineStreams(jsm: JetStreamManager): Promise<void> {
-  for (const spec of Object.values(STREAMS)) await ensureStream(jsm, { ...spec, subjects: [...spec.subjects] });
+  for (const spec of Object.values(STREAMS))
+    await ensureStream(jsm, { ...spec, subjects: [...spec.subjects] });
 }

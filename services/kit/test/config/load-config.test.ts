@@ -23,7 +23,9 @@ describe("loadConfig", () => {
     expect(error).to.be.instanceOf(ConfigError);
     const problems = (error as ConfigError).problems;
     expect(problems).to.have.length(3);
-    expect(problems.find((p) => p.startsWith("GRPC_PORT:"))).to.contain("integer from 1 to 65535").and.contain('"abc"');
+    expect(problems.find((p) => p.startsWith("GRPC_PORT:")))
+      .to.contain("integer from 1 to 65535")
+      .and.contain('"abc"');
     expect(problems.find((p) => p.startsWith("NATS_URL:"))).to.contain("nats://");
     expect(problems.find((p) => p.startsWith("MONGODB_URI:"))).to.contain("mongodb://");
   });

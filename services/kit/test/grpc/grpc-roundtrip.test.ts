@@ -1,9 +1,18 @@
 import { expect } from "chai";
 import { context, propagation, trace } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { makeGenericClientConstructor, type Client, type handleUnaryCall, type ServiceDefinition } from "@grpc/grpc-js";
+import {
+  makeGenericClientConstructor,
+  type Client,
+  type handleUnaryCall,
+  type ServiceDefinition,
+} from "@grpc/grpc-js";
 import { NotFoundError } from "../../src/errors/index.js";
 import { createLogger } from "../../src/logging/index.js";
 import {
@@ -65,7 +74,8 @@ describe("gRPC bootstrap", () => {
     const implementation = toGrpcImplementation<EchoServer>(
       {
         echo: (request) => {
-          if (request.text === "missing") return Promise.reject(new NotFoundError("queue main does not exist"));
+          if (request.text === "missing")
+            return Promise.reject(new NotFoundError("queue main does not exist"));
           if (request.text === "bug") return Promise.reject(new TypeError("secret internals"));
           const traceId = trace.getActiveSpan()?.spanContext().traceId ?? "";
           return Promise.resolve({ text: request.text.toUpperCase(), traceId });
@@ -73,7 +83,11 @@ describe("gRPC bootstrap", () => {
       },
       createLogger("test", "silent"),
     );
-    server = await startGrpcServer({ host: "127.0.0.1", port: 0, services: [{ definition: EchoService, implementation }] });
+    server = await startGrpcServer({
+      host: "127.0.0.1",
+      port: 0,
+      services: [{ definition: EchoService, implementation }],
+    });
     client = createGrpcClient(EchoClientCtor, `127.0.0.1:${server.port}`);
   });
 
@@ -111,7 +125,9 @@ describe("gRPC bootstrap", () => {
     );
     span.end();
     expect(response.traceId).to.equal(span.spanContext().traceId);
-    const serverSpan = exporter.getFinishedSpans().find((s) => s.name === "test.Echo/Echo" && s.spanContext().traceId === span.spanContext().traceId);
+    const serverSpan = exporter
+      .getFinishedSpans()
+      .find((s) => s.name === "test.Echo/Echo" && s.spanContext().traceId === span.spanContext().traceId);
     expect(serverSpan, "server span in the same trace").to.not.equal(undefined);
   });
 

@@ -63,7 +63,9 @@ export function adminEndpoints(auth: AuthRepository): Endpoint[] {
       async handle(input, { principal }) {
         const org = input.org ?? principal.org;
         if (!principal.admin && (org !== principal.org || input.admin)) {
-          throw new PermissionDeniedError("only an admin token may create tokens for another organization or admin tokens");
+          throw new PermissionDeniedError(
+            "only an admin token may create tokens for another organization or admin tokens",
+          );
         }
         return auth.createToken(org, input.description, input.admin);
       },
@@ -80,7 +82,8 @@ export function adminEndpoints(auth: AuthRepository): Endpoint[] {
       output: z.object({ tokens: z.array(tokenSummary) }),
       async handle(input, { principal }) {
         const org = input.org ?? principal.org;
-        if (!principal.admin && org !== principal.org) throw new PermissionDeniedError("only an admin token may list another organization's tokens");
+        if (!principal.admin && org !== principal.org)
+          throw new PermissionDeniedError("only an admin token may list another organization's tokens");
         return { tokens: await auth.listTokens(org) };
       },
     }),
@@ -96,7 +99,8 @@ export function adminEndpoints(auth: AuthRepository): Endpoint[] {
       output: z.object({}),
       async handle(input, { principal }) {
         const org = input.org ?? principal.org;
-        if (!principal.admin && org !== principal.org) throw new PermissionDeniedError("only an admin token may revoke another organization's tokens");
+        if (!principal.admin && org !== principal.org)
+          throw new PermissionDeniedError("only an admin token may revoke another organization's tokens");
         await auth.revokeToken(org, input.id);
         return {};
       },

@@ -134,7 +134,9 @@ export function mergeQueueEndpoints(up: Upstreams): Endpoint[] {
           prNumber: input.pr.number,
           prSha: input.pr.sha.toLowerCase(),
           impactedTargets:
-            input.impactedTargets === "ALL" ? { all: true, targets: [] } : { all: false, targets: input.impactedTargets },
+            input.impactedTargets === "ALL"
+              ? { all: true, targets: [] }
+              : { all: false, targets: input.impactedTargets },
         });
         return {};
       },
@@ -195,7 +197,9 @@ export function mergeQueueEndpoints(up: Upstreams): Endpoint[] {
       inputIn: "body",
       output: empty,
       async handle(input, { principal }) {
-        await callUnary(q.deleteQueue.bind(q), { queue: queueRef(principal.org, input.repo, input.targetBranch) });
+        await callUnary(q.deleteQueue.bind(q), {
+          queue: queueRef(principal.org, input.repo, input.targetBranch),
+        });
         return {};
       },
     }),
@@ -210,7 +214,9 @@ export function mergeQueueEndpoints(up: Upstreams): Endpoint[] {
       inputIn: "body",
       output: queueResponse,
       async handle(input, { principal }) {
-        const response = await callUnary(q.getQueue.bind(q), { queue: queueRef(principal.org, input.repo, input.targetBranch) });
+        const response = await callUnary(q.getQueue.bind(q), {
+          queue: queueRef(principal.org, input.repo, input.targetBranch),
+        });
         if (!response.queue) throw new Error("queue-coordinator answered without a queue");
         return queueToJson(response.queue);
       },

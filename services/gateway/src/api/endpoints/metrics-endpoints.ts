@@ -11,7 +11,8 @@ export function metricsEndpoints(up: Upstreams): Endpoint[] {
       method: "get",
       path: "/getMergeQueueMetrics",
       operationId: "getMergeQueueMetrics",
-      summary: "Merge queue metrics in Prometheus text format (one repository, or every repository of the organization)",
+      summary:
+        "Merge queue metrics in Prometheus text format (one repository, or every repository of the organization)",
       tag: "Merge queue",
       access: "org",
       input: metricsQuery,
@@ -21,7 +22,9 @@ export function metricsEndpoints(up: Upstreams): Endpoint[] {
         const [owner, ...rest] = (input.repo ?? "").split("/");
         const response = await callUnary(up.metrics.getMergeQueueMetrics.bind(up.metrics), {
           org: principal.org,
-          ...(input.repo && input.repoHost ? { repo: { host: input.repoHost, owner: owner ?? "", name: rest.join("/") } } : {}),
+          ...(input.repo && input.repoHost
+            ? { repo: { host: input.repoHost, owner: owner ?? "", name: rest.join("/") } }
+            : {}),
         });
         return response.text;
       },

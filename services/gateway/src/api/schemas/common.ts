@@ -1,6 +1,10 @@
 import { z } from "zod";
 
-const nonEmpty = (what: string) => z.string({ error: `must be a string (${what})` }).trim().min(1, "must not be empty");
+const nonEmpty = (what: string) =>
+  z
+    .string({ error: `must be a string (${what})` })
+    .trim()
+    .min(1, "must not be empty");
 
 export const repoSchema = z.object({
   host: nonEmpty("repository host, e.g. github.com"),

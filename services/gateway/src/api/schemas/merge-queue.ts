@@ -38,20 +38,31 @@ export const getSubmittedPullRequestRequest = z
       ctx.addIssue({
         code: "custom",
         path: ["pr"],
-        message: hasNumber ? "give either pr.number or pr.branch, not both" : "one of pr.number or pr.branch is required",
+        message: hasNumber
+          ? "give either pr.number or pr.branch, not both"
+          : "one of pr.number or pr.branch is required",
       });
     }
   });
 
 export const setImpactedTargetsRequest = z.object({
   ...queueKey,
-  pr: z.object({ number: prNumber, sha: z.string().regex(/^[0-9a-fA-F]{4,64}$/, "must be a commit sha (hex)") }),
-  impactedTargets: z.union([z.literal("ALL"), z.array(z.string().min(1, "must not contain empty target names"))], {
-    error: 'must be a list of target names or the string "ALL"',
+  pr: z.object({
+    number: prNumber,
+    sha: z.string().regex(/^[0-9a-fA-F]{4,64}$/, "must be a commit sha (hex)"),
   }),
+  impactedTargets: z.union(
+    [z.literal("ALL"), z.array(z.string().min(1, "must not contain empty target names"))],
+    {
+      error: 'must be a list of target names or the string "ALL"',
+    },
+  ),
 });
 
-export const testingDetailsRequest = z.object({ ...queueKey, testRunId: z.string().min(1, "must not be empty") });
+export const testingDetailsRequest = z.object({
+  ...queueKey,
+  testRunId: z.string().min(1, "must not be empty"),
+});
 
 export const QUEUE_STATES = ["RUNNING", "PAUSED", "DRAINING", "SWITCHING_MODES"] as const;
 export const MODES = ["SINGLE", "PARALLEL"] as const;
@@ -88,13 +99,25 @@ export const updateQueueRequest = z.object({
   ...queueKey,
   ...queueSettings,
   state: z
-    .preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(["RUNNING", "PAUSED", "DRAINING"], {
-      error: "may be set only to RUNNING, PAUSED or DRAINING (SWITCHING_MODES is entered automatically)",
-    }))
+    .preprocess(
+      (v) => (typeof v === "string" ? v.toUpperCase() : v),
+      z.enum(["RUNNING", "PAUSED", "DRAINING"], {
+        error: "may be set only to RUNNING, PAUSED or DRAINING (SWITCHING_MODES is entered automatically)",
+      }),
+    )
     .optional(),
 });
 
-export const PR_STATES = ["NOT_READY", "PENDING", "TESTING", "TESTS_PASSED", "MERGED", "FAILED", "CANCELLED", "PENDING_FAILURE"] as const;
+export const PR_STATES = [
+  "NOT_READY",
+  "PENDING",
+  "TESTING",
+  "TESTS_PASSED",
+  "MERGED",
+  "FAILED",
+  "CANCELLED",
+  "PENDING_FAILURE",
+] as const;
 
 const prFacts = {
   prNumber: z.int(),
@@ -171,7 +194,10 @@ export const testingDetailsResponse = z.object({
 
 export const metricsQuery = z
   .object({
-    repo: z.string().regex(/^[^/\s]+(\/[^/\s]+)+$/, "must be in owner/name form").optional(),
+    repo: z
+      .string()
+      .regex(/^[^/\s]+(\/[^/\s]+)+$/, "must be in owner/name form")
+      .optional(),
     repoHost: z.string().min(1, "must not be empty").optional(),
   })
   .superRefine((q, ctx) => {

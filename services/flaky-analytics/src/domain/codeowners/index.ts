@@ -1,0 +1,2 @@
+export * from "./codeowners.js";
+export { compileCodeownersPattern } from "./codeowners-pattern.js";

@@ -1,0 +1,2 @@
+export * from "./normalize-failure-message.js";
+export * from "./failure-groups.js";

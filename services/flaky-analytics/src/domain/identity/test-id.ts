@@ -1,0 +1,63 @@
+import { v5 as uuidV5 } from "uuid";
+import { InvalidArgumentError } from "@mainline/kit/errors/index";
+import { canonicalRepository } from "../repository-ref.js";
+import type { RepositoryRef } from "../repository-ref.js";
+
+/**
+ * Namespace of every test id. Fixed forever: changing it renames every test. It is itself
+ * uuidv5("mainline:test-id", the RFC 4122 URL namespace), so it can be re-derived.
+ */
+export const TEST_ID_NAMESPACE = "7d656bed-9898-5b34-8c4e-a9beecbe2eff";
+
+/** What makes a test the same test from one run to the next (compat-notes, "Flaky tests"). */
+export interface TestIdentity {
+  /** The organisation's url slug. */
+  org: string;
+  repo: RepositoryRef;
+  file?: string | undefined;
+  classname?: string | undefined;
+  /** The suite path, as the JUnit parser gives it. */
+  parent?: string | undefined;
+  name: string;
+  /** The job or configuration the test ran under ("linux-py312"); unset and "" are the same. */
+  variant?: string | undefined;
+}
+
+/**
+ * The stable id of a test: UUID v5 over org, repository, file, classname, parent and name, plus
+ * the variant when set. A rename, a move to another file or another suite makes a new test.
+ */
+export function testId(identity: TestIdentity): string {
+  requireText("org_url_slug", identity.org);
+  requireText("repo.host", identity.repo.host);
+  requireText("repo.owner", identity.repo.owner);
+  requireText("repo.name", identity.repo.name);
+  requireText("name", identity.name);
+  const repo = canonicalRepository(identity.repo);
+  const parts = [
+    identity.org.trim(),
+    repo.host,
+    repo.owner,
+    repo.name,
+    normaliseFile(identity.file),
+    identity.classname ?? "",
+    identity.parent ?? "",
+    identity.name,
+  ];
+  // Without a variant the id is the same as before variants existed; with one, the two are apart.
+  if (identity.variant) parts.push(identity.variant);
+  // A JSON array keeps the boundaries between parts, so ("a b", "c") and ("a", "b c") differ.
+  return uuidV5(JSON.stringify(parts), TEST_ID_NAMESPACE);
+}
+
+/** Windows runners write backslashes and some runners a leading "./" for the same file. */
+function normaliseFile(file: string | undefined): string {
+  if (!file) return "";
+  return file.replaceAll("\\", "/").replace(/^(?:\.\/)+/, "");
+}
+
+function requireText(field: string, value: string): void {
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new InvalidArgumentError(field, "must be a non-empty string");
+  }
+}

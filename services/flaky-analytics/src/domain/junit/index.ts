@@ -1,0 +1,3 @@
+export * from "./test-case-result.js";
+export * from "./parse-junit.js";
+export { shortenText } from "./shorten-text.js";

@@ -1,0 +1,104 @@
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { InvalidArgumentError } from "@mainline/kit/errors/index";
+
+/** A parsed XML element: attributes under "@_name", text under "#text", children by tag name. */
+export type XmlElement = { readonly [key: string]: unknown };
+
+/**
+ * Elements that may repeat. Declared up front so that one child and many children have the same
+ * shape (an array); the parser cannot know it from a document with a single occurrence.
+ */
+const REPEATABLE = new Set([
+  "testsuite",
+  "testcase",
+  "failure",
+  "error",
+  "skipped",
+  "flakyFailure",
+  "flakyError",
+  "rerunFailure",
+  "rerunError",
+  "system-out",
+  "system-err",
+]);
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@_",
+  parseTagValue: false,
+  parseAttributeValue: false,
+  // Mixed text and CDATA (Bazel's system-out) must keep its spacing; callers trim.
+  trimValues: false,
+  // Needed for numeric character references (&#10; &#x3C;), which mocha and Go write everywhere.
+  htmlEntities: true,
+  // Custom entities are impossible (a DOCTYPE is refused first); these limits are a second fence.
+  processEntities: { enabled: true, maxEntityCount: 0, maxExpandedLength: 10_000_000 },
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  maxNestedTags: 64,
+  isArray: (tagName) => REPEATABLE.has(tagName),
+});
+
+/**
+ * Parses an XML document into plain objects, refusing what a JUnit report never contains.
+ * `field` names the upload in errors, so the caller's 400 says which file was bad and where.
+ */
+export function parseXmlDocument(xml: string, field: string): XmlElement {
+  if (xml.trim() === "") throw new InvalidArgumentError(field, "must be a non-empty XML document");
+
+  // Entity definitions live only in a DTD; refusing the DTD closes off entity-expansion
+  // ("billion laughs") and external-entity attacks regardless of parser limits.
+  const doctypeAt = doctypeOffset(xml);
+  if (doctypeAt !== undefined) {
+    const { line, column } = lineAndColumn(xml, doctypeAt);
+    throw new InvalidArgumentError(
+      field,
+      `DOCTYPE declarations are not accepted (line ${line}, column ${column})`,
+    );
+  }
+
+  const verdict = XMLValidator.validate(xml);
+  if (verdict !== true) {
+    const { msg, line, col } = verdict.err;
+    throw new InvalidArgumentError(field, `malformed XML at line ${line}, column ${col}: ${msg}`);
+  }
+
+  try {
+    return parser.parse(xml) as XmlElement;
+  } catch (cause) {
+    // The validator accepts a few things the parser refuses (nesting deeper than maxNestedTags).
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new InvalidArgumentError(field, `malformed XML: ${reason}`);
+  }
+}
+
+/** Offset of a DOCTYPE in the prolog (before the root element), where XML allows one. */
+function doctypeOffset(xml: string): number | undefined {
+  let i = xml.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (;;) {
+    while (i < xml.length && /\s/.test(xml[i] ?? "")) i++;
+    if (xml.startsWith("<?", i)) {
+      const end = xml.indexOf("?>", i + 2);
+      if (end < 0) return undefined;
+      i = end + 2;
+    } else if (xml.startsWith("<!--", i)) {
+      const end = xml.indexOf("-->", i + 4);
+      if (end < 0) return undefined;
+      i = end + 3;
+    } else {
+      return xml.startsWith("<!DOCTYPE", i) || xml.startsWith("<!doctype", i) ? i : undefined;
+    }
+  }
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}

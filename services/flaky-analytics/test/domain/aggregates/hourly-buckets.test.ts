@@ -1,0 +1,80 @@
+import { expect } from "chai";
+import {
+  addRunToBuckets,
+  failureRate,
+  hourOf,
+  pruneBuckets,
+  pullRequestsImpacted,
+  testFigures,
+} from "../../../src/domain/aggregates/index.js";
+import { DAY_MS, HOUR_MS } from "../../../src/domain/durations.js";
+import type { BucketedRun, HourlyBucket } from "../../../src/domain/aggregates/index.js";
+
+const NOW = Date.UTC(2025, 2, 10, 12, 30);
+
+function bucketsOf(runs: BucketedRun[]): HourlyBucket[] {
+  return runs.reduce<HourlyBucket[]>((buckets, run) => addRunToBuckets(buckets, run), []);
+}
+
+describe("hourly buckets", () => {
+  it("counts runs, failures and failing PRs per UTC hour", () => {
+    const buckets = bucketsOf([
+      { at: NOW, failed: true, pullRequest: 12 },
+      { at: NOW + 5 * 60_000, failed: true, pullRequest: 12 },
+      { at: NOW + 10 * 60_000, failed: false, pullRequest: 13 },
+      { at: NOW - HOUR_MS, failed: false },
+    ]);
+    expect(buckets).to.deep.equal([
+      { hour: hourOf(NOW) - HOUR_MS, runs: 1, failures: 0, pullRequests: [] },
+      { hour: hourOf(NOW), runs: 3, failures: 2, pullRequests: [12] },
+    ]);
+  });
+
+  it("computes the 7-day and 24-hour failure rates as fractions of runs", () => {
+    const buckets = bucketsOf([
+      { at: NOW - 3 * DAY_MS, failed: true },
+      { at: NOW - 3 * DAY_MS, failed: true },
+      { at: NOW - 2 * HOUR_MS, failed: true },
+      { at: NOW - HOUR_MS, failed: false },
+      { at: NOW - 30 * 60_000, failed: false },
+      { at: NOW - 8 * DAY_MS, failed: true },
+    ]);
+    expect(failureRate(buckets, NOW, 7 * DAY_MS)).to.equal(3 / 5);
+    expect(failureRate(buckets, NOW, DAY_MS)).to.equal(1 / 3);
+    expect(failureRate([], NOW, DAY_MS)).to.equal(0);
+  });
+
+  it("the 24-hour window is the current hour and the 23 before it", () => {
+    const buckets = bucketsOf([
+      { at: hourOf(NOW) - 23 * HOUR_MS, failed: true },
+      { at: hourOf(NOW) - 24 * HOUR_MS, failed: false },
+    ]);
+    expect(failureRate(buckets, NOW, DAY_MS)).to.equal(1);
+    expect(failureRate(buckets, NOW, HOUR_MS)).to.equal(0);
+  });
+
+  it("counts distinct impacted pull requests over 7 days, only where the test failed", () => {
+    const buckets = bucketsOf([
+      { at: NOW - 6 * DAY_MS, failed: true, pullRequest: 1 },
+      { at: NOW - 2 * DAY_MS, failed: true, pullRequest: 1 },
+      { at: NOW - DAY_MS, failed: true, pullRequest: 2 },
+      { at: NOW - DAY_MS, failed: false, pullRequest: 3 },
+      { at: NOW - 9 * DAY_MS, failed: true, pullRequest: 4 },
+      { at: NOW, failed: true },
+    ]);
+    expect(pullRequestsImpacted(buckets, NOW, 7 * DAY_MS)).to.equal(2);
+    expect(testFigures(buckets, NOW)).to.deep.equal({
+      failure_rate_last_7d: 4 / 5,
+      failure_rate_last_24h: 1,
+      pull_requests_impacted_last_7d: 2,
+    });
+  });
+
+  it("prunes buckets no window can reach", () => {
+    const buckets = bucketsOf([
+      { at: NOW - 10 * DAY_MS, failed: true },
+      { at: NOW - 7 * DAY_MS, failed: true },
+    ]);
+    expect(pruneBuckets(buckets, NOW)).to.have.length(1);
+  });
+});
