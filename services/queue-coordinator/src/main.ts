@@ -1,6 +1,7 @@
 import { loadConfigOrExit } from "@mainline/kit/config/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
+import { startQueueCoordinator } from "./app/coordinator.js";
 import { configSchema } from "./config.js";
 
 const config = loadConfigOrExit("queue-coordinator", configSchema);
@@ -13,6 +14,7 @@ runMain(createLogger("queue-coordinator", config.LOG_LEVEL), async () => {
     logLevel: config.LOG_LEVEL,
     otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
-  await serveGrpc(runtime, { port: config.GRPC_PORT, services: [] });
+  const { grpc } = await startQueueCoordinator(runtime);
+  await serveGrpc(runtime, { port: config.GRPC_PORT, services: [grpc] });
   return runtime.shutdown;
 });

@@ -2,10 +2,16 @@ import type { AuthRepository } from "../auth/auth-repository.js";
 import type { Upstreams } from "../upstream/upstreams.js";
 import type { Endpoint } from "./endpoint.js";
 import { adminEndpoints } from "./endpoints/admin-endpoints.js";
+import { codeHostEndpoints } from "./endpoints/code-host-endpoints.js";
 import { mergeQueueEndpoints } from "./endpoints/merge-queue-endpoints.js";
 import { metricsEndpoints } from "./endpoints/metrics-endpoints.js";
 
 /** Every endpoint of /v1, in the order the OpenAPI document lists them. */
 export function allEndpoints(upstreams: Upstreams, auth: AuthRepository): Endpoint[] {
-  return [...mergeQueueEndpoints(upstreams), ...metricsEndpoints(upstreams), ...adminEndpoints(auth)];
+  return [
+    ...mergeQueueEndpoints(upstreams),
+    ...metricsEndpoints(upstreams),
+    ...codeHostEndpoints(upstreams),
+    ...adminEndpoints(auth),
+  ];
 }

@@ -44,6 +44,7 @@ export function enqueuedToJson(pr: EnqueuedPullRequest) {
     prSha: pr.prSha,
     prBaseBranch: pr.prBaseBranch,
     prAuthor: pr.prAuthor,
+    ...(pr.testRunId ? { testRunId: pr.testRunId } : {}),
   };
 }
 

@@ -19,7 +19,8 @@ export interface CallContext {
 
 /** A service implemented with async functions instead of callbacks. */
 export type AsyncImplementation<S> = {
-  [K in keyof S]: S[K] extends handleUnaryCall<infer Req, infer Res>
+  // ts-proto's server interfaces carry grpc-js's string index signature; only the named methods are ours.
+  [K in keyof S as string extends K ? never : K]: S[K] extends handleUnaryCall<infer Req, infer Res>
     ? (request: Req, call: CallContext) => Promise<Res>
     : never;
 };

@@ -135,6 +135,8 @@ export const enqueuedPullRequest = z.object({
   priorityName: z.string(),
   noBatch: z.boolean(),
   ...prFacts,
+  /** Ours, beyond compat-notes: the run testing this PR, for getMergeQueueTestingDetails and CI reports. */
+  testRunId: z.string().optional(),
 });
 
 const queueFields = {

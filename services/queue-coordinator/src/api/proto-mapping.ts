@@ -1,0 +1,131 @@
+import {
+  DirectMergeMode,
+  GitHubMergeability,
+  MergeMethod,
+  OptimizationMode,
+  PriorityName,
+  QueueMode,
+  QueueState,
+  type EnqueuedPullRequest,
+  type Queue,
+  type SubmittedPullRequest,
+} from "@mainline/proto/queue";
+import {
+  effectiveBisectionConcurrency,
+  effectiveOptimizationMode,
+  readinessOf,
+  type PlannerState,
+  type PullRequestEntry,
+} from "../domain/index.js";
+import { prStateToProto } from "../app/outbox.js";
+import type { QueueDocument } from "../store/queue-repository.js";
+import { globalId, incarnation } from "../app/run-ids.js";
+
+/** Domain values to their proto enums, by name: both sides spell them as compat-notes does. */
+const byName = <E extends Record<string, string | number>>(e: E, name: string): E[keyof E] => e[name] as E[keyof E];
+export const nameOf = (e: Record<string | number, string | number>, value: number): string => String(e[value] ?? "");
+
+export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue {
+  const p = doc.planner;
+  const s = p.settings;
+  const suffix = incarnation(doc._id, doc.createdAt);
+  return {
+    ref: { org: doc.org, repo: doc.repo, targetBranch: doc.targetBranch },
+    state: byName(QueueState, p.queueState),
+    mode: byName(QueueMode, s.mode),
+    concurrency: s.concurrency,
+    testingTimeoutMinutes: s.testingTimeoutMinutes,
+    canOptimisticallyMerge: s.canOptimisticallyMerge,
+    pendingFailureDepth: s.pendingFailureDepth,
+    batch: s.batch,
+    batchingMaxWaitTimeMinutes: s.batchingMaxWaitTimeMinutes,
+    batchingMinSize: s.batchingMinSize,
+    bisectionConcurrency: effectiveBisectionConcurrency(s),
+    requiredStatuses: s.requiredStatuses,
+    mergeMethod: byName(MergeMethod, s.mergeMethod),
+    commentsEnabled: s.commentsEnabled,
+    commandsEnabled: s.commandsEnabled,
+    statusCheckEnabled: s.statusCheckEnabled,
+    directMergeMode: byName(DirectMergeMode, s.directMergeMode),
+    optimizationMode: byName(OptimizationMode, effectiveOptimizationMode(s)),
+    enqueuedPullRequests: withPullRequests ? enqueuedInOrder(p).map((e) => enqueuedToProto(e, p, suffix)) : [],
+    activeTestRuns: withPullRequests
+      ? Object.values(p.runs)
+          .filter((r) => r.status === "RUNNING")
+          .map((r) => ({ testRunId: globalId(r.id, suffix), isBisection: r.kind === "bisection", prNumbers: r.prs, startedAt: new Date(r.startedAt) }))
+      : [],
+    createdAt: new Date(doc.createdAt),
+  };
+}
+
+/** Queue order first (what will merge first), then PRs still NOT_READY by submission. */
+function enqueuedInOrder(p: PlannerState): PullRequestEntry[] {
+  const inOrder = p.order.map((n) => p.prs[String(n)]).filter((e): e is PullRequestEntry => e !== undefined);
+  const placed = new Set(p.order);
+  const waiting = Object.values(p.prs)
+    .filter((e) => !placed.has(e.number))
+    .sort((a, b) => a.submittedAt - b.submittedAt || a.number - b.number);
+  return [...inOrder, ...waiting];
+}
+
+function testRunOf(e: PullRequestEntry, p: PlannerState): string | undefined {
+  for (const run of Object.values(p.runs)) if (run.status === "RUNNING" && run.prs.includes(e.number)) return run.id;
+  return undefined;
+}
+
+export function enqueuedToProto(e: PullRequestEntry, p: PlannerState, suffix: string): EnqueuedPullRequest {
+  const local = testRunOf(e, p);
+  const runId = local ? globalId(local, suffix) : undefined;
+  return {
+    id: e.id,
+    state: prStateToProto(e.state),
+    stateChangedAt: new Date(e.stateChangedAt),
+    priorityValue: e.priority.value,
+    priorityName: e.priority.name ?? "",
+    noBatch: e.noBatch,
+    prNumber: e.number,
+    prTitle: e.facts?.title ?? "",
+    prSha: e.facts?.headSha ?? "",
+    prBaseBranch: e.facts?.baseBranch ?? "",
+    prAuthor: e.facts?.author ?? "",
+    submittedAt: new Date(e.submittedAt),
+    ...(runId ? { testRunId: runId } : {}),
+  };
+}
+
+export function submittedToProto(e: PullRequestEntry, p: PlannerState, current: boolean): SubmittedPullRequest {
+  const requiresTargets = p.settings.mode === "PARALLEL";
+  const readiness = readinessOf(e, p.branch, requiresTargets);
+  const last = e.history[e.history.length - 1];
+  const reason = last?.reason as string | undefined;
+  return {
+    id: e.id,
+    state: prStateToProto(e.state),
+    stateChangedAt: new Date(e.stateChangedAt),
+    readiness: {
+      hasImpactedTargets: e.impactedTargets !== null && e.impactedTargets.sha === e.facts?.headSha,
+      requiresImpactedTargets: requiresTargets,
+      doesBaseBranchMatch: e.facts !== null && e.facts.baseBranch === p.branch,
+      // Mergeability comes from a hosted code host's API, which the git adapter does not have.
+      gitHubMergeability: e.facts === null ? GitHubMergeability.UNSPECIFIED : readiness.ready ? GitHubMergeability.MERGEABLE : GitHubMergeability.UNSPECIFIED,
+    },
+    priorityValue: e.priority.value,
+    priorityName: e.priority.name ?? "",
+    usedDefaultPriorityName: e.priority.usedDefault,
+    skipTheLine: e.priority.name === "urgent",
+    isCurrentlySubmittedToQueue: current,
+    prNumber: e.number,
+    prTitle: e.facts?.title ?? "",
+    prSha: e.facts?.headSha ?? "",
+    prBaseBranch: e.facts?.baseBranch ?? "",
+    prAuthor: e.facts?.author ?? "",
+    ...(e.state === "FAILED" && reason ? { failureReason: reason } : {}),
+    ...(e.state === "CANCELLED" && reason ? { cancellationReason: reason } : {}),
+  };
+}
+
+export function priorityInput(p: { $case: "priorityName"; value: PriorityName } | { $case: "priorityValue"; value: number } | undefined): unknown {
+  if (!p) return undefined;
+  if (p.$case === "priorityValue") return p.value;
+  return nameOf(PriorityName, p.value).toLowerCase();
+}

@@ -1,0 +1,325 @@
+import type { JetStreamClient } from "nats";
+import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from "@mainline/kit/errors/index";
+import { publish } from "@mainline/kit/bus/index";
+import { SUBJECTS } from "@mainline/kit/streams/index";
+import type { AsyncImplementation } from "@mainline/kit/grpc/index";
+import { ResultContext, UploadTestResultsRequest } from "@mainline/proto/flaky";
+import {
+  ExternalTestRunReported,
+  HostPullRequestState,
+  QueueMode,
+  QueueState,
+  RunnerKind,
+  TestRunOutcome,
+  TestRunStatus,
+  type QueueCoordinatorServer,
+} from "@mainline/proto/queue";
+import { createPlannerState, createQueueSettings, type PullRequestFacts } from "../domain/index.js";
+import type { QueueEngine } from "../app/queue-engine.js";
+import { queueAddress, queueKey, repoKey, repoRef } from "../app/queue-key.js";
+import { incarnation, localId } from "../app/run-ids.js";
+import type { PullRequestRecords } from "../store/pull-request-records.js";
+import type { QueueRepository } from "../store/queue-repository.js";
+import { DEFAULT_PULL_REF_PATTERN, type RepositoryConnections } from "../store/repository-connections.js";
+import type { TestRunRecords } from "../store/test-run-records.js";
+import { nameOf, priorityInput, queueToProto, submittedToProto } from "./proto-mapping.js";
+
+export interface ApiDeps {
+  engine: QueueEngine;
+  queues: QueueRepository;
+  records: PullRequestRecords;
+  runs: TestRunRecords;
+  connections: RepositoryConnections;
+  js: JetStreamClient;
+  clock: () => Date;
+}
+
+const NOT_SUBMITTED = "Pull request with the provided number does not exist or has never been submitted to the specified queue before";
+const NOT_SUBMITTED_BRANCH = "No pull request from the provided branch has ever been submitted to the specified queue";
+
+/** The QueueCoordinator gRPC service: commands go through the engine, queries read the stored state. */
+export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoordinatorServer> {
+  const { engine, queues, records, runs, connections } = deps;
+
+  const settingsPatch = (req: Record<string, unknown>) => {
+    const patch: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(req)) {
+      if (v === undefined || k === "queue") continue;
+      if (k === "mode") patch.mode = nameOf(QueueMode, v as number);
+      else if (k === "state") patch.state = nameOf(QueueState, v as number);
+      else if (k === "mergeMethod" || k === "directMergeMode" || k === "optimizationMode") patch[k] = enumName(k, v as number);
+      else if (k === "requiredStatuses") patch.requiredStatuses = (v as { values: string[] }).values;
+      else patch[k] = v;
+    }
+    return patch;
+  };
+
+  return {
+    async createQueue(req) {
+      const address = queueAddress(req.queue);
+      const settings = createQueueSettings({
+        ...(req.mode !== undefined ? { mode: nameOf(QueueMode, req.mode) } : {}),
+        ...(req.concurrency !== undefined ? { concurrency: req.concurrency } : {}),
+      });
+      const now = deps.clock();
+      const doc = await queues.create(address, createPlannerState(address.targetBranch, settings, now.getTime()), now);
+      return { queue: queueToProto(doc) };
+    },
+
+    async getQueue(req) {
+      return { queue: queueToProto(await queues.get(queueAddress(req.queue), true)) };
+    },
+
+    async updateQueue(req) {
+      const patch = settingsPatch(req as unknown as Record<string, unknown>);
+      const doc = await engine.apply(queueAddress(req.queue), { type: "SETTINGS_UPDATED", patch });
+      return { queue: queueToProto(doc, false) };
+    },
+
+    async deleteQueue(req) {
+      const address = queueAddress(req.queue);
+      await engine.serialized(queueKey(address), async () => {
+        const doc = await queues.get(address, true);
+        const enqueued = Object.keys(doc.planner.prs).length;
+        if (enqueued > 0) {
+          throw new FailedPreconditionError(
+            `the queue for ${address.targetBranch} is not empty: ${enqueued} pull request(s) are enqueued; cancel or merge them first`,
+          );
+        }
+        await engine.flush(doc);
+        await queues.delete(await queues.get(address, true));
+      });
+      return {};
+    },
+
+    async listQueues(req) {
+      if (!req.org) throw new InvalidArgumentError("org", "is required");
+      const docs = await queues.list(req.org, req.repo);
+      return { queues: docs.map((d) => queueToProto(d)) };
+    },
+
+    async submitPullRequest(req) {
+      const address = queueAddress(req.queue);
+      const number = prNumber(req.prNumber);
+      const known = await records.factsOf(address.org, repoKey(address.repo), number);
+      const doc = await engine.apply(address, {
+        type: "PR_SUBMITTED",
+        pr: number,
+        priority: priorityInput(req.priority),
+        noBatch: req.noBatch,
+        ...(known ? { facts: known.facts } : {}),
+        ...(known?.targets ? { impactedTargets: known.targets } : {}),
+      });
+      const entry = doc.planner.prs[String(number)];
+      if (!entry) throw new NotFoundError(NOT_SUBMITTED);
+      return { pullRequest: submittedToProto(entry, doc.planner, true) };
+    },
+
+    async cancelPullRequest(req) {
+      await engine.apply(queueAddress(req.queue), { type: "PR_CANCELLED", pr: prNumber(req.prNumber) });
+      return {};
+    },
+
+    async restartTestsOnPullRequest(req) {
+      await engine.apply(queueAddress(req.queue), { type: "PR_RESTART_REQUESTED", pr: prNumber(req.prNumber) });
+      return {};
+    },
+
+    async getSubmittedPullRequest(req) {
+      const address = queueAddress(req.queue);
+      const doc = await queues.get(address, true);
+      const key = queueKey(address);
+      if (!req.pr) throw new InvalidArgumentError("pr", "one of pr.number or pr.branch is required");
+      if (req.pr.$case === "number") {
+        const number = prNumber(req.pr.value);
+        const active = doc.planner.prs[String(number)];
+        if (active) return { pullRequest: submittedToProto(active, doc.planner, true) };
+        const finished = await records.latestFinished(key, number);
+        if (finished) return { pullRequest: submittedToProto(finished.entry, doc.planner, false) };
+        throw new NotFoundError(NOT_SUBMITTED);
+      }
+      const branch = req.pr.value.trim();
+      if (!branch) throw new InvalidArgumentError("pr.branch", "must not be empty");
+      // Spec rule 3: an open PR from the branch that was submitted, else the most recently closed one.
+      const facts = await records.factsByBranch(address.org, repoKey(address.repo), branch);
+      const openNumbers = new Set(facts.filter((f) => f.facts.open).map((f) => f.number));
+      const active = Object.values(doc.planner.prs).filter((e) => e.facts?.headBranch === branch);
+      const finished = await records.finishedByBranch(key, branch);
+      const openActive = active.find((e) => openNumbers.has(e.number)) ?? active[0];
+      if (openActive) return { pullRequest: submittedToProto(openActive, doc.planner, true) };
+      const openFinished = finished.find((f) => openNumbers.has(f.number));
+      if (openFinished) return { pullRequest: submittedToProto(openFinished.entry, doc.planner, false) };
+      const closed = finished[0];
+      if (closed) return { pullRequest: submittedToProto(closed.entry, doc.planner, false) };
+      throw new NotFoundError(NOT_SUBMITTED_BRANCH);
+    },
+
+    async setImpactedTargets(req) {
+      const address = queueAddress(req.queue);
+      const number = prNumber(req.prNumber);
+      const sha = req.prSha.trim().toLowerCase();
+      if (!/^[0-9a-f]{4,64}$/.test(sha)) throw new InvalidArgumentError("pr.sha", "must be a commit sha (hex)");
+      const targets = req.impactedTargets?.all ? "ALL" : (req.impactedTargets?.targets ?? []);
+      // Kept per repository as well, so targets uploaded before the PR is submitted are not lost.
+      await records.recordTargets(address.org, repoKey(address.repo), number, { sha, targets }, deps.clock());
+      const doc = await queues.get(address, true);
+      if (doc.planner.prs[String(number)]) {
+        await engine.apply(address, { type: "IMPACTED_TARGETS_SET", pr: number, sha, targets });
+      }
+      return {};
+    },
+
+    async getMergeQueueTestingDetails(req) {
+      const address = queueAddress(req.queue);
+      if (!req.testRunId) throw new InvalidArgumentError("testRunId", "must not be empty");
+      const record = await runs.get(queueKey(address), req.testRunId);
+      if (!record) throw new NotFoundError(`test run ${req.testRunId} does not exist in the queue for ${address.targetBranch}`);
+      const status = { IN_PROGRESS: TestRunStatus.IN_PROGRESS, FAILED: TestRunStatus.FAILED, CANCELLED: TestRunStatus.CANCELLED, SUCCEEDED: TestRunStatus.SUCCEEDED }[record.status];
+      const base = `https://${address.repo.host}/${address.repo.owner}/${address.repo.name}/pull/`;
+      return {
+        details: {
+          requiredStatuses: record.requiredStatuses,
+          testBranch: record.testBranch,
+          testBranchSha: record.testBranchSha,
+          createdAt: new Date(record.createdAt),
+          status,
+          statusChecks: record.statusChecks,
+          testedPullRequests: record.prs.map((n) => ({ prNumber: n, prUrl: `${base}${n}`, title: record.titles[String(n)] ?? "" })),
+          impactedTargets: record.impactedTargets,
+          impactedTargetsForTestedPrs: record.impactedTargetsForTestedPrs,
+          dependentPrs: record.dependentPrs,
+        },
+      };
+    },
+
+    async recordPullRequestFacts(req) {
+      if (!req.org) throw new InvalidArgumentError("org", "is required");
+      const repo = repoRef(req.repo);
+      const number = prNumber(req.number);
+      const facts: PullRequestFacts = {
+        headBranch: required("head_branch", req.headBranch),
+        headSha: required("head_sha", req.headSha).toLowerCase(),
+        title: req.title,
+        author: req.author,
+        baseBranch: required("base_branch", req.baseBranch),
+        open: req.state !== HostPullRequestState.CLOSED,
+      };
+      await records.recordFacts(req.org, repoKey(repo), number, facts, req.merged, deps.clock());
+      for (const doc of await queues.list(req.org, repo)) {
+        if (!doc.planner.prs[String(number)]) continue;
+        await engine.apply({ org: doc.org, repo: doc.repo, targetBranch: doc.targetBranch }, { type: "PR_FACTS_UPDATED", pr: number, facts });
+      }
+      return {};
+    },
+
+    async setRepositoryConnection(req) {
+      if (!req.org) throw new InvalidArgumentError("org", "is required");
+      const c = req.connection;
+      const repo = repoRef(c?.repo);
+      const remoteUrl = required("remoteUrl", c?.remoteUrl ?? "");
+      const kind = c?.runner?.kind === RunnerKind.EXTERNAL ? "EXTERNAL" : c?.runner?.kind === RunnerKind.COMMAND ? "COMMAND" : undefined;
+      if (!kind) throw new InvalidArgumentError("runner.kind", "must be COMMAND or EXTERNAL");
+      if (kind === "COMMAND" && !c?.runner?.command.trim()) throw new InvalidArgumentError("runner.command", "is required for the COMMAND runner");
+      const pullRefPattern = c?.pullRefPattern || DEFAULT_PULL_REF_PATTERN;
+      if (!pullRefPattern.includes("{number}")) throw new InvalidArgumentError("pullRefPattern", 'must contain "{number}"');
+      const connection = {
+        remoteUrl,
+        credentialsSecretName: c?.credentialsSecretName ?? "",
+        pullRefPattern,
+        runner: { kind, command: c?.runner?.command ?? "", junitGlobs: c?.runner?.junitGlobs ?? [] },
+      } as const;
+      await connections.set(req.org, repoKey(repo), { ...connection, runner: { ...connection.runner } }, deps.clock());
+      return { connection: { repo, ...connection, runner: { ...connection.runner, kind: c?.runner?.kind ?? RunnerKind.COMMAND } } };
+    },
+
+    async getRepositoryConnection(req) {
+      if (!req.org) throw new InvalidArgumentError("org", "is required");
+      const repo = repoRef(req.repo);
+      const c = await connections.get(req.org, repoKey(repo));
+      if (!c) throw new NotFoundError(`repository ${repoKey(repo)} has no connection settings`);
+      return {
+        connection: { repo, ...c, runner: { ...c.runner, kind: c.runner.kind === "COMMAND" ? RunnerKind.COMMAND : RunnerKind.EXTERNAL } },
+      };
+    },
+
+    async reportTestRunResult(req) {
+      if (!req.org) throw new InvalidArgumentError("org", "is required");
+      const record = req.testRunId ? await runs.byRunId(req.testRunId) : null;
+      if (!record || !record.queueKey.startsWith(`${req.org}#`)) throw new NotFoundError(`test run ${req.testRunId} does not exist`);
+      if (record.status !== "IN_PROGRESS") {
+        throw new FailedPreconditionError(`test run ${req.testRunId} is already ${record.status.toLowerCase()}`);
+      }
+      const doc = (await queues.all()).find((d) => d._id === record.queueKey);
+      if (!doc) throw new NotFoundError(`test run ${req.testRunId} does not exist`);
+      const address = { org: doc.org, repo: doc.repo, targetBranch: doc.targetBranch };
+      if (record.viaRunner) {
+        const connection = await connections.get(doc.org, doc.repoKey);
+        if (connection?.runner.kind !== "EXTERNAL") {
+          throw new FailedPreconditionError(`test run ${req.testRunId} is run by the batch-runner's command, not by an external CI`);
+        }
+        // The batch-runner waits for it; it reports the outcome to the queue like any run.
+        const report: ExternalTestRunReported = {
+          eventId: `report-${req.testRunId}`,
+          org: req.org,
+          testRunId: req.testRunId,
+          passed: req.passed,
+          junitXml: req.junitXml,
+          reportedAt: deps.clock(),
+          ...(req.detailsUrl ? { detailsUrl: req.detailsUrl } : {}),
+          ...(req.message ? { message: req.message } : {}),
+        };
+        await publish(deps.js, SUBJECTS.externalReport, ExternalTestRunReported, report, { msgId: report.eventId });
+        return {};
+      }
+      const local = localId(req.testRunId, incarnation(doc._id, doc.createdAt));
+      if (!local) throw new NotFoundError(`test run ${req.testRunId} does not exist`);
+      const now = deps.clock();
+      await engine.apply(address, { type: "TEST_RUN_FINISHED", runId: local, outcome: req.passed ? "PASSED" : "FAILED" }, (builder) =>
+        builder.runFinished(local, record.kind, [...record.dependentPrs, ...record.prs], req.passed ? TestRunOutcome.PASSED : TestRunOutcome.FAILED, new Date(record.createdAt)),
+      );
+      await runs.finished(doc._id, req.testRunId, {
+        status: req.passed ? "SUCCEEDED" : "FAILED",
+        finishedAt: now.toISOString(),
+        statusChecks: req.detailsUrl ? [{ context: "external", url: req.detailsUrl, state: req.passed ? "success" : "failure" }] : [],
+      });
+      if (req.junitXml.length > 0) {
+        // Spec rule 15: tagged with the merge-queue context, so flaky-analytics never counts bisection runs.
+        const upload: UploadTestResultsRequest = {
+          org: doc.org,
+          repo: doc.repo,
+          commitSha: record.testBranchSha,
+          branch: record.testBranch,
+          variant: "",
+          jobName: "merge-queue",
+          runStartedAt: new Date(record.createdAt),
+          context: record.kind === "bisection" ? ResultContext.BISECTION : ResultContext.MERGE_QUEUE,
+          junitXml: req.junitXml,
+          uploadId: req.testRunId,
+        };
+        await publish(deps.js, SUBJECTS.testResults, UploadTestResultsRequest, upload, { msgId: `results-${req.testRunId}` });
+      }
+      return {};
+    },
+  };
+}
+
+function prNumber(n: number): number {
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("pr.number", "must be a positive integer");
+  return n;
+}
+
+function required(field: string, value: string): string {
+  if (!value.trim()) throw new InvalidArgumentError(field, "must not be empty");
+  return value.trim();
+}
+
+const ENUM_NAMES: Record<string, Record<number, string>> = {
+  mergeMethod: { 1: "MERGE_COMMIT", 2: "SQUASH", 3: "REBASE" },
+  directMergeMode: { 1: "OFF", 2: "ALWAYS" },
+  optimizationMode: { 1: "OFF", 2: "BISECTION_SKIP_REDUNDANT_TESTS" },
+};
+function enumName(field: string, value: number): string {
+  const name = ENUM_NAMES[field]?.[value];
+  if (!name) throw new InvalidArgumentError(field, "has an unknown value");
+  return name;
+}

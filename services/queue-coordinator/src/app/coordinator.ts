@@ -1,0 +1,55 @@
+import { hostname } from "node:os";
+import { randomUUID } from "node:crypto";
+import { provisionMainlineStreams } from "@mainline/kit/streams/index";
+import type { GrpcService } from "@mainline/kit/grpc/index";
+import { toGrpcImplementation } from "@mainline/kit/grpc/index";
+import type { ServiceRuntime } from "@mainline/kit/service/index";
+import { QueueCoordinatorService } from "@mainline/proto/queue";
+import { queueCoordinatorApi } from "../api/queue-coordinator-api.js";
+import { startResultConsumers } from "../bus/result-consumers.js";
+import { PullRequestRecords } from "../store/pull-request-records.js";
+import { QueueRepository } from "../store/queue-repository.js";
+import { RepositoryConnections } from "../store/repository-connections.js";
+import { TestRunRecords } from "../store/test-run-records.js";
+import { QueueEngine } from "./queue-engine.js";
+import { Timekeeper } from "./timekeeper.js";
+
+export interface CoordinatorOptions {
+  replicaId?: string;
+  clock?: () => Date;
+  /** How often the timekeeper looks for due alarms and leftover outboxes. */
+  sweepEveryMs?: number;
+  leaseTtlMs?: number;
+}
+
+/**
+ * Wires the queue-coordinator on a started runtime: stores, engine, result consumers, timekeeper, and the gRPC
+ * service to serve. Registers each part in the shutdown order. main.ts and the tests share it.
+ */
+export async function startQueueCoordinator(runtime: ServiceRuntime, options: CoordinatorOptions = {}): Promise<{ grpc: GrpcService; engine: QueueEngine }> {
+  const clock = options.clock ?? (() => new Date());
+  const js = runtime.nats.jetstream();
+  const jsm = await runtime.nats.jetstreamManager();
+  await provisionMainlineStreams(jsm);
+  const queues = await QueueRepository.open(runtime.store);
+  const records = await PullRequestRecords.open(runtime.store);
+  const runs = await TestRunRecords.open(runtime.store);
+  const connections = RepositoryConnections.open(runtime.store);
+  const engine = new QueueEngine({ queues, records, runs, connections, js, logger: runtime.logger, clock });
+  const consumers = await startResultConsumers({ js, jsm, engine, queues, runs, logger: runtime.logger });
+  const timekeeper = await Timekeeper.start({
+    engine,
+    queues,
+    js,
+    replicaId: options.replicaId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+    logger: runtime.logger,
+    ...(options.sweepEveryMs !== undefined ? { sweepEveryMs: options.sweepEveryMs } : {}),
+    ...(options.leaseTtlMs !== undefined ? { leaseTtlMs: options.leaseTtlMs } : {}),
+  });
+  runtime.shutdown.on("stop-consuming", "result consumers", async () => {
+    await Promise.all(consumers.map((c) => c.stop()));
+  });
+  runtime.shutdown.on("stop-consuming", "timekeeper", () => timekeeper.stop());
+  const implementation = toGrpcImplementation(queueCoordinatorApi({ engine, queues, records, runs, connections, js, clock }), runtime.logger);
+  return { grpc: { definition: QueueCoordinatorService, implementation }, engine };
+}

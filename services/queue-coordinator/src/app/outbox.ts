@@ -1,0 +1,252 @@
+import type { JetStreamClient } from "nats";
+import { publish, type MessageCodec } from "@mainline/kit/bus/index";
+import { SUBJECTS } from "@mainline/kit/streams/index";
+import {
+  BatchEventType,
+  BatchLifecycleEvent,
+  MergeJob,
+  MergeMethod,
+  PullRequestEventType,
+  PullRequestLifecycleEvent,
+  PullRequestState,
+  RunnerKind,
+  TestRunEventType,
+  TestRunJob,
+  TestRunKind,
+  TestRunLifecycleEvent,
+} from "@mainline/proto/queue";
+import type { Decision, Notice, PlannerState, PrState } from "../domain/index.js";
+import { CANCELLATION_REASONS, FAILURE_REASONS } from "../domain/index.js";
+import type { QueueDocument } from "../store/queue-repository.js";
+import type { RepositoryConnection } from "../store/repository-connections.js";
+import type { TestRunRecord } from "../store/test-run-records.js";
+import { globalId, incarnation, testBranchName } from "./run-ids.js";
+
+/** A message owed to the bus, stored encoded with the state change that produced it. */
+export interface OutboxMessage {
+  subject: string;
+  msgId: string;
+  /** Protobuf bytes, base64. */
+  payload: string;
+}
+
+const BYTES: MessageCodec<Uint8Array> = { encode: (bytes) => ({ finish: () => bytes }), decode: (bytes) => bytes };
+
+/** Publishes every pending message; the deterministic msgIds make a repeat after a crash a no-op. */
+export async function publishOutbox(js: JetStreamClient, messages: readonly OutboxMessage[]): Promise<void> {
+  for (const m of messages) {
+    await publish(js, m.subject, BYTES, Buffer.from(m.payload, "base64"), { msgId: m.msgId });
+  }
+}
+
+function message<T>(subject: string, msgId: string, codec: MessageCodec<T>, value: T): OutboxMessage {
+  return { subject, msgId, payload: Buffer.from(codec.encode(value).finish()).toString("base64") };
+}
+
+const PR_STATE: Record<PrState, PullRequestState> = {
+  NOT_READY: PullRequestState.NOT_READY,
+  PENDING: PullRequestState.PENDING,
+  TESTING: PullRequestState.TESTING,
+  TESTS_PASSED: PullRequestState.TESTS_PASSED,
+  MERGED: PullRequestState.MERGED,
+  FAILED: PullRequestState.FAILED,
+  CANCELLED: PullRequestState.CANCELLED,
+  PENDING_FAILURE: PullRequestState.PENDING_FAILURE,
+};
+export const prStateToProto = (s: PrState): PullRequestState => PR_STATE[s];
+
+/** compat-notes' webhook vocabulary; other transitions are published as STATE_CHANGED. */
+function prEventType(from: PrState | null, to: PrState): PullRequestEventType {
+  if (from === null) return PullRequestEventType.SUBMITTED;
+  switch (to) {
+    case "PENDING":
+      return PullRequestEventType.QUEUED;
+    case "TESTING":
+      return PullRequestEventType.TESTING;
+    case "MERGED":
+      return PullRequestEventType.MERGED;
+    case "FAILED":
+      return PullRequestEventType.FAILED;
+    case "CANCELLED":
+      return PullRequestEventType.CANCELED;
+    default:
+      return PullRequestEventType.STATE_CHANGED;
+  }
+}
+
+const MERGE_METHOD = { MERGE_COMMIT: MergeMethod.MERGE_COMMIT, SQUASH: MergeMethod.SQUASH, REBASE: MergeMethod.REBASE };
+
+export interface OutboxContext {
+  doc: QueueDocument;
+  /** The state after the step (entries of PRs still queued). */
+  state: PlannerState;
+  connection: RepositoryConnection | null;
+  /** Records of runs a MERGE refers to (for the tested commits). */
+  runRecords: ReadonlyMap<string, TestRunRecord>;
+  now: Date;
+}
+
+/**
+ * Turns the planner's decisions and notices into bus messages. Jobs go to the batch-runner only for
+ * repositories with a connection; without one the queue is driven through the API alone.
+ */
+export class OutboxBuilder {
+  readonly messages: OutboxMessage[] = [];
+  private seq: number;
+  private readonly suffix: string;
+
+  constructor(private readonly ctx: OutboxContext) {
+    this.seq = ctx.doc.eventSeq;
+    this.suffix = incarnation(ctx.doc._id, ctx.doc.createdAt);
+  }
+
+  get eventSeq(): number {
+    return this.seq;
+  }
+
+  private nextEventId(): string {
+    this.seq += 1;
+    return `${this.suffix}-${this.seq}`;
+  }
+
+  private queueRef() {
+    const { doc } = this.ctx;
+    return { org: doc.org, repo: doc.repo, targetBranch: doc.targetBranch };
+  }
+
+  decision(d: Decision): void {
+    const { connection, state, doc, now } = this.ctx;
+    if (d.type === "START_TEST_RUN") {
+      const runId = globalId(d.runId, this.suffix);
+      this.lifecycle(TestRunEventType.STARTED, runId, d.kind, [...d.dependentPrs, ...d.prs]);
+      if (!connection) return;
+      const entry = (n: number) => state.prs[String(n)];
+      const job: TestRunJob = {
+        testRunId: runId,
+        queue: this.queueRef(),
+        kind: d.kind === "bisection" ? TestRunKind.BISECTION : TestRunKind.MAIN,
+        pullRequests: [
+          ...d.dependentPrs.map((n) => ({ number: n, underTest: false })),
+          ...d.prs.map((n) => ({ number: n, underTest: true })),
+        ].map(({ number, underTest }) => ({
+          number,
+          underTest,
+          headSha: entry(number)?.facts?.headSha ?? "",
+          title: entry(number)?.facts?.title ?? "",
+          author: entry(number)?.facts?.author ?? "",
+        })),
+        mergeMethod: MERGE_METHOD[state.settings.mergeMethod],
+        testBranch: testBranchName(doc.targetBranch, runId),
+        pullRefPattern: connection.pullRefPattern,
+        remoteUrl: connection.remoteUrl,
+        credentialsSecretName: connection.credentialsSecretName,
+        runner: {
+          kind: connection.runner.kind === "COMMAND" ? RunnerKind.COMMAND : RunnerKind.EXTERNAL,
+          command: connection.runner.command,
+          junitGlobs: connection.runner.junitGlobs,
+        },
+        // 0 disables the queue's timeout; the runner still needs a bound, a day is the longest CI we wait for.
+        timeoutSeconds: (state.settings.testingTimeoutMinutes || 24 * 60) * 60,
+        createdAt: now,
+      };
+      this.messages.push(message(SUBJECTS.testRunJob, `job-${runId}`, TestRunJob, job));
+    } else if (d.type === "CANCEL_TEST_RUN") {
+      this.lifecycle(TestRunEventType.CANCELLED, globalId(d.runId, this.suffix), "main", []);
+    } else {
+      if (!connection) return;
+      const record = this.ctx.runRecords.get(d.runId);
+      const mergeId = globalId(d.mergeId, this.suffix);
+      const job: MergeJob = {
+        mergeId,
+        queue: this.queueRef(),
+        remoteUrl: connection.remoteUrl,
+        credentialsSecretName: connection.credentialsSecretName,
+        expectedTargetSha: "",
+        pullRequests: d.prs.map((n) => ({ number: n, testedCommitSha: record?.commits[String(n)] ?? "" })),
+        testedSha: lastTestedCommit(record, d.prs),
+        testBranch: record?.testBranch ?? "",
+        obsoleteTestBranches: record?.testBranch ? [record.testBranch] : [],
+      };
+      this.messages.push(message(SUBJECTS.mergeJob, `merge-${mergeId}`, MergeJob, job));
+    }
+  }
+
+  notice(n: Notice): void {
+    const { doc } = this.ctx;
+    const base = { org: doc.org, repository: doc.repo, targetBranch: doc.targetBranch, timestamp: this.ctx.now };
+    if (n.type === "PR_STATE_CHANGED") {
+      const eventId = this.nextEventId();
+      const runId = n.runId ? globalId(n.runId, this.suffix) : undefined;
+      const reason = n.reason as string;
+      const event: PullRequestLifecycleEvent = {
+        ...base,
+        eventId,
+        timestamp: new Date(n.at),
+        type: prEventType(n.from, n.to),
+        prNumber: n.pr,
+        status: PR_STATE[n.to],
+        previousStatus: n.from ? PR_STATE[n.from] : PullRequestState.UNSPECIFIED,
+        batched: n.batched,
+        isBisection: n.isBisection,
+        testBranch: runId ? testBranchName(doc.targetBranch, runId) : "",
+        testBranchSha: "",
+        ...(n.to === "FAILED" && (FAILURE_REASONS as readonly string[]).includes(reason) ? { failureReason: reason } : {}),
+        ...(n.to === "CANCELLED" && (CANCELLATION_REASONS as readonly string[]).includes(reason) ? { cancellationReason: reason } : {}),
+        ...(runId ? { testRunId: runId } : {}),
+      };
+      this.messages.push(message(SUBJECTS.pullRequestEvent, `evt-${eventId}`, PullRequestLifecycleEvent, event));
+    } else if (n.type === "BATCH_PENDING_FAILURE" || n.type === "BATCH_MERGED") {
+      const eventId = this.nextEventId();
+      const event: BatchLifecycleEvent = {
+        ...base,
+        eventId,
+        timestamp: new Date(n.at),
+        type: n.type === "BATCH_PENDING_FAILURE" ? BatchEventType.PENDING_FAILURE : BatchEventType.MERGED,
+        prNumbers: n.prs,
+        ...(n.type === "BATCH_PENDING_FAILURE" ? { testRunId: globalId(n.runId, this.suffix) } : {}),
+      };
+      this.messages.push(message(SUBJECTS.batchEvent, `evt-${eventId}`, BatchLifecycleEvent, event));
+    }
+  }
+
+  /** Test-run facts for the metrics service (runs started, reused, cancelled). */
+  private lifecycle(type: TestRunEventType, runId: string, kind: "main" | "bisection", prs: number[]): void {
+    const eventId = this.nextEventId();
+    const event: TestRunLifecycleEvent = {
+      eventId,
+      type,
+      timestamp: this.ctx.now,
+      queue: this.queueRef(),
+      testRunId: runId,
+      kind: kind === "bisection" ? TestRunKind.BISECTION : TestRunKind.MAIN,
+      prNumbers: prs,
+      outcome: 0,
+      ...(type === TestRunEventType.STARTED ? { startedAt: this.ctx.now } : { finishedAt: this.ctx.now }),
+    };
+    this.messages.push(message(SUBJECTS.testRunEvent, `evt-${eventId}`, TestRunLifecycleEvent, event));
+  }
+
+  /** A finished run, reported to the metrics service. */
+  runFinished(runId: string, kind: "main" | "bisection", prs: number[], outcome: number, startedAt: Date | undefined): void {
+    const eventId = this.nextEventId();
+    const event: TestRunLifecycleEvent = {
+      eventId,
+      type: TestRunEventType.FINISHED,
+      timestamp: this.ctx.now,
+      queue: this.queueRef(),
+      testRunId: globalId(runId, this.suffix),
+      kind: kind === "bisection" ? TestRunKind.BISECTION : TestRunKind.MAIN,
+      prNumbers: prs,
+      outcome,
+      ...(startedAt ? { startedAt } : {}),
+      finishedAt: this.ctx.now,
+    };
+    this.messages.push(message(SUBJECTS.testRunEvent, `evt-${eventId}`, TestRunLifecycleEvent, event));
+  }
+}
+
+/** The tip to fast-forward to: the commit of the last PR merged (each PR is its own commit). */
+function lastTestedCommit(record: TestRunRecord | undefined, prs: readonly number[]): string {
+  const last = prs[prs.length - 1];
+  return (last !== undefined ? record?.commits[String(last)] : undefined) ?? record?.testBranchSha ?? "";
+}

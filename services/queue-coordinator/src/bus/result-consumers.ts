@@ -1,0 +1,108 @@
+import type { JetStreamClient, JetStreamManager } from "nats";
+import { consume, ensureConsumer, type ConsumerHandle } from "@mainline/kit/bus/index";
+import type { Logger } from "@mainline/kit/logging/index";
+import { NotFoundError } from "@mainline/kit/errors/index";
+import { STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
+import { MergeOutcome, MergeResult, TestRunOutcome, TestRunResult } from "@mainline/proto/queue";
+import type { TestRunOutcome as DomainOutcome } from "../domain/index.js";
+import type { QueueEngine } from "../app/queue-engine.js";
+import { queueAddress, queueKey } from "../app/queue-key.js";
+import { incarnation, localId } from "../app/run-ids.js";
+import type { QueueRepository } from "../store/queue-repository.js";
+import type { TestRunRecords } from "../store/test-run-records.js";
+
+const OUTCOMES: Partial<Record<TestRunOutcome, DomainOutcome>> = {
+  [TestRunOutcome.PASSED]: "PASSED",
+  [TestRunOutcome.FAILED]: "FAILED",
+  [TestRunOutcome.TIMED_OUT]: "TIMED_OUT",
+  [TestRunOutcome.MERGE_CONFLICT]: "MERGE_CONFLICT",
+  // The runner could not run the tests at all (a bad job); the PRs cannot be shown to pass.
+  [TestRunOutcome.ERROR]: "FAILED",
+};
+
+/**
+ * Results from the batch-runner. Both handlers are idempotent: the planner ignores a result for a run or merge
+ * it no longer tracks, so a redelivered message changes nothing twice.
+ */
+export async function startResultConsumers(deps: {
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  engine: QueueEngine;
+  queues: QueueRepository;
+  runs: TestRunRecords;
+  logger: Logger;
+}): Promise<ConsumerHandle[]> {
+  const { engine, queues, runs, logger } = deps;
+  const common = { ackWaitMs: 30_000, maxDeliver: 20, backoffMs: [1_000, 5_000, 30_000] };
+  await ensureConsumer(deps.jsm, STREAMS.results.name, { durable: "queue-coordinator-test-runs", filterSubjects: [SUBJECTS.testRunResult], ...common });
+  await ensureConsumer(deps.jsm, STREAMS.results.name, { durable: "queue-coordinator-merges", filterSubjects: [SUBJECTS.mergeResult], ...common });
+
+  /** The queue and the planner's id of a result, or undefined when the queue or its incarnation is gone. */
+  const locate = async (ref: Parameters<typeof queueAddress>[0], globalRunId: string) => {
+    const address = queueAddress(ref);
+    try {
+      const doc = await queues.get(address, true);
+      const local = localId(globalRunId, incarnation(doc._id, doc.createdAt));
+      return local ? { address, doc, local } : undefined;
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  };
+
+  const testRuns = await consume({
+    js: deps.js,
+    stream: STREAMS.results.name,
+    durable: "queue-coordinator-test-runs",
+    codec: TestRunResult,
+    logger,
+    async handler({ data }) {
+      const found = await locate(data.queue, data.testRunId);
+      if (!found) return logger.info({ testRunId: data.testRunId }, "result for a queue that no longer exists; ignored");
+      const outcome = OUTCOMES[data.outcome];
+      if (!outcome) return logger.warn({ testRunId: data.testRunId, outcome: data.outcome }, "result without an outcome; ignored");
+      // The record first: a merge decided in the same step reads the tested commits from it.
+      const record = await runs.get(queueKey(found.address), data.testRunId);
+      await runs.finished(queueKey(found.address), data.testRunId, {
+        status: outcome === "PASSED" ? "SUCCEEDED" : "FAILED",
+        testBranch: data.testBranch,
+        testBranchSha: data.testBranchSha,
+        commits: Object.fromEntries(data.commits.map((c) => [String(c.prNumber), c.commitSha])),
+        statusChecks: data.statusChecks,
+        finishedAt: (data.finishedAt ?? new Date()).toISOString(),
+      });
+      await engine.apply(
+        found.address,
+        {
+          type: "TEST_RUN_FINISHED",
+          runId: found.local,
+          outcome,
+          ...(data.conflictingPrNumber !== undefined ? { conflictingPr: data.conflictingPrNumber } : {}),
+        },
+        (builder) =>
+          builder.runFinished(found.local, record?.kind ?? "main", [...(record?.dependentPrs ?? []), ...(record?.prs ?? [])], data.outcome, data.startedAt),
+      );
+    },
+  });
+
+  const merges = await consume({
+    js: deps.js,
+    stream: STREAMS.results.name,
+    durable: "queue-coordinator-merges",
+    codec: MergeResult,
+    logger,
+    async handler({ data }) {
+      const found = await locate(data.queue, data.mergeId);
+      if (!found) return logger.info({ mergeId: data.mergeId }, "merge result for a queue that no longer exists; ignored");
+      if (data.outcome === MergeOutcome.FAILED) {
+        logger.error({ mergeId: data.mergeId, message: data.message }, "merge failed; the queue restarts the affected runs");
+      }
+      await engine.apply(found.address, {
+        type: "MERGE_FINISHED",
+        mergeId: found.local,
+        outcome: data.outcome === MergeOutcome.MERGED ? "MERGED" : "TARGET_MOVED",
+      });
+    },
+  });
+  return [testRuns, merges];
+}
