@@ -1,0 +1,101 @@
+import { expect } from "chai";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** A free port range: the OS picks one free port and the next few above it are checked too. */
+async function freePortBlock(size: number): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    const ports = Array.from({ length: size }, (_, i) => base + i);
+    const free = await Promise.all(
+      ports.map(
+        (port) =>
+          new Promise<boolean>((resolve) => {
+            const server = createServer();
+            server.once("error", () => resolve(false));
+            server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+          }),
+      ),
+    );
+    if (free.every(Boolean)) return base;
+  }
+}
+
+describe("make dev: the whole system under its supervisor", function () {
+  this.timeout(180_000);
+  let dataDir: string;
+  let system: RunningSystem | undefined;
+  let ports: { gateway: number; nats: number; grpcBase: number };
+  const queue = { repo: { host: "git.example", owner: "acme", name: "svc" }, targetBranch: "main" };
+  const start = async () => {
+    system = await startSystem({
+      root,
+      dataDir,
+      gatewayPort: ports.gateway,
+      natsPort: ports.nats,
+      grpcBasePort: ports.grpcBase,
+      env: { LOG_LEVEL: "warn" },
+      output: () => undefined,
+      log: () => undefined,
+    });
+    expect(await waitForHttp(`${system.apiUrl}/readyz`, 90_000), "every service ready").to.equal(true);
+    return system;
+  };
+  const post = (s: RunningSystem, route: string, body: unknown) =>
+    fetch(`${s.apiUrl}${route}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-token": s.apiToken },
+      body: JSON.stringify(body),
+    });
+
+  before(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), "mainline-dev-"));
+    const base = await freePortBlock(8);
+    ports = { gateway: base, nats: base + 1, grpcBase: base + 1 };
+  });
+  after(async () => {
+    await system?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("serves /v1/healthz and prints a token that works", async () => {
+    const s = await start();
+    expect((await fetch(`${s.apiUrl}/healthz`)).status).to.equal(200);
+    expect((await post(s, "/createQueue", { ...queue, concurrency: 2 })).status).to.equal(200);
+  });
+
+  it("restarts a service killed with SIGKILL, and the write acknowledged before the kill is still there", async () => {
+    const s = system!;
+    const coordinator = s.processes.get("queue-coordinator")!;
+    const pid = coordinator.pid!;
+    process.kill(pid, "SIGKILL");
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const response = await post(s, "/getQueue", queue).catch(() => undefined);
+      if (response?.status === 200 && coordinator.pid !== pid) {
+        expect(await response.json()).to.include({ concurrency: 2 });
+        break;
+      }
+      if (Date.now() > deadline) throw new Error("the queue-coordinator did not come back within 60 s");
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(coordinator.restarts).to.equal(1);
+  });
+
+  it("keeps the data and the token across a stop and start of the whole system", async () => {
+    const token = system!.apiToken;
+    await system!.stop();
+    system = undefined;
+    const s = await start();
+    expect(s.apiToken).to.equal(token);
+    const response = await post(s, "/getQueue", queue);
+    expect(response.status).to.equal(200);
+    expect(await response.json()).to.include({ concurrency: 2 });
+  });
+});
