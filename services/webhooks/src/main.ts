@@ -2,6 +2,7 @@ import { loadConfigOrExit } from "@mainline/kit/config/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
 import { configSchema } from "./config.js";
+import { WebhooksApp } from "./webhooks-app.js";
 
 const config = loadConfigOrExit("webhooks", configSchema);
 
@@ -13,6 +14,14 @@ runMain(createLogger("webhooks", config.LOG_LEVEL), async () => {
     logLevel: config.LOG_LEVEL,
     otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
-  await serveGrpc(runtime, { port: config.GRPC_PORT, services: [] });
+  const app = await WebhooksApp.start({
+    nats: runtime.nats,
+    store: runtime.store,
+    logger: runtime.logger,
+    settings: config,
+  });
+  // Stopping the consumers waits for attempts in flight, so they are logged and acked before NATS drains.
+  runtime.shutdown.on("stop-consuming", "webhook deliveries", () => app.stop());
+  await serveGrpc(runtime, { port: config.GRPC_PORT, services: [app.grpc] });
   return runtime.shutdown;
 });

@@ -59,6 +59,9 @@ export class NatsServer {
       `port: ${options.port ?? -1}`,
       `ports_file_dir: "${workDir}"`,
       `jetstream { store_dir: "${storeDir}" }`,
+      // The embedded store keeps a queue's whole state in one key-value entry; 1 MB (the default) is too small
+      // for a queue with a few thousand PRs in flight.
+      "max_payload: 8MB",
       options.logFile ? `log_file: "${options.logFile}"` : "",
     ].join("\n");
     const configFile = path.join(workDir, "nats.conf");
@@ -79,7 +82,14 @@ export class NatsServer {
         const url = ports.nats?.[0];
         if (url) {
           const port = Number(new URL(url).port);
-          return new NatsServer(child, `nats://${host}:${port}`, port, storeDir, workDir, options.keepStore ?? false);
+          return new NatsServer(
+            child,
+            `nats://${host}:${port}`,
+            port,
+            storeDir,
+            workDir,
+            options.keepStore ?? false,
+          );
         }
       }
       if (Date.now() > deadline) {

@@ -23,7 +23,7 @@ export interface Subscription {
   description?:
     | string
     | undefined;
-  /** Disabled after failing for too long; deliveries stop until re-created. */
+  /** Disabled after failing for too long; deliveries stop until re-enabled. */
   disabled: boolean;
   disabledReason: string;
   createdAt?: Date | undefined;
@@ -47,6 +47,23 @@ export interface Delivery {
   error?: string | undefined;
   durationMs: number;
   succeeded: boolean;
+}
+
+/**
+ * JetStream payload: one event to deliver to one subscription (stream
+ * WEBHOOK_DELIVERIES, subject per subscription, so delivery keeps event order).
+ */
+export interface DeliveryJob {
+  /** The webhook-id header: stable per event and subscription. */
+  webhookId: string;
+  subscriptionId: string;
+  org: string;
+  eventType: string;
+  /** Id of the source event on the events stream (or of the test event). */
+  eventId: string;
+  /** The JSON body exactly as signed and sent on every attempt. */
+  body: string;
+  createdAt?: Date | undefined;
 }
 
 function createBaseSubscription(): Subscription {
@@ -529,6 +546,191 @@ export const Delivery: MessageFns<Delivery> = {
     message.error = object.error ?? undefined;
     message.durationMs = object.durationMs ?? 0;
     message.succeeded = object.succeeded ?? false;
+    return message;
+  },
+};
+
+function createBaseDeliveryJob(): DeliveryJob {
+  return { webhookId: "", subscriptionId: "", org: "", eventType: "", eventId: "", body: "", createdAt: undefined };
+}
+
+export const DeliveryJob: MessageFns<DeliveryJob> = {
+  encode(message: DeliveryJob, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.webhookId !== "") {
+      writer.uint32(10).string(message.webhookId);
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    if (message.org !== "") {
+      writer.uint32(26).string(message.org);
+    }
+    if (message.eventType !== "") {
+      writer.uint32(34).string(message.eventType);
+    }
+    if (message.eventId !== "") {
+      writer.uint32(42).string(message.eventId);
+    }
+    if (message.body !== "") {
+      writer.uint32(50).string(message.body);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeliveryJob {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeliveryJob();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.webhookId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.org = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.eventType = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeliveryJob {
+    return {
+      webhookId: isSet(object.webhookId)
+        ? globalThis.String(object.webhookId)
+        : isSet(object.webhook_id)
+        ? globalThis.String(object.webhook_id)
+        : "",
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+      org: isSet(object.org) ? globalThis.String(object.org) : "",
+      eventType: isSet(object.eventType)
+        ? globalThis.String(object.eventType)
+        : isSet(object.event_type)
+        ? globalThis.String(object.event_type)
+        : "",
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      body: isSet(object.body) ? globalThis.String(object.body) : "",
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: DeliveryJob): unknown {
+    const obj: any = {};
+    if (message.webhookId !== "") {
+      obj.webhookId = message.webhookId;
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    if (message.org !== "") {
+      obj.org = message.org;
+    }
+    if (message.eventType !== "") {
+      obj.eventType = message.eventType;
+    }
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.body !== "") {
+      obj.body = message.body;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeliveryJob>, I>>(base?: I): DeliveryJob {
+    return DeliveryJob.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeliveryJob>, I>>(object: I): DeliveryJob {
+    const message = createBaseDeliveryJob();
+    message.webhookId = object.webhookId ?? "";
+    message.subscriptionId = object.subscriptionId ?? "";
+    message.org = object.org ?? "";
+    message.eventType = object.eventType ?? "";
+    message.eventId = object.eventId ?? "";
+    message.body = object.body ?? "";
+    message.createdAt = object.createdAt ?? undefined;
     return message;
   },
 };

@@ -72,6 +72,16 @@ export interface ListDeliveriesResponse {
   deliveries: Delivery[];
 }
 
+export interface EnableSubscriptionRequest {
+  org: string;
+  subscriptionId: string;
+}
+
+export interface EnableSubscriptionResponse {
+  /** Without the secret. */
+  subscription?: Subscription | undefined;
+}
+
 function createBaseCreateSubscriptionRequest(): CreateSubscriptionRequest {
   return { org: "", url: "", eventTypes: [], secret: undefined, description: undefined };
 }
@@ -895,6 +905,164 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
   },
 };
 
+function createBaseEnableSubscriptionRequest(): EnableSubscriptionRequest {
+  return { org: "", subscriptionId: "" };
+}
+
+export const EnableSubscriptionRequest: MessageFns<EnableSubscriptionRequest> = {
+  encode(message: EnableSubscriptionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.org !== "") {
+      writer.uint32(10).string(message.org);
+    }
+    if (message.subscriptionId !== "") {
+      writer.uint32(18).string(message.subscriptionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnableSubscriptionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEnableSubscriptionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.org = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subscriptionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EnableSubscriptionRequest {
+    return {
+      org: isSet(object.org) ? globalThis.String(object.org) : "",
+      subscriptionId: isSet(object.subscriptionId)
+        ? globalThis.String(object.subscriptionId)
+        : isSet(object.subscription_id)
+        ? globalThis.String(object.subscription_id)
+        : "",
+    };
+  },
+
+  toJSON(message: EnableSubscriptionRequest): unknown {
+    const obj: any = {};
+    if (message.org !== "") {
+      obj.org = message.org;
+    }
+    if (message.subscriptionId !== "") {
+      obj.subscriptionId = message.subscriptionId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EnableSubscriptionRequest>, I>>(base?: I): EnableSubscriptionRequest {
+    return EnableSubscriptionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EnableSubscriptionRequest>, I>>(object: I): EnableSubscriptionRequest {
+    const message = createBaseEnableSubscriptionRequest();
+    message.org = object.org ?? "";
+    message.subscriptionId = object.subscriptionId ?? "";
+    return message;
+  },
+};
+
+function createBaseEnableSubscriptionResponse(): EnableSubscriptionResponse {
+  return { subscription: undefined };
+}
+
+export const EnableSubscriptionResponse: MessageFns<EnableSubscriptionResponse> = {
+  encode(message: EnableSubscriptionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subscription !== undefined) {
+      Subscription.encode(message.subscription, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnableSubscriptionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEnableSubscriptionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subscription = Subscription.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EnableSubscriptionResponse {
+    return { subscription: isSet(object.subscription) ? Subscription.fromJSON(object.subscription) : undefined };
+  },
+
+  toJSON(message: EnableSubscriptionResponse): unknown {
+    const obj: any = {};
+    if (message.subscription !== undefined) {
+      obj.subscription = Subscription.toJSON(message.subscription);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EnableSubscriptionResponse>, I>>(base?: I): EnableSubscriptionResponse {
+    return EnableSubscriptionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EnableSubscriptionResponse>, I>>(object: I): EnableSubscriptionResponse {
+    const message = createBaseEnableSubscriptionResponse();
+    message.subscription = (object.subscription !== undefined && object.subscription !== null)
+      ? Subscription.fromPartial(object.subscription)
+      : undefined;
+    return message;
+  },
+};
+
 /** The webhooks service: subscriptions and signed (Standard Webhooks), durable delivery. */
 export type WebhooksService = typeof WebhooksService;
 export const WebhooksService = {
@@ -954,6 +1122,18 @@ export const WebhooksService = {
       Buffer.from(ListDeliveriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListDeliveriesResponse => ListDeliveriesResponse.decode(value),
   },
+  /** Re-enables a disabled subscription: deliveries resume with the event that was held. */
+  enableSubscription: {
+    path: "/mainline.webhooks.v1.Webhooks/EnableSubscription" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EnableSubscriptionRequest): Buffer =>
+      Buffer.from(EnableSubscriptionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EnableSubscriptionRequest => EnableSubscriptionRequest.decode(value),
+    responseSerialize: (value: EnableSubscriptionResponse): Buffer =>
+      Buffer.from(EnableSubscriptionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EnableSubscriptionResponse => EnableSubscriptionResponse.decode(value),
+  },
 } as const;
 
 export interface WebhooksServer extends UntypedServiceImplementation {
@@ -964,6 +1144,8 @@ export interface WebhooksServer extends UntypedServiceImplementation {
   sendTestEvent: handleUnaryCall<SendTestEventRequest, SendTestEventResponse>;
   /** Most recent first. */
   listDeliveries: handleUnaryCall<ListDeliveriesRequest, ListDeliveriesResponse>;
+  /** Re-enables a disabled subscription: deliveries resume with the event that was held. */
+  enableSubscription: handleUnaryCall<EnableSubscriptionRequest, EnableSubscriptionResponse>;
 }
 
 export interface WebhooksClient extends Client {
@@ -1043,6 +1225,22 @@ export interface WebhooksClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
+  ): ClientUnaryCall;
+  /** Re-enables a disabled subscription: deliveries resume with the event that was held. */
+  enableSubscription(
+    request: EnableSubscriptionRequest,
+    callback: (error: ServiceError | null, response: EnableSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  enableSubscription(
+    request: EnableSubscriptionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EnableSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  enableSubscription(
+    request: EnableSubscriptionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EnableSubscriptionResponse) => void,
   ): ClientUnaryCall;
 }
 

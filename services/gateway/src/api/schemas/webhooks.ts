@@ -1,0 +1,60 @@
+import { z } from "zod";
+
+/**
+ * Shapes of the webhook subscription endpoints. Event type names and secrets are checked by the webhooks
+ * service (it owns the list), which answers 400 naming the field.
+ */
+const subscriptionId = z
+  .string({ error: "must be a string (a webhook subscription id, whs_...)" })
+  .trim()
+  .min(1, "must not be empty");
+
+export const createSubscriptionRequest = z.object({
+  url: z.string({ error: "must be a string (an http or https URL)" }).trim().min(1, "must not be empty"),
+  eventTypes: z
+    .array(z.string({ error: "must be event type names" }), { error: "must be a list of event type names" })
+    .optional(),
+  secret: z.string({ error: "must be a string (whsec_ followed by base64)" }).optional(),
+  description: z.string().max(200, "must be at most 200 characters").optional(),
+});
+
+export const subscriptionRef = z.object({ id: subscriptionId });
+
+export const listDeliveriesQuery = z.object({
+  subscriptionId,
+  limit: z.coerce
+    .number({ error: "must be an integer from 1 to 500" })
+    .int("must be an integer from 1 to 500")
+    .min(1, "must be an integer from 1 to 500")
+    .max(500, "must be an integer from 1 to 500")
+    .optional(),
+});
+
+export const subscriptionResponse = z.object({
+  id: z.string(),
+  url: z.string(),
+  eventTypes: z.array(z.string()).describe("Empty: every event type"),
+  description: z.string().optional(),
+  disabled: z.boolean(),
+  disabledReason: z.string().describe("Why deliveries stopped; empty when enabled"),
+  createdAt: z.string(),
+  disabledAt: z.string().optional(),
+});
+
+export const createdSubscriptionResponse = z.object({
+  subscription: subscriptionResponse.extend({
+    secret: z.string().describe("The signing secret (whsec_...); shown only in this response"),
+  }),
+});
+
+export const deliveryResponse = z.object({
+  id: z.string(),
+  eventId: z.string().describe("The webhook-id header of the event"),
+  eventType: z.string(),
+  time: z.string(),
+  attempt: z.number(),
+  statusCode: z.number().nullable().describe("Null when no HTTP response arrived"),
+  error: z.string().nullable(),
+  durationMs: z.number(),
+  succeeded: z.boolean(),
+});

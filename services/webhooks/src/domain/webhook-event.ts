@@ -1,0 +1,112 @@
+import type { BatchLifecycleEvent, PullRequestLifecycleEvent } from "@mainline/proto/queue";
+import { BatchEventType, PullRequestEventType, PullRequestState } from "@mainline/proto/queue";
+import { TestStatus, type TestStatusChanged } from "@mainline/proto/flaky";
+import type { RepoRef } from "@mainline/proto/common";
+import type { WebhookEventType } from "./event-types.js";
+
+/** One event as receivers see it: its organisation, its type and the JSON payload (compat-notes fields). */
+export interface WebhookEvent {
+  /** The source event's id: with the subscription it makes the stable webhook-id. */
+  eventId: string;
+  org: string;
+  type: WebhookEventType;
+  payload: Record<string, unknown>;
+}
+
+const PR_TYPES: Partial<Record<PullRequestEventType, WebhookEventType>> = {
+  [PullRequestEventType.SUBMITTED]: "pull_request.submitted",
+  [PullRequestEventType.QUEUED]: "pull_request.queued",
+  [PullRequestEventType.TESTING]: "pull_request.testing",
+  [PullRequestEventType.MERGED]: "pull_request.merged",
+  [PullRequestEventType.FAILED]: "pull_request.failed",
+  [PullRequestEventType.CANCELED]: "pull_request.canceled",
+};
+
+const BATCH_TYPES: Partial<Record<BatchEventType, WebhookEventType>> = {
+  [BatchEventType.PENDING_FAILURE]: "pull_request_batch.pending_failure",
+  [BatchEventType.MERGED]: "pull_request_batch.merged",
+};
+
+/** Undefined for transitions that are published for the metrics only (STATE_CHANGED). */
+export function pullRequestWebhookEvent(event: PullRequestLifecycleEvent): WebhookEvent | undefined {
+  const type = PR_TYPES[event.type];
+  if (type === undefined) return undefined;
+  return {
+    eventId: event.eventId,
+    org: event.org,
+    type,
+    payload: {
+      type,
+      timestamp: isoOf(event.timestamp),
+      repository: repositoryOf(event.repository),
+      target_branch: event.targetBranch,
+      pr_number: event.prNumber,
+      // PR states are written UPPERCASE, as the HTTP API writes them.
+      status: PullRequestState[event.status] ?? "UNSPECIFIED",
+      batched: event.batched,
+      is_bisection: event.isBisection,
+      test_branch: event.testBranch || null,
+      test_branch_sha: event.testBranchSha || null,
+      ...(event.failureReason !== undefined && { failure_reason: event.failureReason }),
+      ...(event.cancellationReason !== undefined && { cancellation_reason: event.cancellationReason }),
+    },
+  };
+}
+
+export function batchWebhookEvent(event: BatchLifecycleEvent): WebhookEvent | undefined {
+  const type = BATCH_TYPES[event.type];
+  if (type === undefined) return undefined;
+  return {
+    eventId: event.eventId,
+    org: event.org,
+    type,
+    payload: {
+      type,
+      timestamp: isoOf(event.timestamp),
+      repository: repositoryOf(event.repository),
+      target_branch: event.targetBranch,
+      pr_numbers: [...event.prNumbers],
+    },
+  };
+}
+
+export function testStatusWebhookEvent(event: TestStatusChanged): WebhookEvent {
+  const type = "test_case.status_changed";
+  return {
+    eventId: event.eventId,
+    org: event.org,
+    type,
+    payload: {
+      type,
+      timestamp: isoOf(event.timestamp),
+      repository: repositoryOf(event.repo),
+      test_case: {
+        id: event.testId,
+        name: event.name,
+        variant: event.variant,
+        file_path: event.filePath ?? null,
+        classname: event.classname ?? null,
+        parent: event.parent ?? null,
+        html_url: event.htmlUrl || null,
+        codeowners: [...event.codeowners],
+        quarantined: event.quarantined,
+      },
+      // Test statuses are written lowercase, as the HTTP API writes them.
+      status: testStatusName(event.newStatus),
+      previous_status: testStatusName(event.oldStatus),
+      reason: event.reason,
+    },
+  };
+}
+
+function testStatusName(status: TestStatus): string {
+  return (TestStatus[status] ?? "UNSPECIFIED").toLowerCase();
+}
+
+function repositoryOf(repo: RepoRef | undefined): { host: string; owner: string; name: string } {
+  return { host: repo?.host ?? "", owner: repo?.owner ?? "", name: repo?.name ?? "" };
+}
+
+function isoOf(date: Date | undefined): string | null {
+  return date === undefined ? null : date.toISOString();
+}

@@ -1,0 +1,98 @@
+import { randomBytes } from "node:crypto";
+import type { Collection, Store } from "@mainline/kit/store/index";
+import { NotFoundError } from "@mainline/kit/errors/index";
+import type { Subscription } from "../domain/subscription.js";
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+function newSubscriptionId(): string {
+  let id = "whs_";
+  for (const byte of randomBytes(22)) id += ALPHABET[byte % ALPHABET.length];
+  return id;
+}
+
+export interface NewSubscription {
+  org: string;
+  url: string;
+  eventTypes: string[];
+  secret: string;
+  description?: string;
+}
+
+/**
+ * Subscriptions of every organisation. Every read and write names the organisation, so a caller can
+ * never reach another organisation's subscription, not even to learn that it exists.
+ */
+export class SubscriptionRepository {
+  private constructor(private readonly subscriptions: Collection<Subscription>) {}
+
+  static async open(store: Store): Promise<SubscriptionRepository> {
+    const subscriptions = store.collection<Subscription>("subscriptions");
+    await subscriptions.createIndex({ org: 1, createdAt: 1 });
+    return new SubscriptionRepository(subscriptions);
+  }
+
+  async create(input: NewSubscription, now: Date): Promise<Subscription> {
+    const subscription: Subscription = {
+      _id: newSubscriptionId(),
+      org: input.org,
+      url: input.url,
+      eventTypes: input.eventTypes,
+      secret: input.secret,
+      ...(input.description !== undefined && { description: input.description }),
+      disabled: false,
+      disabledReason: "",
+      createdAt: now,
+      enabledAt: now,
+    };
+    await this.subscriptions.insertOne(subscription);
+    return subscription;
+  }
+
+  list(org: string): Promise<Subscription[]> {
+    return this.subscriptions.find({ org }, { sort: { createdAt: 1, _id: 1 } });
+  }
+
+  /** Every subscription of every organisation: the delivery consumers to run. */
+  all(): Promise<Subscription[]> {
+    return this.subscriptions.find({});
+  }
+
+  /** Enabled subscriptions of an organisation, for fanning an event out. */
+  enabledOf(org: string): Promise<Subscription[]> {
+    return this.subscriptions.find({ org, disabled: false }, { sort: { createdAt: 1, _id: 1 } });
+  }
+
+  /** Not scoped: for the delivery worker, which holds an id from its own stream. */
+  byId(id: string): Promise<Subscription | null> {
+    return this.subscriptions.findOne({ _id: id });
+  }
+
+  async get(org: string, id: string): Promise<Subscription> {
+    const found = await this.subscriptions.findOne({ _id: id, org });
+    if (found === null) throw new NotFoundError(`webhook subscription ${id} does not exist`);
+    return found;
+  }
+
+  async delete(org: string, id: string): Promise<void> {
+    const { deletedCount } = await this.subscriptions.deleteOne({ _id: id, org });
+    if (deletedCount === 0) throw new NotFoundError(`webhook subscription ${id} does not exist`);
+  }
+
+  async disable(id: string, reason: string, now: Date): Promise<void> {
+    await this.subscriptions.updateOne(
+      { _id: id, disabled: false },
+      { $set: { disabled: true, disabledReason: reason, disabledAt: now } },
+    );
+  }
+
+  async enable(org: string, id: string, now: Date): Promise<Subscription> {
+    const updated = await this.subscriptions.findOneAndUpdate(
+      { _id: id, org },
+      { $set: { disabled: false, disabledReason: "", enabledAt: now }, $unset: { disabledAt: "" } },
+      { returnDocument: "after" },
+    );
+    if (updated === null) throw new NotFoundError(`webhook subscription ${id} does not exist`);
+    return updated;
+  }
+}

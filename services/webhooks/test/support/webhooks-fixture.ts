@@ -1,0 +1,149 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { connect, type NatsConnection } from "nats";
+import { NatsServer } from "@mainline/testing";
+import { publish } from "@mainline/kit/bus/index";
+import { createLogger } from "@mainline/kit/logging/index";
+import { openStore, type Store } from "@mainline/kit/store/index";
+import { SUBJECTS } from "@mainline/kit/streams/index";
+import { createGrpcClient, startGrpcServer, type GrpcServerHandle } from "@mainline/kit/grpc/index";
+import {
+  BatchEventType,
+  BatchLifecycleEvent,
+  PullRequestEventType,
+  PullRequestLifecycleEvent,
+  PullRequestState,
+} from "@mainline/proto/queue";
+import { WebhooksClient } from "@mainline/proto/webhooks";
+import { WebhooksApp, type WebhooksSettings } from "../../src/webhooks-app.js";
+
+export const TEST_SETTINGS: WebhooksSettings = {
+  WEBHOOKS_ALLOW_LOOPBACK: true,
+  WEBHOOKS_ALLOWED_CIDRS: [],
+  WEBHOOKS_RETRY_SCHEDULE_MS: [100, 100, 100],
+  WEBHOOKS_RETRY_JITTER: 0,
+  WEBHOOKS_DELIVERY_TIMEOUT_MS: 2_000,
+  WEBHOOKS_ACK_WAIT_MS: 1_000,
+  WEBHOOKS_RECONCILE_INTERVAL_MS: 60_000,
+};
+
+export function newSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64")}`;
+}
+
+interface Instance {
+  nc: NatsConnection;
+  store: Store;
+  app: WebhooksApp;
+  server: GrpcServerHandle;
+}
+
+/**
+ * The webhooks service in process on a real nats-server and embedded store, called through its real
+ * gRPC server. `crash()` kills the instance abruptly; `start()` brings up a new one on the same data.
+ */
+export class WebhooksFixture {
+  private instance: Instance | undefined;
+  private client: WebhooksClient | undefined;
+  private publisher: NatsConnection | undefined;
+
+  private constructor(
+    readonly nats: NatsServer,
+    private readonly settings: WebhooksSettings,
+  ) {}
+
+  static async start(settings: Partial<WebhooksSettings> = {}): Promise<WebhooksFixture> {
+    const fixture = new WebhooksFixture(await NatsServer.start(), { ...TEST_SETTINGS, ...settings });
+    await fixture.startInstance();
+    fixture.publisher = await connect({ servers: fixture.nats.url });
+    return fixture;
+  }
+
+  get grpcAddress(): string {
+    return `127.0.0.1:${this.running.server.port}`;
+  }
+
+  get api(): WebhooksClient {
+    this.client ??= createGrpcClient(WebhooksClient, this.grpcAddress);
+    return this.client;
+  }
+
+  /** A new instance on the same nats-server and store, optionally with other settings. */
+  async startInstance(overrides: Partial<WebhooksSettings> = {}): Promise<void> {
+    const nc = await connect({ servers: this.nats.url });
+    const store = await openStore({ database: "mainline-webhooks", nats: nc });
+    const logger = createLogger("webhooks-test", "silent");
+    const settings = { ...this.settings, ...overrides };
+    const app = await WebhooksApp.start({ nats: nc, store, logger, settings });
+    const server = await startGrpcServer({ host: "127.0.0.1", port: 0, services: [app.grpc] });
+    server.setServing(true);
+    this.instance = { nc, store, app, server };
+    this.client?.close();
+    this.client = undefined;
+  }
+
+  /** Cuts attempts in flight and the NATS connection without draining: nothing more is acked. */
+  async crash(): Promise<void> {
+    const { app, nc, server } = this.running;
+    app.kill();
+    await nc.close();
+    await server.shutdown(0);
+    this.instance = undefined;
+  }
+
+  async publishPullRequestEvent(fields: Partial<PullRequestLifecycleEvent>): Promise<string> {
+    const event: PullRequestLifecycleEvent = {
+      eventId: `pr-${randomUUID()}`,
+      type: PullRequestEventType.QUEUED,
+      timestamp: new Date(),
+      org: "acme",
+      repository: { host: "github.com", owner: "acme", name: "widgets" },
+      targetBranch: "main",
+      prNumber: 1,
+      status: PullRequestState.PENDING,
+      previousStatus: PullRequestState.NOT_READY,
+      batched: false,
+      isBisection: false,
+      testBranch: "",
+      testBranchSha: "",
+      ...fields,
+    };
+    await publish(this.publisher!.jetstream(), SUBJECTS.pullRequestEvent, PullRequestLifecycleEvent, event, {
+      msgId: event.eventId,
+    });
+    return event.eventId;
+  }
+
+  async publishBatchEvent(fields: Partial<BatchLifecycleEvent>): Promise<string> {
+    const event: BatchLifecycleEvent = {
+      eventId: `batch-${randomUUID()}`,
+      type: BatchEventType.PENDING_FAILURE,
+      timestamp: new Date(),
+      org: "acme",
+      repository: { host: "github.com", owner: "acme", name: "widgets" },
+      targetBranch: "main",
+      prNumbers: [],
+      ...fields,
+    };
+    await publish(this.publisher!.jetstream(), SUBJECTS.batchEvent, BatchLifecycleEvent, event, {
+      msgId: event.eventId,
+    });
+    return event.eventId;
+  }
+
+  async stop(): Promise<void> {
+    this.client?.close();
+    if (this.instance) {
+      await this.instance.app.stop();
+      await this.instance.server.shutdown(0);
+      await this.instance.store.close();
+      await this.instance.nc.close();
+    }
+    await this.publisher?.close();
+    await this.nats.stop();
+  }
+
+  private get running(): Instance {
+    if (!this.instance) throw new Error("no webhooks instance is running");
+    return this.instance;
+  }
+}
