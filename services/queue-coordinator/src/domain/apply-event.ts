@@ -1,0 +1,229 @@
+import {
+  AlreadyExistsError,
+  FailedPreconditionError,
+  InvalidArgumentError,
+  NotFoundError,
+} from "@mainline/kit/errors/errors";
+import type { Draft } from "./draft.js";
+import type { QueueEvent } from "./events.js";
+import { parseImpactedTargets, sameTargets } from "./impacted-targets.js";
+import { admitAllReady, admitIfReady, endPr, sendBackToNotReady } from "./membership.js";
+import { finishMerge } from "./merging.js";
+import { parsePriority } from "./priority.js";
+import type { PullRequestEntry, PullRequestFacts } from "./pull-request.js";
+import { parseSettingsPatch } from "./queue-settings.js";
+import { acceptsSubmissions, type QueueState } from "./queue-state.js";
+import { restartBatch, restartEverything } from "./restarts.js";
+import { finishTestRun } from "./test-results.js";
+
+/**
+ * Applies one input to the working copy. Commands that cannot be honoured throw a typed error
+ * before anything is changed for the caller (the draft is discarded).
+ */
+export function applyEvent(d: Draft, event: QueueEvent): void {
+  switch (event.type) {
+    case "PR_SUBMITTED":
+      return submit(d, event);
+    case "PR_CANCELLED": {
+      const entry = queuedPr(d, event.pr);
+      refuseWhileMerging(entry, "cancelled");
+      return endPr(d, entry.number, "CANCELLED", "CANCELLED_BY_USER");
+    }
+    case "PR_RESTART_REQUESTED": {
+      const entry = queuedPr(d, event.pr);
+      refuseWhileMerging(entry, "restarted");
+      if (entry.batchId !== null) restartBatch(d, entry.batchId, "RESTART_REQUESTED");
+      return;
+    }
+    case "IMPACTED_TARGETS_SET":
+      return setImpactedTargets(d, event.pr, event.sha, event.targets);
+    case "PR_FACTS_UPDATED":
+      return updateFacts(d, event.pr, event.facts);
+    case "SETTINGS_UPDATED":
+      return updateSettings(d, event.patch);
+    case "TEST_RUN_FINISHED":
+      return finishTestRun(d, event.runId, event.outcome, event.conflictingPr);
+    case "MERGE_FINISHED":
+      return finishMerge(d, event.mergeId, event.outcome);
+    case "TARGET_BRANCH_MOVED":
+      return restartEverything(d, "TARGET_BRANCH_MOVED");
+    case "TIME_PASSED":
+      return;
+  }
+}
+
+function prNumber(n: unknown): number {
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 1) {
+    throw new InvalidArgumentError("pr.number", "must be a positive integer");
+  }
+  return n;
+}
+
+function queuedPr(d: Draft, n: unknown): Readonly<PullRequestEntry> {
+  const entry = d.pr(prNumber(n));
+  if (entry === undefined)
+    throw new NotFoundError(`pull request ${String(n)} is not in the queue for ${d.state.branch}`);
+  return entry;
+}
+
+function refuseWhileMerging(entry: Readonly<PullRequestEntry>, verb: string): void {
+  if (entry.mergeId !== null) {
+    throw new FailedPreconditionError(`pull request ${entry.number} is being merged and cannot be ${verb}`);
+  }
+}
+
+function checkFacts(facts: PullRequestFacts): PullRequestFacts {
+  if (typeof facts.headSha !== "string" || facts.headSha.length === 0) {
+    throw new InvalidArgumentError("facts.headSha", "must be a non-empty string");
+  }
+  if (typeof facts.baseBranch !== "string" || facts.baseBranch.length === 0) {
+    throw new InvalidArgumentError("facts.baseBranch", "must be a non-empty string");
+  }
+  return { ...facts };
+}
+
+function submit(d: Draft, event: Extract<QueueEvent, { type: "PR_SUBMITTED" }>): void {
+  const n = prNumber(event.pr);
+  const priority = parsePriority(event.priority);
+  if (event.noBatch !== undefined && typeof event.noBatch !== "boolean") {
+    throw new InvalidArgumentError("noBatch", "must be a boolean");
+  }
+  const facts = event.facts === undefined ? null : checkFacts(event.facts);
+  const targets =
+    event.impactedTargets === undefined
+      ? null
+      : parseImpactedTargets(event.impactedTargets.sha, event.impactedTargets.targets);
+  if (!acceptsSubmissions(d.state.queueState)) {
+    const why = d.state.queueState === "DRAINING" ? "is draining" : "is switching modes";
+    throw new FailedPreconditionError(
+      `the queue for ${d.state.branch} ${why} and accepts no new pull requests`,
+    );
+  }
+  if (d.pr(n) !== undefined)
+    throw new AlreadyExistsError(`pull request ${n} is already in the queue for ${d.state.branch}`);
+  if (facts !== null && !facts.open) throw new FailedPreconditionError(`pull request ${n} is closed`);
+  d.putPr({
+    number: n,
+    id: d.nextId("entry"),
+    submittedAt: d.now,
+    priority,
+    noBatch: event.noBatch ?? false,
+    facts,
+    impactedTargets: targets,
+    state: "NOT_READY",
+    stateChangedAt: d.now,
+    history: [],
+    enqueuedAt: null,
+    batchId: null,
+    startedTesting: false,
+    mergeId: null,
+  });
+  d.notify({
+    type: "PR_STATE_CHANGED",
+    pr: n,
+    entryId: d.pr(n)?.id ?? "",
+    from: null,
+    to: "NOT_READY",
+    reason: "SUBMITTED",
+    at: d.now,
+    runId: null,
+    batched: false,
+    isBisection: false,
+    finalEntry: null,
+  });
+  d.editPr(n).history.push({ at: d.now, from: null, to: "NOT_READY", reason: "SUBMITTED", runId: null });
+  admitIfReady(d, n);
+}
+
+/** Targets for PRs the planner does not hold are the shell's to keep (they come with the submit). */
+function setImpactedTargets(d: Draft, n: number, sha: string, targets: unknown): void {
+  const parsed = parseImpactedTargets(sha, targets);
+  const entry = d.pr(prNumber(n));
+  if (entry === undefined || entry.mergeId !== null) return;
+  const previous = entry.impactedTargets;
+  const queued = entry.state !== "NOT_READY";
+  if (queued && entry.facts !== null && parsed.sha !== entry.facts.headSha) return;
+  if (previous !== null && previous.sha === parsed.sha && sameTargets(previous.targets, parsed.targets))
+    return;
+  d.editPr(entry.number).impactedTargets = parsed;
+  if (queued && d.state.settings.mode === "PARALLEL") sendBackToNotReady(d, entry.number, "TARGETS_CHANGED");
+  else admitIfReady(d, entry.number);
+}
+
+function updateFacts(d: Draft, n: number, input: PullRequestFacts): void {
+  const facts = checkFacts(input);
+  const entry = d.pr(prNumber(n));
+  if (entry === undefined) return;
+  if (entry.mergeId !== null) {
+    // The tested commits are what lands; the merge result settles this PR.
+    return;
+  }
+  const previous = entry.facts;
+  d.editPr(entry.number).facts = facts;
+  if (!facts.open) return endPr(d, entry.number, "CANCELLED", "PR_CLOSED");
+  if (entry.state === "NOT_READY" || previous === null) return admitIfReady(d, entry.number);
+  if (previous.headSha !== facts.headSha) return sendBackToNotReady(d, entry.number, "HEAD_CHANGED");
+  if (previous.baseBranch !== facts.baseBranch)
+    return sendBackToNotReady(d, entry.number, "BASE_BRANCH_CHANGED");
+}
+
+function updateSettings(d: Draft, input: Readonly<Record<string, unknown>>): void {
+  const { state, mode, ...rest } = parseSettingsPatch(input);
+  const before = d.state.settings;
+  d.state.settings = { ...before, ...rest };
+  if (mode !== undefined) changeMode(d, mode);
+  if (state !== undefined) {
+    if (d.state.switching !== null) d.state.switching = { ...d.state.switching, resumeState: state };
+    else setQueueState(d, state);
+  }
+}
+
+/**
+ * A mode change with PRs in the queue goes through SWITCHING_MODES (like DRAINING) and applies
+ * once the queue is empty; asking for the current mode again calls the switch off.
+ */
+function changeMode(d: Draft, mode: "SINGLE" | "PARALLEL"): void {
+  const switching = d.state.switching;
+  if (switching !== null) {
+    if (mode === d.state.settings.mode) {
+      d.state.switching = null;
+      setQueueState(d, switching.resumeState);
+      admitAllReady(d);
+    } else {
+      d.state.switching = { ...switching, toMode: mode };
+    }
+    return;
+  }
+  if (mode === d.state.settings.mode) return;
+  if (d.state.order.length === 0 && Object.keys(d.state.merges).length === 0) {
+    applyMode(d, mode);
+    return;
+  }
+  const current = d.state.queueState;
+  d.state.switching = { toMode: mode, resumeState: current === "SWITCHING_MODES" ? "RUNNING" : current };
+  setQueueState(d, "SWITCHING_MODES");
+}
+
+export function applyMode(d: Draft, mode: "SINGLE" | "PARALLEL"): void {
+  const from = d.state.settings.mode;
+  d.state.settings = { ...d.state.settings, mode };
+  d.notify({ type: "QUEUE_MODE_CHANGED", from, to: mode, at: d.now });
+  admitAllReady(d);
+}
+
+export function setQueueState(d: Draft, to: QueueState): void {
+  const from = d.state.queueState;
+  if (from === to) return;
+  d.state.queueState = to;
+  d.notify({ type: "QUEUE_STATE_CHANGED", from, to, at: d.now });
+}
+
+/** Completes a mode switch once nothing is queued or merging. */
+export function finishModeSwitch(d: Draft): boolean {
+  const switching = d.state.switching;
+  if (switching === null || d.state.order.length > 0 || Object.keys(d.state.merges).length > 0) return false;
+  d.state.switching = null;
+  setQueueState(d, switching.resumeState);
+  applyMode(d, switching.toMode);
+  return true;
+}

@@ -1,0 +1,34 @@
+import type { Bisection } from "./bisection.js";
+import type { FailureReason } from "./reasons.js";
+
+/**
+ * FORMING: collecting PRs (rules 3-5). QUEUED: composition fixed, waiting for a test slot.
+ * TESTING: main run in flight. PASSED: waiting to merge. PENDING_FAILURE: failed, waiting for
+ * predecessors and PFD successors (rule 13). BISECTING: searching culprits (rule 8).
+ * MERGING: a merge containing it is in flight.
+ */
+export type BatchStatus =
+  "FORMING" | "QUEUED" | "TESTING" | "PASSED" | "PENDING_FAILURE" | "BISECTING" | "MERGING";
+
+/**
+ * The unit the main queue tests: one PR, or several consecutive PRs of one lane. Without
+ * batching every PR is a batch of one. A batch is itself a testing lane (rule 6).
+ */
+export interface Batch {
+  id: string;
+  /** Members in queue order. */
+  prs: number[];
+  status: BatchStatus;
+  /** Deadline anchor for rule 4: when the first member entered the queue. */
+  formingSince: number;
+  /** A no-batch PR or an urgent PR: never joined by others. */
+  closed: boolean;
+  /** The current main run (RUNNING, PASSED, or FAILED while pending failure). */
+  runId: string | null;
+  failure: { reason: FailureReason; at: number; runId: string } | null;
+  bisection: Bisection | null;
+}
+
+export function isSettled(status: BatchStatus): boolean {
+  return status !== "FORMING";
+}

@@ -1,0 +1,120 @@
+import { advanceBisection, type Bisection } from "./bisection.js";
+import type { Draft } from "./draft.js";
+import type { LaneGraph } from "./lanes.js";
+import { endPr } from "./membership.js";
+import { effectiveBisectionConcurrency } from "./queue-settings.js";
+import { isProgressing } from "./queue-state.js";
+import { runningCount } from "./scheduling.js";
+import { setPrState } from "./transitions.js";
+
+/**
+ * Drives every bisection one step: culprits leave as FAILED, confirmed-good segments become
+ * batches of their own that merge through the ordinary path (their run contained them and
+ * everything ahead), and the combinations worth testing next are started within the separate
+ * bisection concurrency (rule 9). Runs that no longer help are cancelled.
+ */
+export function advanceBisections(d: Draft, graph: LaneGraph): void {
+  const cap = effectiveBisectionConcurrency(d.state.settings);
+  let slots = cap - runningCount(d, "bisection");
+  for (const batchId of [...graph.withStatus("BISECTING")]) {
+    const batch = d.batch(batchId);
+    if (batch?.status !== "BISECTING" || batch.bisection === null) continue;
+    const progress = advanceBisection(batch.bisection, cap);
+    d.editBatch(batchId).bisection = progress.bisection;
+    for (const culprit of progress.culprits) {
+      if (d.pr(culprit.pr) !== undefined)
+        endPr(d, culprit.pr, "FAILED", culprit.reason, culprit.runId, batchId);
+    }
+    for (const group of progress.confirmed) detachGoodGroup(d, batchId, group.prs, group.runId);
+    if (progress.finished) {
+      slots += cancelRuns(d, batchId, new Set());
+      // Finished bisection runs were kept only while their result might still merge something.
+      for (const run of d.allRuns()) if (run.batchId === batchId) d.deleteRun(run.id);
+      d.deleteBatch(batchId);
+      continue;
+    }
+    if (!isProgressing(d.state.queueState)) continue;
+    slots += cancelRuns(d, batchId, new Set(progress.needed.map((n) => n.key)));
+    for (const needed of progress.needed) {
+      const bisection = d.batch(batchId)?.bisection as Bisection;
+      if (bisection.running[needed.key] !== undefined) continue;
+      if (slots <= 0) break;
+      startBisectionRun(d, graph, batchId, needed.key, needed.prs, needed.base);
+      slots--;
+    }
+  }
+}
+
+function detachGoodGroup(d: Draft, batchId: string, prs: readonly number[], runId: string): void {
+  const present = prs.filter((n) => d.pr(n) !== undefined);
+  const run = d.run(runId);
+  const mine = d.editBatch(batchId);
+  mine.prs = mine.prs.filter((n) => !present.includes(n));
+  if (present.length === 0 || run === undefined) return;
+  const id = d.nextId("batch");
+  d.putBatch({
+    id,
+    prs: present,
+    status: "PASSED",
+    formingSince: d.now,
+    closed: true,
+    runId,
+    failure: null,
+    bisection: null,
+  });
+  d.editRun(runId).batchId = id;
+  for (const n of present) {
+    d.editPr(n).batchId = id;
+    setPrState(d, n, "TESTS_PASSED", "BISECTION_PASSED", runId);
+  }
+}
+
+/** Cancels this bisection's runs whose combination is no longer needed; returns slots freed. */
+function cancelRuns(d: Draft, batchId: string, keep: ReadonlySet<string>): number {
+  const batch = d.batch(batchId);
+  let freed = 0;
+  const running: Record<string, string> = {};
+  for (const [key, runId] of Object.entries(batch?.bisection?.running ?? {})) {
+    if (keep.has(key)) {
+      running[key] = runId;
+      continue;
+    }
+    if (d.run(runId)?.status === "RUNNING") {
+      d.decide({ type: "CANCEL_TEST_RUN", runId, reason: "BATCH_REFORMED" });
+      freed++;
+    }
+    d.deleteRun(runId);
+  }
+  if (batch?.bisection) d.editBatch(batchId).bisection = { ...batch.bisection, running };
+  return freed;
+}
+
+function startBisectionRun(
+  d: Draft,
+  graph: LaneGraph,
+  batchId: string,
+  key: string,
+  prs: readonly number[],
+  base: readonly number[],
+): void {
+  const runId = d.nextId("run");
+  const lane = graph.laneOf(batchId);
+  const dependentPrs = base.filter((n) => d.pr(n) !== undefined);
+  d.putRun({
+    id: runId,
+    kind: "bisection",
+    batchId,
+    prs: [...prs],
+    base: dependentPrs,
+    lane,
+    startedAt: d.now,
+    status: "RUNNING",
+    finishedAt: null,
+    failureReason: null,
+    comboKey: key,
+  });
+  const mine = d.editBatch(batchId);
+  const bisection = mine.bisection as Bisection;
+  mine.bisection = { ...bisection, running: { ...bisection.running, [key]: runId } };
+  d.decide({ type: "START_TEST_RUN", runId, kind: "bisection", batchId, lane, prs: [...prs], dependentPrs });
+}

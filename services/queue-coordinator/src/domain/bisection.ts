@@ -1,0 +1,138 @@
+import type { FailureReason } from "./reasons.js";
+
+export interface BisectionResult {
+  outcome: "PASSED" | "FAILED";
+  runId: string;
+  reason: FailureReason | null;
+}
+
+/**
+ * The search for the culprits of a failed batch (rules 8-10). Every combination tested is a
+ * prefix-closed set: the confirmed-good members ahead plus one segment, so a passing
+ * combination is a valid base for everything it contains and can merge at once. Knowledge is
+ * kept per combination: "AB passed" and "ABCD failed" make "CD on top of AB" a known failure.
+ */
+export interface Bisection {
+  /** The failed batch's members in queue order when the bisection began. */
+  members: number[];
+  /** Segments still to examine, in order; each is contiguous in `members`. */
+  segments: number[][];
+  /** Members confirmed good (passing combination), in order. */
+  good: number[];
+  culprits: number[];
+  results: Record<string, BisectionResult>;
+  /** Result key -> id of the run in flight for it. */
+  running: Record<string, string>;
+  /** Rule 10 cache; off only in strategy comparisons. */
+  reuse: boolean;
+}
+
+export interface NeededCombination {
+  key: string;
+  /** The segment under test. */
+  prs: number[];
+  /** Confirmed or speculated-good members ahead of it. */
+  base: number[];
+}
+
+export interface BisectionProgress {
+  bisection: Bisection;
+  culprits: { pr: number; reason: FailureReason; runId: string }[];
+  confirmed: { prs: number[]; base: number[]; runId: string }[];
+  /** Combinations worth having in flight, most useful first. */
+  needed: NeededCombination[];
+  finished: boolean;
+}
+
+export function halves(segment: readonly number[]): number[][] {
+  const mid = Math.ceil(segment.length / 2);
+  return [segment.slice(0, mid), segment.slice(mid)];
+}
+
+/** Without reuse the key names the segment too, so only the run made for it counts. */
+export function resultKey(reuse: boolean, base: readonly number[], segment: readonly number[]): string {
+  const combo = [...base, ...segment].join(",");
+  return reuse ? combo : `${combo}|${segment.join(",")}`;
+}
+
+export function startBisection(
+  members: readonly number[],
+  failedRunId: string,
+  reason: FailureReason,
+  reuse: boolean,
+): Bisection {
+  return {
+    members: [...members],
+    segments: halves(members),
+    good: [],
+    culprits: [],
+    results: { [resultKey(reuse, [], members)]: { outcome: "FAILED", runId: failedRunId, reason } },
+    running: {},
+    reuse,
+  };
+}
+
+export function recordBisectionResult(b: Bisection, key: string, result: BisectionResult): Bisection {
+  const { [key]: _done, ...running } = b.running;
+  return { ...b, running, results: { ...b.results, [key]: result } };
+}
+
+/**
+ * Commits what is known for certain (good segments, culprits, splits of failed segments), then
+ * walks the rest assuming unknown segments pass, to list the combinations worth testing next.
+ */
+export function advanceBisection(b: Bisection, cap: number): BisectionProgress {
+  const segments = b.segments.map((s) => [...s]);
+  const good = [...b.good];
+  const culprits = [...b.culprits];
+  const progress: BisectionProgress = {
+    bisection: b,
+    culprits: [],
+    confirmed: [],
+    needed: [],
+    finished: false,
+  };
+
+  for (;;) {
+    const segment = segments[0];
+    if (segment === undefined) break;
+    const result = b.results[resultKey(b.reuse, good, segment)];
+    if (result === undefined) break;
+    if (result.outcome === "PASSED") {
+      progress.confirmed.push({ prs: segment, base: [...good], runId: result.runId });
+      good.push(...segment);
+      segments.shift();
+    } else if (segment.length === 1) {
+      const pr = segment[0] as number;
+      culprits.push(pr);
+      progress.culprits.push({ pr, reason: result.reason ?? "TESTS_FAILED", runId: result.runId });
+      segments.shift();
+    } else {
+      segments.splice(0, 1, ...halves(segment));
+    }
+  }
+
+  const speculative = segments.map((s) => [...s]);
+  const assumedGood = [...good];
+  for (let i = 0; i < speculative.length && progress.needed.length < cap;) {
+    const segment = speculative[i] as number[];
+    const key = resultKey(b.reuse, assumedGood, segment);
+    const result = b.results[key];
+    if (result === undefined) {
+      progress.needed.push({ key, prs: segment, base: [...assumedGood] });
+      assumedGood.push(...segment);
+      i++;
+    } else if (result.outcome === "PASSED") {
+      assumedGood.push(...segment);
+      i++;
+    } else if (segment.length === 1) {
+      i++;
+    } else {
+      speculative.splice(i, 1, ...halves(segment));
+    }
+  }
+
+  progress.bisection = { ...b, segments, good, culprits };
+  progress.finished = segments.length === 0;
+  return progress;
+}

@@ -1,0 +1,49 @@
+import type { PrState, PullRequestEntry } from "./pull-request.js";
+import type { QueueMode } from "./queue-settings.js";
+import type { QueueState } from "./queue-state.js";
+import type { TransitionReason } from "./reasons.js";
+import type { TestRunKind } from "./test-run.js";
+
+/** Work for the shell to carry out (jobs on the work-queue stream). */
+export type Decision =
+  | {
+      type: "START_TEST_RUN";
+      runId: string;
+      kind: TestRunKind;
+      batchId: string;
+      lane: string;
+      /** PRs under test, in order. */
+      prs: number[];
+      /** PRs ahead in the lane, applied first (the base), in order. */
+      dependentPrs: number[];
+    }
+  | { type: "CANCEL_TEST_RUN"; runId: string; reason: TransitionReason }
+  | {
+      type: "MERGE";
+      mergeId: string;
+      /** Each lands as its own commit, in this order. */
+      prs: number[];
+      runId: string;
+      optimistic: boolean;
+    };
+
+/** Facts for the lifecycle stream (webhooks, metrics). */
+export type Notice =
+  | {
+      type: "PR_STATE_CHANGED";
+      pr: number;
+      entryId: string;
+      from: PrState | null;
+      to: PrState;
+      reason: TransitionReason;
+      at: number;
+      runId: string | null;
+      batched: boolean;
+      isBisection: boolean;
+      /** The entry as it left the queue, for terminal states (the state no longer holds it). */
+      finalEntry: PullRequestEntry | null;
+    }
+  | { type: "BATCH_PENDING_FAILURE"; batchId: string; prs: number[]; runId: string; at: number }
+  | { type: "BATCH_MERGED"; mergeId: string; prs: number[]; at: number }
+  | { type: "QUEUE_STATE_CHANGED"; from: QueueState; to: QueueState; at: number }
+  | { type: "QUEUE_MODE_CHANGED"; from: QueueMode; to: QueueMode; at: number };

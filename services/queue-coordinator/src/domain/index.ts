@@ -1,0 +1,16 @@
+/** The merge-queue planner and its vocabulary: pure, no I/O (DESIGN.md rule 2). */
+export * from "./batch.js";
+export * from "./bisection.js";
+export * from "./decisions.js";
+export * from "./events.js";
+export * from "./impacted-targets.js";
+export * from "./planner.js";
+export * from "./planner-options.js";
+export * from "./planner-state.js";
+export * from "./priority.js";
+export * from "./pull-request.js";
+export * from "./queue-settings.js";
+export * from "./queue-state.js";
+export * from "./reasons.js";
+export * from "./test-run.js";
+export { LaneGraph } from "./lanes.js";

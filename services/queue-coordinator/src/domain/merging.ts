@@ -1,0 +1,97 @@
+import type { Draft } from "./draft.js";
+import type { LaneGraph } from "./lanes.js";
+import { isProgressing } from "./queue-state.js";
+import { dropRunsOf, restartBatch, restartEverything } from "./restarts.js";
+import { setPrState } from "./transitions.js";
+
+/**
+ * Decides merges. A batch merges when its main run passed and everything ahead of it in its
+ * lane has merged; with optimistic merging, a passing run also merges everything ahead of it
+ * that it contained (rule 14), whatever their own state. Merges of one lane are sequential:
+ * nothing is decided while a merge ahead is still in flight.
+ */
+export function planMerges(d: Draft, graph: LaneGraph): void {
+  if (!isProgressing(d.state.queueState)) return;
+  for (const batchId of [...graph.withStatus("PASSED")]) {
+    const batch = d.batch(batchId);
+    if (batch?.status !== "PASSED" || batch.runId === null) continue;
+    const run = d.run(batch.runId);
+    if (run?.status !== "PASSED") continue;
+    const deps = graph.depsOf(batchId);
+    if (deps.length === 0) {
+      if (run.base.some((p) => d.pr(p) !== undefined)) {
+        // Invariant guard: a base PR still queued but no longer ahead means the run is stale.
+        restartBatch(d, batchId, "ITEM_AHEAD_REMOVED");
+        continue;
+      }
+      startMerge(d, [batchId], run.id, false);
+      continue;
+    }
+    if (!d.state.settings.canOptimisticallyMerge) continue;
+    const ahead = graph.ancestorsOf(batchId);
+    if (ahead.some((id) => d.batch(id)?.status === "MERGING")) continue;
+    const aheadPrs = graph.prsOf(d.state.batches, ahead);
+    const stillQueuedBase = run.base.filter((p) => d.pr(p) !== undefined);
+    if (stillQueuedBase.length !== aheadPrs.length || stillQueuedBase.some((p, i) => p !== aheadPrs[i])) {
+      restartBatch(d, batchId, "ITEM_AHEAD_REMOVED");
+      continue;
+    }
+    startMerge(d, [...ahead, batchId], run.id, true);
+  }
+}
+
+function startMerge(d: Draft, batchIds: readonly string[], runId: string, optimistic: boolean): void {
+  const mergeId = d.nextId("merge");
+  const prs: number[] = [];
+  for (const id of batchIds) {
+    const batch = d.batch(id);
+    if (batch === undefined) continue;
+    // The passing run makes every other run of these batches moot.
+    for (const run of d.allRuns()) {
+      if (run.batchId === id && run.id !== runId) {
+        if (run.status === "RUNNING") d.decide({ type: "CANCEL_TEST_RUN", runId: run.id, reason: "MERGING" });
+        d.deleteRun(run.id);
+      }
+    }
+    const mine = d.setBatchStatus(id, "MERGING");
+    mine.bisection = null;
+    for (const n of mine.prs) {
+      prs.push(n);
+      d.editPr(n).mergeId = mergeId;
+      if (d.pr(n)?.state !== "TESTS_PASSED") setPrState(d, n, "TESTS_PASSED", "OPTIMISTIC_MERGE", runId);
+    }
+  }
+  d.putMerge({ id: mergeId, prs, runId, batchIds: [...batchIds], optimistic });
+  d.decide({ type: "MERGE", mergeId, prs, runId, optimistic });
+}
+
+/** Applies a merge result; a result for an unknown merge (a redelivery) changes nothing. */
+export function finishMerge(d: Draft, mergeId: string, outcome: "MERGED" | "TARGET_MOVED"): void {
+  const merge = d.merge(mergeId);
+  if (merge === undefined) return;
+  d.deleteMerge(mergeId);
+  if (outcome === "TARGET_MOVED") {
+    for (const id of merge.batchIds) if (d.batch(id) !== undefined) d.setBatchStatus(id, "PASSED");
+    for (const n of merge.prs) if (d.pr(n) !== undefined) d.editPr(n).mergeId = null;
+    restartEverything(d, "TARGET_BRANCH_MOVED");
+    return;
+  }
+  const merged = new Set(merge.prs);
+  d.removeFromOrder(merged);
+  for (const n of merge.prs) {
+    if (d.pr(n) === undefined) continue;
+    setPrState(d, n, "MERGED", "MERGED", merge.runId);
+  }
+  for (const id of merge.batchIds) {
+    const batch = d.batch(id);
+    if (batch === undefined) continue;
+    const left = batch.prs.filter((p) => !merged.has(p));
+    if (left.length === 0) {
+      dropRunsOf(d, id, "ITEM_AHEAD_REMOVED");
+      d.deleteBatch(id);
+    } else {
+      d.editBatch(id).prs = left;
+    }
+  }
+  if (merge.prs.length > 1) d.notify({ type: "BATCH_MERGED", mergeId, prs: [...merge.prs], at: d.now });
+}

@@ -1,0 +1,52 @@
+import type { Batch } from "./batch.js";
+import { startBisection } from "./bisection.js";
+import type { Draft } from "./draft.js";
+import type { LaneGraph } from "./lanes.js";
+import { endPr } from "./membership.js";
+import { restartBatch } from "./restarts.js";
+
+/** A successor has finished when its run that contained the failed batch has a result. */
+const FINISHED: ReadonlySet<Batch["status"]> = new Set(["PASSED", "PENDING_FAILURE", "BISECTING", "MERGING"]);
+
+/**
+ * A failed batch waits in PENDING_FAILURE (rule 13) for every batch ahead of it to be resolved
+ * (merged or removed; a removal restarts it instead) and for up to `pendingFailureDepth`
+ * successors that contain it to finish their runs: with optimistic merging one of them passing
+ * merges it (see merging.ts). Successors that do not exist yet are not waited for, but one that
+ * arrives before the wait ends counts. Then a single PR fails; a batch is bisected.
+ */
+export function resolvePendingFailures(d: Draft, graph: LaneGraph): void {
+  for (const batchId of [...graph.withStatus("PENDING_FAILURE")]) {
+    const batch = d.batch(batchId);
+    if (batch?.status !== "PENDING_FAILURE" || batch.failure === null) continue;
+    if (graph.depsOf(batchId).length > 0) continue;
+    if (!successorsFinished(d, graph, batchId)) continue;
+    const failure = batch.failure;
+    if (d.run(failure.runId)?.base.some((n) => d.pr(n) !== undefined) === true) {
+      // Something the failing run contained is still queued but no longer ahead (its batch was
+      // split by a bisection): the failure proves nothing about this batch alone.
+      restartBatch(d, batchId, "ITEM_AHEAD_REMOVED");
+      continue;
+    }
+    if (batch.prs.length === 1) {
+      endPr(d, batch.prs[0] as number, "FAILED", failure.reason, failure.runId);
+      continue;
+    }
+    d.deleteRun(failure.runId);
+    const mine = d.setBatchStatus(batchId, "BISECTING");
+    mine.runId = null;
+    mine.bisection = startBisection(mine.prs, failure.runId, failure.reason, d.options.reuseBisectionResults);
+    // The bisection starts in the next round, which sees this batch among the bisecting ones.
+    d.shape++;
+  }
+}
+
+function successorsFinished(d: Draft, graph: LaneGraph, batchId: string): boolean {
+  const depth = d.state.settings.pendingFailureDepth;
+  if (depth === 0) return true;
+  const successors = graph.descendantsOf(batchId).slice(0, depth);
+  return successors.every((id) => {
+    const status = d.batch(id)?.status;
+    return status !== undefined && FINISHED.has(status);
+  });
+}

@@ -1,0 +1,76 @@
+import type { ImpactedTargets } from "./impacted-targets.js";
+import type { Priority } from "./priority.js";
+import type { TransitionReason } from "./reasons.js";
+
+export type PrState =
+  | "NOT_READY"
+  | "PENDING"
+  | "TESTING"
+  | "TESTS_PASSED"
+  | "MERGED"
+  | "FAILED"
+  | "CANCELLED"
+  | "PENDING_FAILURE";
+
+export const TERMINAL_PR_STATES: readonly PrState[] = ["MERGED", "FAILED", "CANCELLED"];
+
+export function isTerminal(state: PrState): boolean {
+  return TERMINAL_PR_STATES.includes(state);
+}
+
+/** What the code host says about the PR (from pull_request events). */
+export interface PullRequestFacts {
+  headBranch: string;
+  headSha: string;
+  title: string;
+  author: string;
+  baseBranch: string;
+  open: boolean;
+}
+
+export interface Transition {
+  at: number;
+  from: PrState | null;
+  to: PrState;
+  reason: TransitionReason;
+  runId: string | null;
+}
+
+/** A PR submitted to a queue, from submission until it leaves (merged, failed, cancelled). */
+export interface PullRequestEntry {
+  number: number;
+  /** Queue entry id (not the PR number); a resubmission gets a new one. */
+  id: string;
+  submittedAt: number;
+  priority: Priority;
+  noBatch: boolean;
+  facts: PullRequestFacts | null;
+  impactedTargets: ImpactedTargets | null;
+  state: PrState;
+  stateChangedAt: number;
+  history: Transition[];
+  /** When the PR last entered the queue order (became PENDING); null while NOT_READY. */
+  enqueuedAt: number | null;
+  batchId: string | null;
+  /**
+   * Set when the PR first starts testing in its current place: priority applies only before
+   * that (only urgent PRs overtake it afterwards).
+   */
+  startedTesting: boolean;
+  /** The merge in flight that contains this PR. */
+  mergeId: string | null;
+}
+
+export type Readiness =
+  | { ready: true }
+  | { ready: false; reason: "AWAITING_FACTS" | "AWAITING_IMPACTED_TARGETS" | "BASE_BRANCH_MISMATCH" };
+
+/** In parallel mode a PR waits until its targets are known for its current head sha. */
+export function readinessOf(pr: PullRequestEntry, branch: string, requiresTargets: boolean): Readiness {
+  if (pr.facts === null) return { ready: false, reason: "AWAITING_FACTS" };
+  if (pr.facts.baseBranch !== branch) return { ready: false, reason: "BASE_BRANCH_MISMATCH" };
+  if (requiresTargets && pr.impactedTargets?.sha !== pr.facts.headSha) {
+    return { ready: false, reason: "AWAITING_IMPACTED_TARGETS" };
+  }
+  return { ready: true };
+}

@@ -1,0 +1,40 @@
+/**
+ * One vocabulary for why a pull request changed state. Failure and cancellation reasons are the
+ * subsets that end a PR; the rest explain progress and restarts.
+ */
+export const FAILURE_REASONS = ["TESTS_FAILED", "TIMED_OUT", "MERGE_CONFLICT"] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+export const CANCELLATION_REASONS = ["CANCELLED_BY_USER", "PR_CLOSED"] as const;
+export type CancellationReason = (typeof CANCELLATION_REASONS)[number];
+
+/** Why testing restarted, or why a PR left its place in the queue. */
+export const RESTART_REASONS = [
+  "RESTART_REQUESTED",
+  "ITEM_AHEAD_REMOVED",
+  "TARGET_BRANCH_MOVED",
+  "URGENT_PR_AHEAD",
+  "PREEMPTED_BY_URGENT",
+  "BATCH_REFORMED",
+  "BATCH_MEMBER_REMOVED",
+  "HEAD_CHANGED",
+  "TARGETS_CHANGED",
+  "BASE_BRANCH_CHANGED",
+] as const;
+export type RestartReason = (typeof RESTART_REASONS)[number];
+
+export type ProgressReason =
+  | "SUBMITTED"
+  | "AWAITING_FACTS"
+  | "AWAITING_IMPACTED_TARGETS"
+  | "BASE_BRANCH_MISMATCH"
+  | "READY"
+  | "TEST_RUN_STARTED"
+  | "TEST_RUN_PASSED"
+  | "TEST_RUN_FAILED"
+  | "BISECTION_PASSED"
+  | "OPTIMISTIC_MERGE"
+  | "MERGING"
+  | "MERGED";
+
+export type TransitionReason = FailureReason | CancellationReason | RestartReason | ProgressReason;

@@ -1,0 +1,50 @@
+import type { Draft } from "./draft.js";
+import type { RestartReason } from "./reasons.js";
+import { containsAny } from "./test-run.js";
+import { setPrState } from "./transitions.js";
+
+/** Cancels a batch's runs still in flight and forgets all of its runs. */
+export function dropRunsOf(d: Draft, batchId: string, reason: RestartReason | "TIMED_OUT"): void {
+  for (const run of d.allRuns()) {
+    if (run.batchId !== batchId) continue;
+    if (run.status === "RUNNING") d.decide({ type: "CANCEL_TEST_RUN", runId: run.id, reason });
+    d.deleteRun(run.id);
+  }
+}
+
+/**
+ * Sends a batch back to the start: its runs are cancelled, any failure or bisection forgotten,
+ * its PRs PENDING again in the same place. A merge in flight is never undone here.
+ */
+export function restartBatch(d: Draft, batchId: string, reason: RestartReason): void {
+  const batch = d.batch(batchId);
+  if (batch === undefined || batch.status === "MERGING") return;
+  if (batch.status === "FORMING" || (batch.status === "QUEUED" && batch.runId === null)) return;
+  dropRunsOf(d, batchId, reason);
+  const mine = d.setBatchStatus(batchId, "QUEUED");
+  mine.runId = null;
+  mine.failure = null;
+  mine.bisection = null;
+  for (const n of mine.prs) {
+    if (d.pr(n)?.state !== "PENDING") setPrState(d, n, "PENDING", reason);
+  }
+}
+
+/** Restarts every batch whose runs contain one of `prs` (under test or in the base). */
+export function restartRunsContaining(
+  d: Draft,
+  prs: ReadonlySet<number>,
+  reason: RestartReason,
+  exceptBatch: string | null = null,
+): void {
+  const affected = new Set<string>();
+  for (const run of d.allRuns()) {
+    if (run.batchId !== exceptBatch && containsAny(run, prs)) affected.add(run.batchId);
+  }
+  for (const id of affected) restartBatch(d, id, reason);
+}
+
+/** The target branch moved underneath: every result so far was built on a stale base. */
+export function restartEverything(d: Draft, reason: RestartReason): void {
+  for (const id of Object.keys(d.state.batches)) restartBatch(d, id, reason);
+}

@@ -1,0 +1,107 @@
+import type { Draft } from "./draft.js";
+import type { LaneGraph } from "./lanes.js";
+import { URGENT_PRIORITY } from "./priority.js";
+import { isProgressing } from "./queue-state.js";
+import { restartBatch } from "./restarts.js";
+import { setPrState } from "./transitions.js";
+
+function isUrgent(d: Draft, batchId: string): boolean {
+  const first = d.batch(batchId)?.prs[0];
+  return first !== undefined && d.pr(first)?.priority.value === URGENT_PRIORITY;
+}
+
+export function runningCount(d: Draft, kind: "main" | "bisection"): number {
+  let count = 0;
+  for (const run of d.allRuns()) if (run.kind === kind && run.status === "RUNNING") count++;
+  return count;
+}
+
+/**
+ * Speculative testing: each queued batch is tested on the target plus every PR ahead of it in
+ * its lane that has not failed, earliest first, with at most `concurrency` main runs. A batch
+ * waits while anything ahead of it is still forming (its base is not known yet). An urgent
+ * batch that finds no free slot takes the slot of the latest non-urgent run.
+ */
+export function startMainRuns(d: Draft, graph: LaneGraph): void {
+  if (!isProgressing(d.state.queueState)) return;
+  let slots = d.state.settings.concurrency - runningCount(d, "main");
+  // Urgent PRs always form a prefix of the order, so without one first, a full queue is done.
+  const first = d.state.order[0];
+  const anyUrgent = first !== undefined && d.pr(first)?.priority.value === URGENT_PRIORITY;
+  if (slots <= 0 && !anyUrgent) return;
+  const blocked = blockedByForming(d, graph);
+  for (const batchId of [...graph.withStatus("QUEUED")]) {
+    if (slots <= 0 && !anyUrgent) return;
+    const batch = d.batch(batchId);
+    if (batch?.status !== "QUEUED" || blocked.has(batchId)) continue;
+    if (slots <= 0) {
+      if (!isUrgent(d, batchId) || !preemptFor(d, graph, batchId)) continue;
+      slots++;
+    }
+    startMainRun(d, graph, batchId);
+    slots--;
+  }
+}
+
+/** Batches that cannot start yet because something ahead of them is still forming. */
+function blockedByForming(d: Draft, graph: LaneGraph): ReadonlySet<string> {
+  const blocked = new Set<string>();
+  if (graph.withStatus("FORMING").length === 0) return blocked;
+  for (const batchId of graph.batchOrder) {
+    if (d.batch(batchId)?.status === "FORMING" || graph.depsOf(batchId).some((dep) => blocked.has(dep))) {
+      blocked.add(batchId);
+    }
+  }
+  return blocked;
+}
+
+function preemptFor(d: Draft, graph: LaneGraph, urgentBatch: string): boolean {
+  const ownIndex = graph.indexOf(urgentBatch);
+  let victim: string | null = null;
+  let victimIndex = ownIndex;
+  for (const run of d.allRuns()) {
+    if (run.kind !== "main" || run.status !== "RUNNING") continue;
+    const index = graph.indexOf(run.batchId);
+    if (index > victimIndex && !isUrgent(d, run.batchId)) {
+      victim = run.batchId;
+      victimIndex = index;
+    }
+  }
+  if (victim === null) return false;
+  restartBatch(d, victim, "PREEMPTED_BY_URGENT");
+  return true;
+}
+
+function startMainRun(d: Draft, graph: LaneGraph, batchId: string): void {
+  const batch = d.setBatchStatus(batchId, "TESTING");
+  const base = graph.prsOf(d.state.batches, graph.ancestorsOf(batchId));
+  const runId = d.nextId("run");
+  const lane = graph.laneOf(batchId);
+  d.putRun({
+    id: runId,
+    kind: "main",
+    batchId,
+    prs: [...batch.prs],
+    base,
+    lane,
+    startedAt: d.now,
+    status: "RUNNING",
+    finishedAt: null,
+    failureReason: null,
+    comboKey: null,
+  });
+  batch.runId = runId;
+  for (const n of batch.prs) {
+    d.editPr(n).startedTesting = true;
+    setPrState(d, n, "TESTING", "TEST_RUN_STARTED", runId);
+  }
+  d.decide({
+    type: "START_TEST_RUN",
+    runId,
+    kind: "main",
+    batchId,
+    lane,
+    prs: [...batch.prs],
+    dependentPrs: base,
+  });
+}

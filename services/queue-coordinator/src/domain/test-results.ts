@@ -1,0 +1,104 @@
+import { recordBisectionResult } from "./bisection.js";
+import type { Draft } from "./draft.js";
+import { endPr } from "./membership.js";
+import type { FailureReason } from "./reasons.js";
+import type { TestRunOutcome } from "./test-run.js";
+import { setPrState } from "./transitions.js";
+
+const MINUTE = 60_000;
+
+function failureReasonOf(outcome: Exclude<TestRunOutcome, "PASSED">): FailureReason {
+  return outcome === "FAILED" ? "TESTS_FAILED" : outcome;
+}
+
+/**
+ * Applies a CI result. Results for runs the planner no longer tracks (cancelled, restarted,
+ * already reported) are ignored, so a redelivered result changes nothing.
+ */
+export function finishTestRun(
+  d: Draft,
+  runId: string,
+  outcome: TestRunOutcome,
+  conflictingPr?: number,
+): void {
+  const run = d.run(runId);
+  if (run?.status !== "RUNNING") return;
+  const batch = d.batch(run.batchId);
+  if (batch === undefined) {
+    d.deleteRun(runId);
+    return;
+  }
+
+  if (outcome === "MERGE_CONFLICT" && conflictingPr !== undefined) {
+    const inRun = run.prs.includes(conflictingPr) || run.base.includes(conflictingPr);
+    if (inRun && d.pr(conflictingPr) !== undefined && d.pr(conflictingPr)?.mergeId === null) {
+      // The run is over: restarts below must not cancel it again.
+      d.editRun(runId).status = "FAILED";
+      // A conflict is certain, not flaky: the PR leaves at once; runs built on it restart.
+      if (run.kind === "bisection" && run.prs.includes(conflictingPr) && batch.bisection !== null) {
+        const b = batch.bisection;
+        const { [run.comboKey ?? ""]: _gone, ...running } = b.running;
+        d.editBatch(batch.id).bisection = {
+          ...b,
+          running,
+          segments: b.segments.map((s) => s.filter((n) => n !== conflictingPr)).filter((s) => s.length > 0),
+          culprits: [...b.culprits, conflictingPr],
+        };
+        d.deleteRun(runId);
+        endPr(d, conflictingPr, "FAILED", "MERGE_CONFLICT", runId, batch.id);
+      } else {
+        endPr(d, conflictingPr, "FAILED", "MERGE_CONFLICT", runId);
+      }
+      return;
+    }
+  }
+
+  const passed = outcome === "PASSED";
+  const reason = passed ? null : failureReasonOf(outcome);
+  const mine = d.editRun(runId);
+  mine.status = passed ? "PASSED" : "FAILED";
+  mine.finishedAt = d.now;
+  mine.failureReason = reason;
+
+  if (run.kind === "bisection") {
+    if (batch.bisection === null || run.comboKey === null) return;
+    d.editBatch(batch.id).bisection = recordBisectionResult(batch.bisection, run.comboKey, {
+      outcome: passed ? "PASSED" : "FAILED",
+      runId,
+      reason,
+    });
+    if (!passed) d.deleteRun(runId);
+    return;
+  }
+
+  if (batch.status !== "TESTING" || batch.runId !== runId) return;
+  const edited = d.setBatchStatus(batch.id, passed ? "PASSED" : "PENDING_FAILURE");
+  if (passed) {
+    for (const n of edited.prs) setPrState(d, n, "TESTS_PASSED", "TEST_RUN_PASSED", runId);
+    return;
+  }
+  edited.failure = { reason: reason as FailureReason, at: d.now, runId };
+  for (const n of edited.prs) setPrState(d, n, "PENDING_FAILURE", reason as FailureReason, runId);
+  d.notify({ type: "BATCH_PENDING_FAILURE", batchId: batch.id, prs: [...edited.prs], runId, at: d.now });
+}
+
+/** The testing timeout: a run past it fails as TIMED_OUT and its CI job is cancelled. */
+export function expireTimedOutRuns(d: Draft): void {
+  const timeout = d.state.settings.testingTimeoutMinutes * MINUTE;
+  if (timeout === 0) return;
+  for (const run of d.allRuns()) {
+    if (run.status !== "RUNNING" || d.now < run.startedAt + timeout) continue;
+    d.decide({ type: "CANCEL_TEST_RUN", runId: run.id, reason: "TIMED_OUT" });
+    finishTestRun(d, run.id, "TIMED_OUT");
+  }
+}
+
+export function nextTimeoutAt(d: Draft): number | null {
+  const timeout = d.state.settings.testingTimeoutMinutes * MINUTE;
+  if (timeout === 0) return null;
+  let next: number | null = null;
+  for (const run of d.allRuns()) {
+    if (run.status === "RUNNING") next = Math.min(next ?? Infinity, run.startedAt + timeout);
+  }
+  return next;
+}

@@ -1,0 +1,29 @@
+import type { FailureReason } from "./reasons.js";
+
+export type TestRunKind = "main" | "bisection";
+export type TestRunStatus = "RUNNING" | "PASSED" | "FAILED";
+
+/**
+ * One CI run of a projected branch: the target, then `base` (the dependent PRs ahead, in
+ * order), then `prs` (the PRs under test). Kept in state only while its result can still matter.
+ */
+export interface TestRun {
+  id: string;
+  kind: TestRunKind;
+  batchId: string;
+  prs: number[];
+  base: number[];
+  lane: string;
+  startedAt: number;
+  status: TestRunStatus;
+  finishedAt: number | null;
+  failureReason: FailureReason | null;
+  /** For bisection runs: the combination this run tests (see bisection.ts). */
+  comboKey: string | null;
+}
+
+export type TestRunOutcome = "PASSED" | "FAILED" | "TIMED_OUT" | "MERGE_CONFLICT";
+
+export function containsAny(run: TestRun, prs: ReadonlySet<number>): boolean {
+  return run.prs.some((p) => prs.has(p)) || run.base.some((p) => prs.has(p));
+}

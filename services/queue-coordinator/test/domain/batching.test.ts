@@ -1,0 +1,47 @@
+import { expect } from "chai";
+import { Scenario } from "./scenario-table.js";
+
+describe("planner: batching (rules 1-7)", () => {
+  it("forms a batch when the target size fills, and tests the next on top of it", () => {
+    new Scenario({ batch: true, batchingMinSize: 3, concurrency: 2 }).play([
+      ["submit A", { A: "PENDING" }, []],
+      ["submit B", {}, []],
+      ["submit C", { A: "TESTING", B: "TESTING", C: "TESTING" }, ["test ABC"]],
+      ["submit D", { D: "PENDING" }, []],
+      ["pass ABC", {}, ["merge ABC"]],
+      ["merged A", { A: "MERGED", B: "MERGED", C: "MERGED" }, []],
+    ]);
+  });
+
+  it("forms a partial batch when the maximum wait time elapses", () => {
+    const s = new Scenario({ batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 5 });
+    s.play([
+      ["submit A", {}, []],
+      ["wait 2", {}, []],
+      ["submit B", {}, []],
+    ]);
+    expect(s.last?.wakeAt).to.equal(5 * 60_000);
+    s.play([["wait 3", { A: "TESTING", B: "TESTING" }, ["test AB"]]]);
+  });
+
+  it("a noBatch PR in the middle tests alone, in its place, and restarts nobody", () => {
+    new Scenario({ batch: true, batchingMinSize: 3, concurrency: 3 }).play([
+      ["submit A", {}, []],
+      ["submit B", {}, []],
+      ["submit N nobatch", { N: "TESTING" }, ["test AB", "test N on AB"]],
+      ["submit C", {}, []],
+      ["submit D", {}, []],
+      ["submit E", { C: "TESTING" }, ["test CDE on ABN"]],
+      ["pass N", { N: "TESTS_PASSED" }, []],
+      ["pass AB", {}, ["merge AB"]],
+    ]);
+  });
+
+  it("removes a cancelled PR from its batch and retests the rest", () => {
+    new Scenario({ batch: true, batchingMinSize: 2, concurrency: 2 }).play([
+      ["submit A", {}, []],
+      ["submit B", {}, ["test AB"]],
+      ["cancel A", { A: "CANCELLED", B: "TESTING" }, ["cancel AB", "test B"]],
+    ]);
+  });
+});

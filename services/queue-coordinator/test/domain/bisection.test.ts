@@ -1,0 +1,63 @@
+import { expect } from "chai";
+import { driveToCompletion } from "./fake-ci.js";
+import { num, Scenario } from "./scenario-table.js";
+
+describe("planner: bisection (rules 8-10)", () => {
+  it("halves a failed batch, merges what passes and removes only the culprit", () => {
+    new Scenario({ batch: true, batchingMinSize: 4 }).play([
+      ["submit A", {}],
+      ["submit B", {}],
+      ["submit C", {}],
+      ["submit D", {}, ["test ABCD"]],
+      ["fail ABCD", { A: "PENDING_FAILURE", D: "PENDING_FAILURE" }, ["bisect AB"]],
+      // ABCD failed and AB passed, so C+D on top of AB is known to fail: no run for it.
+      ["pass AB", { A: "TESTS_PASSED", B: "TESTS_PASSED" }, ["bisect C on AB", "merge AB"]],
+      ["fail C", { C: "FAILED", D: "PENDING_FAILURE" }, ["bisect D on AB"]],
+      ["merged A", { A: "MERGED", B: "MERGED" }, []],
+      ["pass D", { D: "TESTS_PASSED" }, ["merge D"]],
+      ["merged D", { D: "MERGED" }, []],
+    ]);
+  });
+
+  it("finds the one bad PR of ABCDEF with fewer runs when results are reused", () => {
+    const runsFor = (reuse: boolean): { runs: number; failed: string[] } => {
+      const s = new Scenario({ batch: true, batchingMinSize: 6 }, { reuseBisectionResults: reuse });
+      for (const l of "ABCDEF") s.do(`submit ${l}`);
+      driveToCompletion(s, new Set([num("D")]));
+      const failed = [..."ABCDEF"].filter((l) => s.stateOf(l) === "FAILED");
+      expect([..."ABCDEF"].filter((l) => s.stateOf(l) === "MERGED")).to.deep.equal([..."ABCEF"]);
+      return { runs: s.runsStarted() - s.mainRunsStarted(), failed };
+    };
+    const withReuse = runsFor(true);
+    const without = runsFor(false);
+    expect(withReuse.failed).to.deep.equal(["D"]);
+    expect(without.failed).to.deep.equal(["D"]);
+    // Bisection runs: ABC, ABCDE, ABCD, ABCE, ABCEF; without reuse ABCDEF runs again first.
+    expect(without.runs).to.equal(6);
+    expect(withReuse.runs).to.equal(5);
+  });
+
+  it("runs bisection steps in parallel within the bisection concurrency, apart from the main limit", () => {
+    const s = new Scenario({ batch: true, batchingMinSize: 4, concurrency: 1, bisectionConcurrency: 3 });
+    s.play([
+      ["submit A", {}],
+      ["submit B", {}],
+      ["submit C", {}],
+      ["submit D", {}, ["test ABCD"]],
+      ["submit E", {}],
+      ["submit F", {}],
+      ["submit G", {}],
+      ["submit H", {}],
+      ["fail ABCD", {}, ["bisect AB", "bisect C on AB", "test EFGH on ABCD"]],
+    ]);
+  });
+
+  it("a merge conflict removes the conflicting PR without bisecting", () => {
+    new Scenario({ batch: true, batchingMinSize: 3 }).play([
+      ["submit A", {}],
+      ["submit B", {}],
+      ["submit C", {}, ["test ABC"]],
+      ["conflict ABC B", { B: "FAILED", A: "TESTING", C: "TESTING" }, ["test AC"]],
+    ]);
+  });
+});

@@ -1,0 +1,26 @@
+import type { Scenario } from "./scenario-table.js";
+
+/**
+ * Deterministic CI for scenarios: a run fails exactly when its projected branch (base plus
+ * PRs under test) contains a bad PR. Finishes runs and merges in id order until nothing is in
+ * flight; returns the number of rounds.
+ */
+export function driveToCompletion(s: Scenario, bad: ReadonlySet<number>, maxRounds = 200): number {
+  for (let round = 0; round < maxRounds; round++) {
+    const merge = Object.values(s.state.merges)[0];
+    if (merge !== undefined) {
+      s.apply({ type: "MERGE_FINISHED", mergeId: merge.id, outcome: "MERGED" });
+      continue;
+    }
+    const run = Object.values(s.state.runs).find((r) => r.status === "RUNNING");
+    if (run === undefined) {
+      if (s.state.order.length === 0) return round;
+      s.now += 60 * 60_000;
+      s.apply({ type: "TIME_PASSED" });
+      continue;
+    }
+    const failing = [...run.base, ...run.prs].some((p) => bad.has(p));
+    s.apply({ type: "TEST_RUN_FINISHED", runId: run.id, outcome: failing ? "FAILED" : "PASSED" });
+  }
+  throw new Error("the queue did not empty");
+}

@@ -1,0 +1,87 @@
+import { expect } from "chai";
+import { Scenario } from "./scenario-table.js";
+
+describe("planner: parallel lanes", () => {
+  it("C[frontend,backend] waits for A[frontend] and B[backend]; D[docs] waits for nothing", () => {
+    new Scenario({ mode: "PARALLEL", concurrency: 4 }).play([
+      ["submit A", { A: "NOT_READY" }, []],
+      ["targets A frontend", { A: "TESTING" }, ["test A"]],
+      ["submit B", {}, []],
+      ["targets B backend", { B: "TESTING" }, ["test B"]],
+      ["submit C", {}, []],
+      ["targets C frontend,backend", { C: "TESTING" }, ["test C on AB"]],
+      ["submit D", {}, []],
+      ["targets D docs", { D: "TESTING" }, ["test D"]],
+      ["pass D", { D: "TESTS_PASSED" }, ["merge D"]],
+      ["pass C", { C: "TESTS_PASSED" }, []],
+      ["merged D", { D: "MERGED" }, []],
+      ["pass A", {}, ["merge A"]],
+      ["pass B", {}, ["merge B"]],
+      ["merged A", { A: "MERGED" }, []],
+      ["merged B", { B: "MERGED" }, ["merge C"]],
+      ["merged C", { C: "MERGED" }, []],
+    ]);
+  });
+
+  it("a failure in one lane restarts only the PRs that contained it", () => {
+    new Scenario({ mode: "PARALLEL", concurrency: 4 }).play([
+      ["submit A", {}],
+      ["targets A frontend", {}, ["test A"]],
+      ["submit B", {}],
+      ["targets B backend", {}, ["test B"]],
+      ["submit C", {}],
+      ["targets C frontend,backend", {}, ["test C on AB"]],
+      ["fail A", { A: "FAILED", B: "TESTING", C: "TESTING" }, ["cancel C", "test C on B"]],
+    ]);
+  });
+
+  it("an ALL PR between two lanes is a prerequisite of every later PR", () => {
+    new Scenario({ mode: "PARALLEL", concurrency: 5 }).play([
+      ["submit A", {}],
+      ["targets A frontend", {}, ["test A"]],
+      ["submit B", {}],
+      ["targets B backend", {}, ["test B"]],
+      ["submit E", {}],
+      ["targets E ALL", {}, ["test E on AB"]],
+      ["submit F", {}],
+      ["targets F frontend", {}, ["test F on ABE"]],
+      ["submit G", {}],
+      ["targets G docs", {}, ["test G on ABE"]],
+    ]);
+  });
+
+  it("a PR with an empty target list depends on nothing, and nothing depends on it", () => {
+    new Scenario({ mode: "PARALLEL", concurrency: 3 }).play([
+      ["submit A", {}],
+      ["targets A frontend", {}, ["test A"]],
+      ["submit B", {}],
+      ["targets B", {}, ["test B"]],
+      ["submit C", {}],
+      ["targets C frontend", {}, ["test C on A"]],
+    ]);
+  });
+
+  it("stays NOT_READY until targets are known for the current head sha", () => {
+    const s = new Scenario({ mode: "PARALLEL" });
+    s.play([["submit A", { A: "NOT_READY" }]]);
+    s.apply({ type: "IMPACTED_TARGETS_SET", pr: 1, sha: "some-old-sha", targets: ["x"] });
+    expect(s.stateOf("A")).to.equal("NOT_READY");
+    s.play([
+      ["targets A x", { A: "TESTING" }, ["test A"]],
+      ["push A", { A: "NOT_READY" }, ["cancel A"]],
+      ["targets A x", { A: "TESTING" }, ["test A"]],
+    ]);
+  });
+
+  it("disjoint PRs never batch together, overlapping ones do", () => {
+    new Scenario({ mode: "PARALLEL", concurrency: 4, batch: true, batchingMinSize: 2 }).play([
+      ["submit A", {}],
+      ["targets A frontend", { A: "PENDING" }, []],
+      ["submit B", {}],
+      ["targets B backend", { B: "PENDING" }, []],
+      ["submit C", {}],
+      ["targets C frontend", { A: "TESTING", C: "TESTING" }, ["test AC"]],
+      ["wait 5", { B: "TESTING" }, ["test B"]],
+    ]);
+  });
+});

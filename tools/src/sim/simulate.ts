@@ -1,0 +1,196 @@
+import { MainlineError } from "@mainline/kit/errors/errors";
+import {
+  createPlannerState,
+  createQueueSettings,
+  plan,
+  type PlannerOptions,
+  type PlannerState,
+  type PlanningStep,
+  type PrState,
+  type QueueEvent,
+} from "@mainline/queue-coordinator/domain/index";
+import { createPrng } from "./prng.js";
+import { generateWorkload, type SimulatedPr, type WorkloadSpec } from "./workload.js";
+
+const MINUTE = 60_000;
+
+export interface SimulationOptions {
+  /** Queue settings as updateQueue would take them. */
+  settings: Record<string, unknown>;
+  workload: WorkloadSpec;
+  planner?: PlannerOptions;
+  /** Deliver every CI and merge result twice (a redelivered message must change nothing). */
+  redeliver?: boolean;
+  /** Called after every planning step, e.g. to check invariants. */
+  observe?: (observation: StepObservation) => void;
+  maxSteps?: number;
+}
+
+export interface StepObservation {
+  event: QueueEvent;
+  at: number;
+  before: PlannerState;
+  step: PlanningStep;
+  prs: ReadonlyMap<number, SimulatedPr>;
+}
+
+export interface SimulationReport {
+  prs: number;
+  merged: number;
+  failed: number;
+  cancelled: number;
+  /** PRs still in the queue when nothing was left to happen (0 unless the planner is stuck). */
+  stuck: number;
+  mainRuns: number;
+  bisectionRuns: number;
+  runsPerMergedPr: number;
+  mergedPerHour: number;
+  timeToMergeMinutes: { p50: number; p90: number; p99: number; mean: number };
+  hours: number;
+  steps: number;
+  finalStates: Record<number, PrState>;
+  mergeOrder: number[];
+}
+
+interface Pending {
+  at: number;
+  seq: number;
+  event: QueueEvent;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
+}
+
+/**
+ * Runs the planner over a generated workload in virtual time with a deterministic fake CI: a
+ * run fails when its projected branch contains a bad PR, or by a flake. Events at the same
+ * time are applied in the order they were scheduled.
+ */
+export function runSimulation(options: SimulationOptions): SimulationReport {
+  const spec = options.workload;
+  const workload = generateWorkload(spec);
+  const byNumber = new Map(workload.map((p) => [p.number, p]));
+  const rng = createPrng(spec.seed ^ 0x5eed);
+  let state = createPlannerState("main", createQueueSettings(options.settings));
+  const pending: Pending[] = [];
+  let seq = 0;
+  const schedule = (at: number, event: QueueEvent): void => {
+    pending.push({ at, seq: seq++, event });
+  };
+  for (const pr of workload) {
+    schedule(pr.arrivesAt, {
+      type: "PR_SUBMITTED",
+      pr: pr.number,
+      priority: pr.priority,
+      noBatch: pr.noBatch,
+      facts: {
+        headBranch: `feature-${pr.number}`,
+        headSha: `sha-${pr.number}`,
+        title: `PR ${pr.number}`,
+        author: "sim",
+        baseBranch: "main",
+        open: true,
+      },
+      impactedTargets: { sha: `sha-${pr.number}`, targets: pr.targets },
+    });
+    if (pr.cancelAt !== null) schedule(pr.cancelAt, { type: "PR_CANCELLED", pr: pr.number });
+  }
+
+  const finalStates: Record<number, PrState> = {};
+  const mergedAt = new Map<number, number>();
+  const mergeOrder: number[] = [];
+  let mainRuns = 0;
+  let bisectionRuns = 0;
+  let wakeScheduled: number | null = null;
+  let now = 0;
+  let steps = 0;
+  const maxSteps = options.maxSteps ?? 200_000;
+
+  while (pending.length > 0) {
+    if (steps++ > maxSteps) break;
+    let index = 0;
+    for (let i = 1; i < pending.length; i++) {
+      const a = pending[i] as Pending;
+      const b = pending[index] as Pending;
+      if (a.at < b.at || (a.at === b.at && a.seq < b.seq)) index = i;
+    }
+    const next = pending.splice(index, 1)[0] as Pending;
+    now = Math.max(now, next.at);
+    if (next.event.type === "TIME_PASSED") wakeScheduled = null;
+    const before = state;
+    let step: PlanningStep;
+    try {
+      step = plan(state, next.event, now, options.planner);
+    } catch (error) {
+      // A cancel for a PR already gone or being merged is refused; the simulation goes on.
+      if (error instanceof MainlineError && !(error.code === "INTERNAL")) continue;
+      throw error;
+    }
+    state = step.state;
+    options.observe?.({ event: next.event, at: now, before, step, prs: byNumber });
+
+    for (const notice of step.notices) {
+      if (notice.type !== "PR_STATE_CHANGED") continue;
+      finalStates[notice.pr] = notice.to;
+      if (notice.to === "MERGED") {
+        mergedAt.set(notice.pr, now);
+        mergeOrder.push(notice.pr);
+      }
+    }
+    for (const decision of step.decisions) {
+      if (decision.type === "START_TEST_RUN") {
+        if (decision.kind === "main") mainRuns++;
+        else bisectionRuns++;
+        const combo = [...decision.dependentPrs, ...decision.prs];
+        const broken = combo.some((n) => byNumber.get(n)?.bad === true) || rng.chance(spec.flakeProbability);
+        const at = now + rng.int(spec.testMinutes.min, spec.testMinutes.max) * MINUTE;
+        const result: QueueEvent = {
+          type: "TEST_RUN_FINISHED",
+          runId: decision.runId,
+          outcome: broken ? "FAILED" : "PASSED",
+        };
+        schedule(at, result);
+        if (options.redeliver === true) schedule(at, result);
+      } else if (decision.type === "MERGE") {
+        const result: QueueEvent = { type: "MERGE_FINISHED", mergeId: decision.mergeId, outcome: "MERGED" };
+        schedule(now + spec.mergeMinutes * MINUTE, result);
+        if (options.redeliver === true) schedule(now + spec.mergeMinutes * MINUTE, result);
+      }
+    }
+    if (step.wakeAt !== null && (wakeScheduled === null || step.wakeAt < wakeScheduled)) {
+      wakeScheduled = step.wakeAt;
+      schedule(Math.max(now, step.wakeAt), { type: "TIME_PASSED" });
+    }
+  }
+
+  const times = workload
+    .filter((p) => mergedAt.has(p.number))
+    .map((p) => ((mergedAt.get(p.number) as number) - p.arrivesAt) / MINUTE)
+    .sort((a, b) => a - b);
+  const count = (s: PrState): number => Object.values(finalStates).filter((x) => x === s).length;
+  const merged = count("MERGED");
+  const hours = now / (60 * MINUTE);
+  return {
+    prs: workload.length,
+    merged,
+    failed: count("FAILED"),
+    cancelled: count("CANCELLED"),
+    stuck: Object.keys(state.prs).length,
+    mainRuns,
+    bisectionRuns,
+    runsPerMergedPr: merged === 0 ? 0 : (mainRuns + bisectionRuns) / merged,
+    mergedPerHour: hours === 0 ? 0 : merged / hours,
+    timeToMergeMinutes: {
+      p50: percentile(times, 0.5),
+      p90: percentile(times, 0.9),
+      p99: percentile(times, 0.99),
+      mean: times.length === 0 ? 0 : times.reduce((a, b) => a + b, 0) / times.length,
+    },
+    hours,
+    steps,
+    finalStates,
+    mergeOrder,
+  };
+}

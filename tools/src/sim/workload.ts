@@ -1,0 +1,77 @@
+import { createPrng } from "./prng.js";
+
+export interface WorkloadSpec {
+  seed: number;
+  prCount: number;
+  /** Mean PR arrivals per hour (exponential gaps). */
+  arrivalsPerHour: number;
+  /** Chance that a PR's own change breaks the tests. */
+  failureProbability: number;
+  /** Chance that any run fails for no reason. */
+  flakeProbability: number;
+  testMinutes: { min: number; max: number };
+  mergeMinutes: number;
+  /** Targets for parallel mode: PRs pick 1..perPr of `count` targets; some pick ALL or none. */
+  targets: { count: number; perPr: number; allProbability: number; noneProbability: number };
+  urgentProbability: number;
+  noBatchProbability: number;
+  /** Chance that a PR is cancelled by its author some time after submission. */
+  cancelProbability: number;
+}
+
+export const DEFAULT_WORKLOAD: WorkloadSpec = {
+  seed: 1,
+  prCount: 200,
+  arrivalsPerHour: 12,
+  failureProbability: 0.1,
+  flakeProbability: 0.02,
+  testMinutes: { min: 20, max: 40 },
+  mergeMinutes: 1,
+  targets: { count: 6, perPr: 2, allProbability: 0.02, noneProbability: 0.02 },
+  urgentProbability: 0.01,
+  noBatchProbability: 0.05,
+  cancelProbability: 0.02,
+};
+
+export interface SimulatedPr {
+  number: number;
+  arrivesAt: number;
+  bad: boolean;
+  priority: "urgent" | "high" | "medium" | "low";
+  noBatch: boolean;
+  targets: string[] | "ALL";
+  cancelAt: number | null;
+}
+
+const MINUTE = 60_000;
+
+export function generateWorkload(spec: WorkloadSpec): SimulatedPr[] {
+  const rng = createPrng(spec.seed);
+  const prs: SimulatedPr[] = [];
+  let at = 0;
+  const names = Array.from({ length: spec.targets.count }, (_, i) => `t${i}`);
+  for (let n = 1; n <= spec.prCount; n++) {
+    at += Math.round((-Math.log(1 - rng.next()) / spec.arrivalsPerHour) * 60 * MINUTE);
+    let targets: string[] | "ALL";
+    if (rng.chance(spec.targets.allProbability)) targets = "ALL";
+    else if (rng.chance(spec.targets.noneProbability)) targets = [];
+    else {
+      const picked = new Set<string>();
+      const k = rng.int(1, Math.max(1, spec.targets.perPr));
+      while (picked.size < Math.min(k, names.length)) picked.add(rng.pick(names));
+      targets = [...picked].sort();
+    }
+    prs.push({
+      number: n,
+      arrivesAt: at,
+      bad: rng.chance(spec.failureProbability),
+      priority: rng.chance(spec.urgentProbability)
+        ? "urgent"
+        : rng.pick(["high", "medium", "medium", "low"] as const),
+      noBatch: rng.chance(spec.noBatchProbability),
+      targets,
+      cancelAt: rng.chance(spec.cancelProbability) ? at + rng.int(1, 120) * MINUTE : null,
+    });
+  }
+  return prs;
+}

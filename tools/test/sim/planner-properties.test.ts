@@ -1,0 +1,143 @@
+import { expect } from "chai";
+import fc from "fast-check";
+import type { PlannerState, PrState } from "@mainline/queue-coordinator/domain/index";
+import { runSimulation, type StepObservation } from "../../src/sim/simulate.js";
+import { DEFAULT_WORKLOAD, type SimulatedPr, type WorkloadSpec } from "../../src/sim/workload.js";
+
+const settingsArb = fc.record({
+  mode: fc.constantFrom("SINGLE", "PARALLEL"),
+  concurrency: fc.integer({ min: 1, max: 4 }),
+  batch: fc.boolean(),
+  batchingMinSize: fc.integer({ min: 2, max: 4 }),
+  batchingMaxWaitTimeMinutes: fc.integer({ min: 1, max: 10 }),
+  pendingFailureDepth: fc.integer({ min: 0, max: 2 }),
+  canOptimisticallyMerge: fc.boolean(),
+  bisectionConcurrency: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null }),
+  testingTimeoutMinutes: fc.constant(0),
+});
+
+const workloadArb = (flakes: boolean) =>
+  fc
+    .record({
+      seed: fc.integer({ min: 1, max: 1_000_000 }),
+      prCount: fc.integer({ min: 1, max: Number(process.env.PROPERTY_MAX_PRS ?? 20) }),
+      arrivalsPerHour: fc.integer({ min: 2, max: 60 }),
+      failureProbability: fc.constantFrom(0, 0.1, 0.3, 0.6),
+      flakeProbability: flakes ? fc.constantFrom(0.05, 0.2) : fc.constant(0),
+      urgentProbability: fc.constantFrom(0, 0.15),
+      noBatchProbability: fc.constantFrom(0, 0.2),
+      cancelProbability: fc.constantFrom(0, 0.1),
+      targets: fc.record({
+        count: fc.integer({ min: 1, max: 4 }),
+        perPr: fc.integer({ min: 1, max: 2 }),
+        allProbability: fc.constantFrom(0, 0.1),
+        noneProbability: fc.constantFrom(0, 0.1),
+      }),
+    })
+    .map((w): WorkloadSpec => ({ ...DEFAULT_WORKLOAD, testMinutes: { min: 5, max: 30 }, ...w }));
+
+/**
+ * Independent of the planner: whether `later` must wait for `earlier` (rules 11, 12 and
+ * compat-notes): overlap, or `earlier` is ALL; an empty list depends on nothing but ALL, and
+ * nothing depends on it.
+ */
+function dependsOn(mode: string, later: SimulatedPr, earlier: SimulatedPr): boolean {
+  if (mode === "SINGLE" || earlier.targets === "ALL") return true;
+  if (earlier.targets.length === 0) return false;
+  if (later.targets === "ALL") return true;
+  const mine = later.targets;
+  return earlier.targets.some((t) => mine.includes(t));
+}
+
+/**
+ * Checks every MERGE decision: the run it comes from passed, contains every PR merged, lands
+ * nothing it did not contain, and contains every PR still queued ahead in the same lane.
+ */
+function checkMerges(mode: string) {
+  return ({ step, prs }: StepObservation): void => {
+    for (const decision of step.decisions) {
+      if (decision.type !== "MERGE") continue;
+      const run = step.state.runs[decision.runId];
+      expect(run?.status, `run ${decision.runId} behind merge ${decision.mergeId}`).to.equal("PASSED");
+      const combo = new Set([...(run?.base ?? []), ...(run?.prs ?? [])]);
+      for (const n of decision.prs) expect(combo.has(n), `PR ${n} was in the run it merges from`).to.be.true;
+      const merging = new Set(decision.prs);
+      for (const n of combo) {
+        const stillQueued = step.state.prs[n] !== undefined;
+        if (stillQueued) expect(merging.has(n), `tested PR ${n} lands with this merge`).to.be.true;
+      }
+      for (const n of decision.prs) {
+        const me = prs.get(n) as SimulatedPr;
+        for (const ahead of aheadOf(step.state, n)) {
+          if (merging.has(ahead)) continue;
+          const other = prs.get(ahead) as SimulatedPr;
+          expect(dependsOn(mode, me, other), `PR ${ahead} ahead of ${n} in its lane is merged first`).to.be
+            .false;
+        }
+      }
+    }
+  };
+}
+
+function aheadOf(state: PlannerState, n: number): number[] {
+  const i = state.order.indexOf(n);
+  return state.order.slice(0, Math.max(0, i)).filter((p) => state.prs[p]?.mergeId === null);
+}
+
+const RUNS = { numRuns: Number(process.env.PROPERTY_RUNS ?? 100) };
+
+describe("planner properties over random workloads (fast-check, fake CI)", () => {
+  it("nothing merges without a passing run containing it and everything ahead in its lane; every PR ends", () => {
+    fc.assert(
+      fc.property(settingsArb, workloadArb(true), fc.boolean(), (settings, workload, redeliver) => {
+        const report = runSimulation({ settings, workload, redeliver, observe: checkMerges(settings.mode) });
+        expect(report.stuck, "PRs left in the queue").to.equal(0);
+        const ends: PrState[] = ["MERGED", "FAILED", "CANCELLED"];
+        for (let n = 1; n <= workload.prCount; n++) expect(ends).to.include(report.finalStates[n]);
+      }),
+      RUNS,
+    );
+  });
+
+  it("without flakes a good PR is never FAILED and a bad one never MERGED", () => {
+    fc.assert(
+      fc.property(settingsArb, workloadArb(false), (settings, workload) => {
+        let prs: ReadonlyMap<number, SimulatedPr> = new Map();
+        const report = runSimulation({
+          settings,
+          workload,
+          observe: (o) => {
+            prs = o.prs;
+          },
+        });
+        for (const [n, pr] of prs) {
+          const end = report.finalStates[n];
+          if (pr.bad) expect(end, `bad PR ${n}`).to.not.equal("MERGED");
+          else expect(end, `good PR ${n}`).to.not.equal("FAILED");
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it("keeps FIFO order within a priority level among PRs of one lane", () => {
+    fc.assert(
+      fc.property(settingsArb, workloadArb(true), (settings, workload) => {
+        let prs: ReadonlyMap<number, SimulatedPr> = new Map();
+        const report = runSimulation({ settings, workload, observe: (o) => (prs = o.prs) });
+        const position = new Map(report.mergeOrder.map((n, i) => [n, i]));
+        const merged = [...prs.values()].filter((p) => position.has(p.number));
+        for (const a of merged) {
+          for (const b of merged) {
+            if (a.arrivesAt >= b.arrivesAt || a.priority !== b.priority || !dependsOn(settings.mode, b, a))
+              continue;
+            expect(position.get(a.number), `${a.number} before ${b.number}`).to.be.at.most(
+              position.get(b.number) as number,
+            );
+          }
+        }
+      }),
+      RUNS,
+    );
+  });
+});

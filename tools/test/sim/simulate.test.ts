@@ -1,0 +1,48 @@
+import { expect } from "chai";
+import { runSimulation } from "../../src/sim/simulate.js";
+import { formatReportTable } from "../../src/sim/report.js";
+import { DEFAULT_WORKLOAD, generateWorkload, type WorkloadSpec } from "../../src/sim/workload.js";
+
+const workload: WorkloadSpec = { ...DEFAULT_WORKLOAD, prCount: 60, arrivalsPerHour: 12, seed: 3 };
+
+describe("virtual-time simulator", () => {
+  it("replays exactly for a seed", () => {
+    const a = runSimulation({ settings: { concurrency: 2 }, workload });
+    const b = runSimulation({ settings: { concurrency: 2 }, workload });
+    expect(a).to.deep.equal(b);
+    expect(generateWorkload(workload)).to.deep.equal(generateWorkload(workload));
+  });
+
+  it("ends every PR and reports throughput, CI runs per merge and time-to-merge percentiles", () => {
+    const r = runSimulation({ settings: { concurrency: 2, testingTimeoutMinutes: 0 }, workload });
+    expect(r.stuck).to.equal(0);
+    expect(r.merged + r.failed + r.cancelled).to.equal(r.prs);
+    expect(r.runsPerMergedPr).to.be.at.least(1);
+    expect(r.timeToMergeMinutes.p50).to.be.at.most(r.timeToMergeMinutes.p90);
+    expect(r.timeToMergeMinutes.p90).to.be.at.most(r.timeToMergeMinutes.p99);
+    expect(formatReportTable([["c2", r]])).to.match(/^strategy/);
+  });
+
+  it("parallel lanes merge a workload of disjoint PRs faster than one lane", () => {
+    const disjoint: WorkloadSpec = {
+      ...workload,
+      failureProbability: 0.2,
+      flakeProbability: 0,
+      arrivalsPerHour: 30,
+      targets: { count: 8, perPr: 1, allProbability: 0, noneProbability: 0 },
+    };
+    const single = runSimulation({ settings: { concurrency: 2 }, workload: disjoint });
+    const parallel = runSimulation({ settings: { mode: "PARALLEL", concurrency: 2 }, workload: disjoint });
+    expect(parallel.merged).to.equal(single.merged);
+    expect(parallel.timeToMergeMinutes.p50).to.be.lessThan(single.timeToMergeMinutes.p50);
+  });
+
+  it("bisection result reuse never costs more CI runs than running every step", () => {
+    const batched: WorkloadSpec = { ...workload, failureProbability: 0.15, flakeProbability: 0 };
+    const settings = { batch: true, batchingMinSize: 4, concurrency: 2 };
+    const reuse = runSimulation({ settings, workload: batched });
+    const none = runSimulation({ settings, workload: batched, planner: { reuseBisectionResults: false } });
+    expect(reuse.bisectionRuns).to.be.at.most(none.bisectionRuns);
+    expect(reuse.finalStates).to.deep.equal(none.finalStates);
+  });
+});
