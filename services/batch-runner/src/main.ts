@@ -1,6 +1,7 @@
 import { loadConfigOrExit } from "@mainline/kit/config/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
+import { startBatchRunner } from "./app/start-batch-runner.js";
 import { configSchema } from "./config.js";
 
 const config = loadConfigOrExit("batch-runner", configSchema);
@@ -13,6 +14,19 @@ runMain(createLogger("batch-runner", config.LOG_LEVEL), async () => {
     logLevel: config.LOG_LEVEL,
     otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
+  const runner = await startBatchRunner({
+    nats: runtime.nats,
+    logger: runtime.logger,
+    settings: {
+      workDir: config.BATCH_RUNNER_WORK_DIR,
+      gitIdentity: { name: config.BATCH_RUNNER_GIT_NAME, email: config.BATCH_RUNNER_GIT_EMAIL },
+      jobConcurrency: config.BATCH_RUNNER_JOB_CONCURRENCY,
+      maxRunSeconds: config.BATCH_RUNNER_MAX_RUN_SECONDS,
+    },
+  });
+  runtime.shutdown.on("stop-consuming", "batch-runner jobs", () => runner.stopConsuming());
+  runtime.shutdown.on("finish-in-flight", "batch-runner jobs", () => runner.finishInFlight());
+  // No queries of its own yet: gRPC carries the standard health service, for readiness.
   await serveGrpc(runtime, { port: config.GRPC_PORT, services: [] });
   return runtime.shutdown;
 });

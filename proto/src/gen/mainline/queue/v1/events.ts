@@ -410,6 +410,13 @@ export interface MergeJob {
   pullRequests: MergePullRequest[];
   /** The commit the target ends at (the last PR's tested commit). */
   testedSha: string;
+  /** The test branch holding tested_sha; fetched by a replica that has not seen the commit. */
+  testBranch: string;
+  /**
+   * Test branches no longer needed once this merge lands (the merged run's and any
+   * superseded runs'); deleted from the remote after the merge, best effort.
+   */
+  obsoleteTestBranches: string[];
 }
 
 export interface MergeResult {
@@ -1481,6 +1488,8 @@ function createBaseMergeJob(): MergeJob {
     expectedTargetSha: "",
     pullRequests: [],
     testedSha: "",
+    testBranch: "",
+    obsoleteTestBranches: [],
   };
 }
 
@@ -1506,6 +1515,12 @@ export const MergeJob: MessageFns<MergeJob> = {
     }
     if (message.testedSha !== "") {
       writer.uint32(58).string(message.testedSha);
+    }
+    if (message.testBranch !== "") {
+      writer.uint32(66).string(message.testBranch);
+    }
+    for (const v of message.obsoleteTestBranches) {
+      writer.uint32(74).string(v!);
     }
     return writer;
   },
@@ -1579,6 +1594,22 @@ export const MergeJob: MessageFns<MergeJob> = {
             message.testedSha = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.testBranch = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.obsoleteTestBranches.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1624,6 +1655,16 @@ export const MergeJob: MessageFns<MergeJob> = {
         : isSet(object.tested_sha)
         ? globalThis.String(object.tested_sha)
         : "",
+      testBranch: isSet(object.testBranch)
+        ? globalThis.String(object.testBranch)
+        : isSet(object.test_branch)
+        ? globalThis.String(object.test_branch)
+        : "",
+      obsoleteTestBranches: globalThis.Array.isArray(object?.obsoleteTestBranches)
+        ? object.obsoleteTestBranches.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.obsolete_test_branches)
+        ? object.obsolete_test_branches.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1650,6 +1691,12 @@ export const MergeJob: MessageFns<MergeJob> = {
     if (message.testedSha !== "") {
       obj.testedSha = message.testedSha;
     }
+    if (message.testBranch !== "") {
+      obj.testBranch = message.testBranch;
+    }
+    if (message.obsoleteTestBranches?.length) {
+      obj.obsoleteTestBranches = message.obsoleteTestBranches;
+    }
     return obj;
   },
 
@@ -1667,6 +1714,8 @@ export const MergeJob: MessageFns<MergeJob> = {
     message.expectedTargetSha = object.expectedTargetSha ?? "";
     message.pullRequests = object.pullRequests?.map((e) => MergePullRequest.fromPartial(e)) || [];
     message.testedSha = object.testedSha ?? "";
+    message.testBranch = object.testBranch ?? "";
+    message.obsoleteTestBranches = object.obsoleteTestBranches?.map((e) => e) || [];
     return message;
   },
 };

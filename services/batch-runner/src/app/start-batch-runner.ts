@@ -1,0 +1,136 @@
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { NatsConnection } from "nats";
+import {
+  consume,
+  type ConsumerHandle,
+  type DeliveryHandler,
+  type MessageCodec,
+} from "@mainline/kit/bus/index";
+import type { Logger } from "@mainline/kit/logging/index";
+import { provisionMainlineStreams, STREAMS } from "@mainline/kit/streams/index";
+import { ExternalTestRunReported, MergeJob, TestRunJob } from "@mainline/proto/queue";
+import { ExternalReportBoard } from "../bus/external-report-board.js";
+import { externalReportHandler } from "../bus/external-report-handler.js";
+import {
+  DEFAULT_JOB_CONSUMER_SETTINGS,
+  JOB_CONSUMERS,
+  provisionJobConsumers,
+  type JobConsumerSettings,
+} from "../bus/job-consumers.js";
+import { TestRunResultLedger } from "../bus/test-run-result-ledger.js";
+import type { GitIdentity } from "../git/git.js";
+import { RepositoryCache } from "../git/repository-cache.js";
+import { ExternalRunWaiter } from "../jobs/external-run-waiter.js";
+import { mergeJobHandler } from "../jobs/merge-handler.js";
+import { testRunJobHandler } from "../jobs/test-run-handler.js";
+import { ExternalRunRegistry } from "../runner/external-runner.js";
+
+export interface BatchRunnerSettings {
+  /** This replica's own folder for repository mirrors and worktrees. */
+  readonly workDir: string;
+  readonly gitIdentity: GitIdentity;
+  /** Test-run jobs (and, separately, merge jobs) handled at once by this replica. */
+  readonly jobConcurrency: number;
+  /** Cap on any run, and the timeout of runs whose queue sets none. */
+  readonly maxRunSeconds: number;
+  readonly consumers?: JobConsumerSettings;
+}
+
+export interface BatchRunnerDeps {
+  readonly nats: NatsConnection;
+  readonly logger: Logger;
+  readonly settings: BatchRunnerSettings;
+  readonly clock?: () => Date;
+}
+
+/** A started batch-runner replica; its two stop steps follow the DESIGN shutdown order. */
+export interface BatchRunner {
+  /** Stops pulling jobs; jobs in flight go on. Idempotent. */
+  stopConsuming(): void;
+  /**
+   * Resolves once every job in flight has settled. Waits for external reports are cut short and
+   * their jobs handed back to the stream, where another replica resumes them from the board.
+   */
+  finishInFlight(): Promise<void>;
+  /** Both, in order (finishInFlight stops consuming first). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Wires the batch-runner's job handling onto a NATS connection: provisions the shared streams and
+ * its durable consumers, then consumes test-run jobs, merge jobs and external CI reports. Replicas
+ * are stateless and share the durable consumers; main.ts and the tests both start it here.
+ */
+export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunner> {
+  const { nats, logger, settings } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const consumerSettings = settings.consumers ?? DEFAULT_JOB_CONSUMER_SETTINGS;
+  const js = nats.jetstream();
+  const jsm = await nats.jetstreamManager();
+  await provisionMainlineStreams(jsm);
+  await provisionJobConsumers(jsm, consumerSettings);
+
+  // Worktrees a killed process left behind are only disk; the mirrors prune their records on next use.
+  await rm(join(settings.workDir, "worktrees"), { recursive: true, force: true });
+  const cache = new RepositoryCache({ workDir: settings.workDir, identity: settings.gitIdentity });
+  const [ledger, board] = await Promise.all([TestRunResultLedger.open(js), ExternalReportBoard.open(js)]);
+  const externalRuns = new ExternalRunWaiter(new ExternalRunRegistry(), board);
+  const watch = await board.watch(
+    (report) => externalRuns.accept(report),
+    (error) => logger.warn({ err: error }, "could not read an external report from the board"),
+  );
+  const abort = new AbortController();
+
+  const common = { js, cache, logger, clock, maxDeliver: consumerSettings.maxDeliver };
+  const handles: ConsumerHandle[] = [];
+  const start = async <T>(
+    consumer: (typeof JOB_CONSUMERS)[keyof typeof JOB_CONSUMERS],
+    codec: MessageCodec<T>,
+    handler: DeliveryHandler<T>,
+  ): Promise<void> => {
+    const handle = await consume<T>({
+      js,
+      stream: STREAMS.jobs.name,
+      durable: consumer.durable,
+      codec,
+      handler,
+      concurrency: settings.jobConcurrency,
+      logger,
+    });
+    void handle.closed.then((error) => {
+      if (error) logger.error({ err: error, durable: consumer.durable }, "job consumer stopped unexpectedly");
+    });
+    handles.push(handle);
+  };
+  await start(
+    JOB_CONSUMERS.testRun,
+    TestRunJob,
+    testRunJobHandler({
+      ...common,
+      ledger,
+      externalRuns,
+      abort: abort.signal,
+      maxRunSeconds: settings.maxRunSeconds,
+    }),
+  );
+  await start(JOB_CONSUMERS.merge, MergeJob, mergeJobHandler(common));
+  await start(JOB_CONSUMERS.externalReport, ExternalTestRunReported, externalReportHandler(board));
+  logger.info({ workDir: settings.workDir, concurrency: settings.jobConcurrency }, "consuming jobs");
+
+  let stopped: Promise<void> | undefined;
+  const stopConsuming = (): void => {
+    stopped ??= Promise.all(handles.map((handle) => handle.stop())).then(() => undefined);
+  };
+  const finishInFlight = async (): Promise<void> => {
+    stopConsuming();
+    abort.abort();
+    await stopped;
+    watch.stop();
+  };
+  return {
+    stopConsuming,
+    finishInFlight,
+    stop: finishInFlight,
+  };
+}

@@ -1,0 +1,41 @@
+import type { JetStreamManager } from "nats";
+import { ensureConsumer } from "@mainline/kit/bus/index";
+import { STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
+
+/**
+ * The batch-runner's durable consumers on the jobs stream. Every replica binds to the same
+ * durable names, so the server hands each job to exactly one replica (the work-queue stream
+ * also forbids a second consumer on the same subject).
+ */
+export const JOB_CONSUMERS = {
+  testRun: { durable: "batch-runner-test-run", subject: SUBJECTS.testRunJob },
+  merge: { durable: "batch-runner-merge", subject: SUBJECTS.mergeJob },
+  externalReport: { durable: "batch-runner-external-report", subject: SUBJECTS.externalReport },
+} as const;
+
+export interface JobConsumerSettings {
+  /**
+   * How long the server waits before handing an unacknowledged job to another replica. A running
+   * handler renews it (msg.working), so this bounds only how long a crashed replica's job waits.
+   */
+  readonly ackWaitMs: number;
+  /** Deliveries of one job before it is dropped; the last one publishes an ERROR/FAILED result. */
+  readonly maxDeliver: number;
+}
+
+export const DEFAULT_JOB_CONSUMER_SETTINGS: JobConsumerSettings = { ackWaitMs: 30_000, maxDeliver: 6 };
+
+/** Idempotent: every replica calls it at start. */
+export async function provisionJobConsumers(
+  jsm: JetStreamManager,
+  settings: JobConsumerSettings,
+): Promise<void> {
+  for (const { durable, subject } of Object.values(JOB_CONSUMERS)) {
+    await ensureConsumer(jsm, STREAMS.jobs.name, {
+      durable,
+      filterSubjects: [subject],
+      ackWaitMs: settings.ackWaitMs,
+      maxDeliver: settings.maxDeliver,
+    });
+  }
+}

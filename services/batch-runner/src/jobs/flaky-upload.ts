@@ -1,0 +1,26 @@
+import { ResultContext, UploadTestResultsRequest } from "@mainline/proto/flaky";
+import { TestRunKind, type TestRunJob, type TestRunResult } from "@mainline/proto/queue";
+
+export const MERGE_QUEUE_JOB_NAME = "mainline-merge-queue";
+
+/**
+ * The JUnit results of a merge-queue run as an upload for flaky-analytics. The context tells it
+ * how to weigh them (spec rule 15): bisection runs are never flakiness data, and merge-queue
+ * failures that pass on the target are not either; that judgement is flaky-analytics' own.
+ */
+export function flakyUploadOf(job: TestRunJob, result: TestRunResult): UploadTestResultsRequest {
+  const underTest = job.pullRequests.filter((pr) => pr.underTest);
+  return UploadTestResultsRequest.fromPartial({
+    org: result.queue?.org ?? "",
+    repo: result.queue?.repo,
+    commitSha: result.testBranchSha,
+    branch: result.testBranch,
+    // A single-PR run's results belong to that PR; a batch's to no single one.
+    ...(underTest.length === 1 && { prNumber: underTest[0]!.number }),
+    jobName: MERGE_QUEUE_JOB_NAME,
+    runStartedAt: result.startedAt,
+    context: job.kind === TestRunKind.BISECTION ? ResultContext.BISECTION : ResultContext.MERGE_QUEUE,
+    junitXml: result.junitXml,
+    uploadId: result.testRunId,
+  });
+}

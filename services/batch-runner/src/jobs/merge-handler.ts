@@ -1,0 +1,98 @@
+import type { JetStreamClient } from "nats";
+import type { DeliveryHandler } from "@mainline/kit/bus/index";
+import { MainlineError } from "@mainline/kit/errors/index";
+import type { Logger } from "@mainline/kit/logging/index";
+import { MergeOutcome, MergeResult, type MergeJob } from "@mainline/proto/queue";
+import { publishMergeResult } from "../bus/result-publishers.js";
+import { TargetMovedError } from "../git/git-errors.js";
+import { fastForwardTarget } from "../git/merge.js";
+import { assertRunId } from "../git/ref-names.js";
+import type { RepositoryCache } from "../git/repository-cache.js";
+import { deleteTestBranches } from "../git/test-branch-cleanup.js";
+import { readMergeJob, type MergeRequest } from "./merge-request.js";
+import { retryLater, shouldRetry } from "./retry-later.js";
+
+export interface MergeHandlerDeps {
+  readonly js: JetStreamClient;
+  readonly cache: RepositoryCache;
+  readonly logger: Logger;
+  readonly clock: () => Date;
+  readonly maxDeliver: number;
+}
+
+/**
+ * Handles one delivery of a MergeJob: fast-forward the target to the tested commit (never a
+ * force-push), publish the outcome, then delete the test branches the merge made obsolete.
+ * A redelivery finds the commit already on the target and reports MERGED again, pushing nothing.
+ */
+export function mergeJobHandler(deps: MergeHandlerDeps): DeliveryHandler<MergeJob> {
+  return async ({ data: job, deliveryCount }) => {
+    assertRunId("mergeId", job.mergeId);
+    const log = deps.logger.child({ mergeId: job.mergeId, deliveryCount });
+    let request: MergeRequest;
+    try {
+      request = readMergeJob(job);
+    } catch (error) {
+      await publishMergeResult(deps.js, failed(job, error, deps.clock()));
+      throw error;
+    }
+
+    let result: MergeResult;
+    try {
+      const merged = await fastForwardTarget(deps.cache, request.merge);
+      result = MergeResult.fromPartial({
+        mergeId: job.mergeId,
+        queue: request.queue,
+        outcome: MergeOutcome.MERGED,
+        newTargetSha: merged.mergedSha,
+        message: merged.alreadyMerged
+          ? `${request.merge.targetBranch} already contained the tested commit`
+          : `fast-forwarded ${request.merge.targetBranch} from ${merged.previousSha} to ${merged.mergedSha}`,
+        finishedAt: deps.clock(),
+      });
+    } catch (error) {
+      if (error instanceof TargetMovedError) {
+        result = MergeResult.fromPartial({
+          mergeId: job.mergeId,
+          queue: request.queue,
+          outcome: MergeOutcome.TARGET_MOVED,
+          newTargetSha: error.currentSha,
+          message: error.message,
+          finishedAt: deps.clock(),
+        });
+      } else if (shouldRetry(error, deliveryCount, deps.maxDeliver)) {
+        throw retryLater(error, deliveryCount);
+      } else {
+        result = failed(job, error, deps.clock());
+      }
+    }
+    await publishMergeResult(deps.js, result);
+    log.info({ outcome: MergeOutcome[result.outcome], newTargetSha: result.newTargetSha }, "merge finished");
+    if (result.outcome === MergeOutcome.MERGED) await cleanUp(deps, request, log);
+  };
+}
+
+/** Best effort: a branch left behind costs a ref on the remote, not a wrong merge. */
+async function cleanUp(deps: MergeHandlerDeps, request: MergeRequest, log: Logger): Promise<void> {
+  try {
+    const deleted = await deleteTestBranches(
+      deps.cache,
+      request.merge.remoteUrl,
+      request.obsoleteTestBranches,
+    );
+    if (deleted.length > 0) log.info({ deleted }, "deleted obsolete test branches");
+  } catch (error) {
+    log.warn({ err: error }, "could not delete obsolete test branches; leaving them");
+  }
+}
+
+function failed(job: MergeJob, error: unknown, finishedAt: Date): MergeResult {
+  const reason = error instanceof MainlineError ? error.message : `unexpected failure: ${String(error)}`;
+  return MergeResult.fromPartial({
+    mergeId: job.mergeId,
+    queue: job.queue,
+    outcome: MergeOutcome.FAILED,
+    message: reason,
+    finishedAt,
+  });
+}

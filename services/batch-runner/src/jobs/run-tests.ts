@@ -1,0 +1,91 @@
+import type { ProjectedBranch } from "../git/projected-branch.js";
+import type { RepositoryCache } from "../git/repository-cache.js";
+import { withTestCommitWorktree } from "../git/test-commit-worktree.js";
+import { runCommand } from "../runner/command-runner.js";
+import type { RunOutcome } from "../runner/run-result.js";
+import type { ExternalRunWaiter } from "./external-run-waiter.js";
+import type { TestRunRequest } from "./test-run-request.js";
+
+/** What the runner said about the test commit, whichever runner it was. */
+export interface RunVerdict {
+  readonly outcome: RunOutcome;
+  readonly junitXml: string[];
+  readonly message: string;
+  readonly detailsUrl?: string;
+}
+
+export interface RunTestsDeps {
+  readonly cache: RepositoryCache;
+  readonly externalRuns: ExternalRunWaiter;
+  /** Fires on shutdown: an external wait gives its job back instead of holding the process. */
+  readonly abort: AbortSignal;
+}
+
+// The result message travels in events and webhooks; the end of the output is what explains a failure.
+const MESSAGE_OUTPUT_CHARS = 4000;
+// The JUnit travels inside one NATS message (the result, then the upload), and NATS refuses
+// messages over its max_payload (1 MiB by default); files beyond this total are left out.
+const MAX_JUNIT_BYTES = 512 * 1024;
+
+/** Runs the job's runner against the pushed test commit. */
+export async function runTests(
+  request: TestRunRequest,
+  branch: ProjectedBranch,
+  deps: RunTestsDeps,
+): Promise<RunVerdict> {
+  const timeoutSeconds = Math.round(request.timeoutMs / 1000);
+  if (request.runner.kind === "external") {
+    const report = await deps.externalRuns.waitFor(
+      request.testRunId,
+      request.queue.org,
+      request.timeoutMs,
+      deps.abort,
+    );
+    const said =
+      report.outcome === "timed_out"
+        ? `no report from the external CI within the testing timeout of ${timeoutSeconds} s`
+        : `the external CI reported the run as ${report.outcome}`;
+    return {
+      outcome: report.outcome,
+      junitXml: report.junitFiles.map((file) => file.content),
+      message: report.message !== undefined ? `${said}: ${report.message}` : said,
+      ...(report.detailsUrl !== undefined && { detailsUrl: report.detailsUrl }),
+    };
+  }
+
+  const { command, junitGlobs } = request.runner;
+  const run = await withTestCommitWorktree(
+    deps.cache,
+    {
+      remoteUrl: request.projected.remoteUrl,
+      testBranch: branch.testBranch,
+      testBranchSha: branch.testBranchSha,
+    },
+    (cwd) =>
+      runCommand({
+        command,
+        cwd,
+        timeoutMs: request.timeoutMs,
+        junitGlobs,
+        maxJunitBytes: MAX_JUNIT_BYTES,
+        // Lets a test command tell which run it belongs to (e.g. to tag its own reports).
+        env: {
+          MAINLINE_TEST_RUN_ID: request.testRunId,
+          MAINLINE_TEST_BRANCH: branch.testBranch,
+          MAINLINE_TEST_SHA: branch.testBranchSha,
+        },
+      }),
+  );
+  const said =
+    run.outcome === "passed"
+      ? "the test command passed"
+      : run.outcome === "timed_out"
+        ? `the test command exceeded the testing timeout of ${timeoutSeconds} s`
+        : `the test command exited with code ${run.exitCode}`;
+  const tail = run.outputTail.slice(-MESSAGE_OUTPUT_CHARS).trim();
+  return {
+    outcome: run.outcome,
+    junitXml: run.junitFiles.map((file) => file.content),
+    message: run.outcome !== "passed" && tail !== "" ? `${said}\n${tail}` : said,
+  };
+}

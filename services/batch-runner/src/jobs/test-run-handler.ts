@@ -1,0 +1,104 @@
+import type { JetStreamClient } from "nats";
+import type { DeliveryHandler } from "@mainline/kit/bus/index";
+import { isRetryable } from "@mainline/kit/errors/index";
+import type { Logger } from "@mainline/kit/logging/index";
+import type { TestRunJob, TestRunResult } from "@mainline/proto/queue";
+import { publishTestResultsUpload, publishTestRunResult } from "../bus/result-publishers.js";
+import type { TestRunResultLedger } from "../bus/test-run-result-ledger.js";
+import { buildProjectedBranch, type ProjectedBranch } from "../git/projected-branch.js";
+import { assertRunId } from "../git/ref-names.js";
+import type { RepositoryCache } from "../git/repository-cache.js";
+import type { ExternalRunWaiter } from "./external-run-waiter.js";
+import { flakyUploadOf } from "./flaky-upload.js";
+import { retryLater, shouldRetry } from "./retry-later.js";
+import { runTests } from "./run-tests.js";
+import { readTestRunJob, type TestRunRequest } from "./test-run-request.js";
+import { failureResult, verdictResult } from "./test-run-result.js";
+
+export interface TestRunHandlerDeps {
+  readonly js: JetStreamClient;
+  readonly cache: RepositoryCache;
+  readonly ledger: TestRunResultLedger;
+  readonly externalRuns: ExternalRunWaiter;
+  readonly logger: Logger;
+  readonly clock: () => Date;
+  readonly abort: AbortSignal;
+  readonly maxRunSeconds: number;
+  readonly maxDeliver: number;
+}
+
+/**
+ * Handles one delivery of a TestRunJob: build and push the projected branch, run or await the
+ * tests, then record the result, publish it to the coordinator and the JUnit to flaky-analytics.
+ * Every step is safe to repeat: the branch is reused by test-run id, the first recorded result
+ * wins, and publishes carry message ids derived from the run id.
+ */
+export function testRunJobHandler(deps: TestRunHandlerDeps): DeliveryHandler<TestRunJob> {
+  return async ({ data: job, deliveryCount }) => {
+    // No result can be keyed by an id that is not one; the consumer terminates and logs it.
+    assertRunId("testRunId", job.testRunId);
+    const log = deps.logger.child({ testRunId: job.testRunId, deliveryCount });
+    const recorded = await deps.ledger.read(job.testRunId);
+    if (recorded !== undefined) {
+      log.info("test run already decided by an earlier delivery; republishing its result");
+      return announce(deps, job, recorded);
+    }
+
+    const startedAt = deps.clock();
+    let request: TestRunRequest;
+    try {
+      request = readTestRunJob(job, deps.maxRunSeconds);
+    } catch (error) {
+      // The coordinator learns the run is over; rethrowing then terminates the job, logged.
+      await decide(deps, job, failureResult(job, error, { startedAt, finishedAt: deps.clock() }));
+      throw error;
+    }
+    const result = await testRun(deps, request, startedAt, deliveryCount);
+    log.info({ outcome: result.outcome, testBranchSha: result.testBranchSha }, "test run finished");
+    await decide(deps, job, result);
+  };
+}
+
+async function testRun(
+  deps: TestRunHandlerDeps,
+  request: TestRunRequest,
+  startedAt: Date,
+  deliveryCount: number,
+): Promise<TestRunResult> {
+  const endWith = (error: unknown, branch?: ProjectedBranch): TestRunResult => {
+    // A stopping replica hands the job back whatever the delivery count: the run is not over.
+    if (deps.abort.aborted || shouldRetry(error, deliveryCount, deps.maxDeliver))
+      throw retryLater(error, deliveryCount);
+    const times = { startedAt, finishedAt: deps.clock() };
+    const result = failureResult(request, error, times, branch && { request, branch });
+    if (isRetryable(error)) result.message += ` (gave up after ${deliveryCount} attempts)`;
+    return result;
+  };
+
+  let branch: ProjectedBranch;
+  try {
+    branch = await buildProjectedBranch(deps.cache, request.projected);
+  } catch (error) {
+    return endWith(error);
+  }
+  if (branch.reused)
+    deps.logger.info({ testRunId: request.testRunId }, "test branch already pushed; reusing it");
+  try {
+    const verdict = await runTests(request, branch, deps);
+    return verdictResult(request, branch, verdict, { startedAt, finishedAt: deps.clock() });
+  } catch (error) {
+    return endWith(error, branch);
+  }
+}
+
+/** State first, then events (DESIGN rule 4): the ledger decides which result is the run's. */
+async function decide(deps: TestRunHandlerDeps, job: TestRunJob, result: TestRunResult): Promise<void> {
+  await announce(deps, job, await deps.ledger.recordFirst(result));
+}
+
+async function announce(deps: TestRunHandlerDeps, job: TestRunJob, result: TestRunResult): Promise<void> {
+  await publishTestRunResult(deps.js, result);
+  if (result.junitXml.length > 0) {
+    await publishTestResultsUpload(deps.js, result.testRunId, flakyUploadOf(job, result));
+  }
+}

@@ -1,0 +1,201 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { connect, type JetStreamClient, type JetStreamManager, type NatsConnection } from "nats";
+import { publish } from "@mainline/kit/bus/index";
+import { createLogger } from "@mainline/kit/logging/index";
+import { STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
+import { NatsServer } from "@mainline/testing";
+import { UploadTestResultsRequest } from "@mainline/proto/flaky";
+import {
+  ExternalTestRunReported,
+  MergeJob,
+  MergeMethod,
+  MergeResult,
+  RunnerKind,
+  TestRunJob,
+  TestRunKind,
+  TestRunResult,
+  type Runner,
+} from "@mainline/proto/queue";
+import { startBatchRunner, type BatchRunner } from "../../src/app/start-batch-runner.js";
+import { JOB_CONSUMERS, type JobConsumerSettings } from "../../src/bus/job-consumers.js";
+import type { RemoteFixture } from "../git/remote-fixture.js";
+import { BusInbox } from "./bus-inbox.js";
+
+export const QUEUE = {
+  org: "acme",
+  repo: { host: "git.example.com", owner: "acme", name: "app" },
+  targetBranch: "main",
+};
+
+let runIds = 0;
+/** Unique per test file run: the result ledger lives as long as the nats-server. */
+export const newRunId = (label: string): string => `${label}-${++runIds}`;
+
+export const commandRunner = (command: string, junitGlobs: string[] = []): Runner => ({
+  kind: RunnerKind.COMMAND,
+  command,
+  junitGlobs,
+});
+export const externalRunner: Runner = { kind: RunnerKind.EXTERNAL, command: "", junitGlobs: [] };
+
+/**
+ * A real nats-server, the batch-runner's job handling started in-process on it (as main.ts does),
+ * and inboxes standing in for the coordinator and flaky-analytics on the result subjects.
+ */
+export class BatchRunnerFixture {
+  readonly runners: BatchRunner[] = [];
+  private readonly connections: NatsConnection[] = [];
+  private readonly workDirs: string[] = [];
+
+  private constructor(
+    readonly server: NatsServer,
+    readonly js: JetStreamClient,
+    readonly jsm: JetStreamManager,
+    readonly testRunResults: BusInbox<TestRunResult>,
+    readonly mergeResults: BusInbox<MergeResult>,
+    readonly uploads: BusInbox<UploadTestResultsRequest>,
+  ) {}
+
+  static async start(consumers?: JobConsumerSettings): Promise<BatchRunnerFixture> {
+    const server = await NatsServer.start();
+    const nc = await connect({ servers: server.url });
+    const js = nc.jetstream();
+    const jsm = await nc.jetstreamManager();
+    const { runner, workDir } = await BatchRunnerFixture.startRunnerOn(nc, consumers);
+    const onResults = { js, jsm, stream: STREAMS.results.name };
+    const fixture = new BatchRunnerFixture(
+      server,
+      js,
+      jsm,
+      await BusInbox.open({
+        ...onResults,
+        subject: SUBJECTS.testRunResult,
+        durable: "test-coordinator-runs",
+        codec: TestRunResult,
+        keyOf: (r) => r.testRunId,
+      }),
+      await BusInbox.open({
+        ...onResults,
+        subject: SUBJECTS.mergeResult,
+        durable: "test-coordinator-merges",
+        codec: MergeResult,
+        keyOf: (r) => r.mergeId,
+      }),
+      await BusInbox.open({
+        ...onResults,
+        stream: STREAMS.jobs.name,
+        subject: SUBJECTS.testResults,
+        durable: "test-flaky-analytics",
+        codec: UploadTestResultsRequest,
+        keyOf: (u) => u.uploadId ?? "",
+      }),
+    );
+    fixture.connections.push(nc);
+    fixture.runners.push(runner);
+    fixture.workDirs.push(workDir);
+    return fixture;
+  }
+
+  /** Another replica on its own connection and work dir, sharing the durable consumers. */
+  async addReplica(): Promise<void> {
+    const nc = await connect({ servers: this.server.url });
+    const { runner, workDir } = await BatchRunnerFixture.startRunnerOn(nc);
+    this.connections.push(nc);
+    this.runners.push(runner);
+    this.workDirs.push(workDir);
+  }
+
+  private static async startRunnerOn(
+    nc: NatsConnection,
+    consumers?: JobConsumerSettings,
+  ): Promise<{ runner: BatchRunner; workDir: string }> {
+    const workDir = await mkdtemp(join(tmpdir(), "mainline-batch-runner-"));
+    const runner = await startBatchRunner({
+      nats: nc,
+      logger: createLogger("batch-runner", process.env.LOG_LEVEL ?? "silent"),
+      settings: {
+        workDir,
+        gitIdentity: { name: "Mainline Test", email: "mainline@test.invalid" },
+        jobConcurrency: 4,
+        maxRunSeconds: 120,
+        ...(consumers && { consumers }),
+      },
+    });
+    return { runner, workDir };
+  }
+
+  testRunJob(
+    remote: Pick<RemoteFixture, "url">,
+    testRunId: string,
+    pullRequests: Array<{ number: number; underTest?: boolean }>,
+    runner: Runner,
+    overrides: Partial<TestRunJob> = {},
+  ): TestRunJob {
+    return TestRunJob.fromPartial({
+      testRunId,
+      queue: QUEUE,
+      kind: TestRunKind.MAIN,
+      pullRequests: pullRequests.map((pr) => ({
+        number: pr.number,
+        title: `Change ${pr.number}`,
+        underTest: pr.underTest ?? true,
+      })),
+      mergeMethod: MergeMethod.SQUASH,
+      testBranch: `mainline/test/main/${testRunId}`,
+      remoteUrl: remote.url,
+      runner,
+      timeoutSeconds: 60,
+      ...overrides,
+    });
+  }
+
+  /** Publishes a job as the coordinator would; returns its stream sequence. */
+  async publishTestRunJob(job: TestRunJob, msgId = `test-run-job:${job.testRunId}`): Promise<number> {
+    return (await publish(this.js, SUBJECTS.testRunJob, TestRunJob, job, { msgId })).seq;
+  }
+
+  async publishMergeJob(job: MergeJob): Promise<number> {
+    return (await publish(this.js, SUBJECTS.mergeJob, MergeJob, job, { msgId: `merge-job:${job.mergeId}` }))
+      .seq;
+  }
+
+  async publishExternalReport(report: Partial<ExternalTestRunReported>): Promise<void> {
+    const message = ExternalTestRunReported.fromPartial({ org: QUEUE.org, ...report });
+    await publish(this.js, SUBJECTS.externalReport, ExternalTestRunReported, message, {
+      msgId: `external-report:${message.testRunId}`,
+    });
+  }
+
+  /** Waits until the batch-runner has settled (acked or terminated) the job at `seq`. */
+  async jobSettled(seq: number, consumer: { durable: string } = JOB_CONSUMERS.testRun): Promise<void> {
+    for (;;) {
+      const info = await this.jsm.consumers.info(STREAMS.jobs.name, consumer.durable);
+      if (info.ack_floor.stream_seq >= seq && info.num_ack_pending === 0) return;
+      await sleep(20);
+    }
+  }
+
+  /** Messages ever stored on the results stream: a duplicate publish stores nothing. */
+  async resultsStored(): Promise<number> {
+    return (await this.jsm.streams.info(STREAMS.results.name)).state.last_seq;
+  }
+
+  /** Worktree folders any replica left in its work dir (none once its jobs are done). */
+  async leftoverWorktrees(): Promise<string[]> {
+    const lists = await Promise.all(
+      this.workDirs.map((dir) => readdir(join(dir, "worktrees")).catch((): string[] => [])),
+    );
+    return lists.flat();
+  }
+
+  async stop(): Promise<void> {
+    for (const runner of this.runners) await runner.stop();
+    await Promise.all([this.testRunResults.stop(), this.mergeResults.stop(), this.uploads.stop()]);
+    for (const nc of this.connections) await nc.close();
+    await this.server.stop();
+    await Promise.all(this.workDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  }
+}
