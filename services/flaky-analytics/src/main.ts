@@ -1,7 +1,8 @@
 import { loadConfigOrExit } from "@mainline/kit/config/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
-import { configSchema } from "./config.js";
+import { createFlakyService } from "./app/flaky-service.js";
+import { configSchema, DEV_PAGE_TOKEN_KEY } from "./config.js";
 
 const config = loadConfigOrExit("flaky-analytics", configSchema);
 
@@ -13,6 +14,22 @@ runMain(createLogger("flaky-analytics", config.LOG_LEVEL), async () => {
     logLevel: config.LOG_LEVEL,
     otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
-  await serveGrpc(runtime, { port: config.GRPC_PORT, services: [] });
+  if (config.FLAKY_PAGE_TOKEN_KEY === DEV_PAGE_TOKEN_KEY) {
+    runtime.logger.warn("FLAKY_PAGE_TOKEN_KEY is the development default; set a secret in production");
+  }
+  const service = await createFlakyService({
+    nats: runtime.nats,
+    store: runtime.store,
+    logger: runtime.logger,
+    pageTokenKey: config.FLAKY_PAGE_TOKEN_KEY,
+    publicBaseUrl: config.MAINLINE_PUBLIC_URL,
+  });
+  const consumer = await service.startConsuming();
+  runtime.shutdown.on("stop-consuming", "test-results consumer", () => consumer.stop());
+  runtime.shutdown.on("finish-in-flight", "ingest", async () => {
+    service.app.outbox.stop();
+    await service.app.idle();
+  });
+  await serveGrpc(runtime, { port: config.GRPC_PORT, services: [service.grpc] });
   return runtime.shutdown;
 });

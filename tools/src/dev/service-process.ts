@@ -54,7 +54,9 @@ export class ServiceProcess {
       const delay = this.backoffMs;
       this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
       this.restarts += 1;
-      log(`${name} exited (code ${code}, signal ${signal}); restarting in ${delay} ms (restart #${this.restarts})`);
+      log(
+        `${name} exited (code ${code}, signal ${signal}); restarting in ${delay} ms (restart #${this.restarts})`,
+      );
       this.restartTimer = setTimeout(() => this.start(), delay);
     });
   }

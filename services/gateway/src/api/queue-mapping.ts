@@ -109,6 +109,8 @@ export function submittedToJson(pr: SubmittedPullRequest) {
     prSha: pr.prSha,
     prBaseBranch: pr.prBaseBranch,
     prAuthor: pr.prAuthor,
+    ...(pr.failureReason ? { failureReason: pr.failureReason } : {}),
+    ...(pr.cancellationReason ? { cancellationReason: pr.cancellationReason } : {}),
   };
 }
 

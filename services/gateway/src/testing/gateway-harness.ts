@@ -5,10 +5,10 @@ import { connect, type NatsConnection } from "nats";
 import { NatsServer } from "@mainline/testing";
 import { createLogger } from "@mainline/kit/logging/index";
 import { openStore, type Store } from "@mainline/kit/store/index";
-import { AuthRepository } from "../src/auth/auth-repository.js";
-import { allEndpoints } from "../src/api/all-endpoints.js";
-import { createApp, requestHandler } from "../src/http/app.js";
-import { connectUpstreams, type Upstreams } from "../src/upstream/upstreams.js";
+import { AuthRepository } from "../auth/auth-repository.js";
+import { allEndpoints } from "../api/all-endpoints.js";
+import { createApp, requestHandler } from "../http/app.js";
+import { connectUpstreams, type Upstreams } from "../upstream/upstreams.js";
 
 /**
  * The gateway's HTTP app over a real embedded store on a real nats-server, with upstream addresses given by

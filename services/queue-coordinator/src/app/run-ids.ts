@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 
 /**
  * The planner numbers runs and merges per queue (run-1, run-2, ...). Outside the queue they need ids that stay
- * unique even when a queue is deleted and created again, because the batch-runner is idempotent by id (a
+ * unique even when a queue is deleted and created again (and use only characters git ref names and the
+ * batch-runner accept: letters, digits, '-' and '_'), because the batch-runner is idempotent by id (a
  * recreated queue's run-1 must not find the old run-1's test branch). The suffix is fixed per queue incarnation.
  */
 export function incarnation(queueKey: string, createdAt: string): string {
@@ -10,12 +11,12 @@ export function incarnation(queueKey: string, createdAt: string): string {
 }
 
 export function globalId(localId: string, queueIncarnation: string): string {
-  return `${localId}.${queueIncarnation}`;
+  return `${localId}_${queueIncarnation}`;
 }
 
 /** The planner's id back from a global one; undefined when it belongs to another queue incarnation. */
 export function localId(global: string, queueIncarnation: string): string | undefined {
-  const dot = global.lastIndexOf(".");
+  const dot = global.lastIndexOf("_");
   if (dot < 0 || global.slice(dot + 1) !== queueIncarnation) return undefined;
   return global.slice(0, dot);
 }

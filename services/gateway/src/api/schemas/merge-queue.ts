@@ -179,6 +179,9 @@ export const submittedPullRequestResponse = z.object({
   skipTheLine: z.boolean(),
   isCurrentlySubmittedToQueue: z.boolean(),
   ...prFacts,
+  /** Ours, beyond compat-notes: why a FAILED or CANCELLED PR ended (e.g. TESTS_FAILED, MERGE_CONFLICT). */
+  failureReason: z.string().optional(),
+  cancellationReason: z.string().optional(),
 });
 
 export const testingDetailsResponse = z.object({

@@ -216,7 +216,12 @@ export interface RepositorySettings {
   autoQuarantineEnabled: boolean;
   /** Failure rate on the default branch above which a test is flaky (0..1). */
   flakyFailureRateThreshold: number;
-  /** Failure rate on the default branch above which a persistently failing test is broken (0..1). */
+  /**
+   * Not applied: broken is judged by consecutive failures (broken_after_consecutive_failures).
+   * Reported as 0; kept so the field number is never reused.
+   *
+   * @deprecated
+   */
   brokenFailureRateThreshold: number;
   /** Runs needed in the window before the rate rules apply. */
   minRuns: number;
@@ -226,6 +231,8 @@ export interface RepositorySettings {
   recoveryWindowHours: number;
   /** The branch whose failures count toward broken (default "main"). */
   defaultBranch: string;
+  /** Consecutive failed runs on the default branch (or in the merge queue) that make a test broken. */
+  brokenAfterConsecutiveFailures: number;
 }
 
 function createBaseRepositoryLink(): RepositoryLink {
@@ -1218,6 +1225,7 @@ function createBaseRepositorySettings(): RepositorySettings {
     rateWindowHours: 0,
     recoveryWindowHours: 0,
     defaultBranch: "",
+    brokenAfterConsecutiveFailures: 0,
   };
 }
 
@@ -1246,6 +1254,9 @@ export const RepositorySettings: MessageFns<RepositorySettings> = {
     }
     if (message.defaultBranch !== "") {
       writer.uint32(66).string(message.defaultBranch);
+    }
+    if (message.brokenAfterConsecutiveFailures !== 0) {
+      writer.uint32(72).uint32(message.brokenAfterConsecutiveFailures);
     }
     return writer;
   },
@@ -1327,6 +1338,14 @@ export const RepositorySettings: MessageFns<RepositorySettings> = {
             message.defaultBranch = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.brokenAfterConsecutiveFailures = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1381,6 +1400,11 @@ export const RepositorySettings: MessageFns<RepositorySettings> = {
         : isSet(object.default_branch)
         ? globalThis.String(object.default_branch)
         : "",
+      brokenAfterConsecutiveFailures: isSet(object.brokenAfterConsecutiveFailures)
+        ? globalThis.Number(object.brokenAfterConsecutiveFailures)
+        : isSet(object.broken_after_consecutive_failures)
+        ? globalThis.Number(object.broken_after_consecutive_failures)
+        : 0,
     };
   },
 
@@ -1410,6 +1434,9 @@ export const RepositorySettings: MessageFns<RepositorySettings> = {
     if (message.defaultBranch !== "") {
       obj.defaultBranch = message.defaultBranch;
     }
+    if (message.brokenAfterConsecutiveFailures !== 0) {
+      obj.brokenAfterConsecutiveFailures = Math.round(message.brokenAfterConsecutiveFailures);
+    }
     return obj;
   },
 
@@ -1426,6 +1453,7 @@ export const RepositorySettings: MessageFns<RepositorySettings> = {
     message.rateWindowHours = object.rateWindowHours ?? 0;
     message.recoveryWindowHours = object.recoveryWindowHours ?? 0;
     message.defaultBranch = object.defaultBranch ?? "";
+    message.brokenAfterConsecutiveFailures = object.brokenAfterConsecutiveFailures ?? 0;
     return message;
   },
 };

@@ -112,12 +112,20 @@ export interface UpdateRepositorySettingsRequest {
   repo?: RepoRef | undefined;
   quarantiningEnabled?: boolean | undefined;
   autoQuarantineEnabled?: boolean | undefined;
-  flakyFailureRateThreshold?: number | undefined;
+  flakyFailureRateThreshold?:
+    | number
+    | undefined;
+  /**
+   * Not applied (see RepositorySettings); setting it is refused.
+   *
+   * @deprecated
+   */
   brokenFailureRateThreshold?: number | undefined;
   minRuns?: number | undefined;
   rateWindowHours?: number | undefined;
   recoveryWindowHours?: number | undefined;
   defaultBranch?: string | undefined;
+  brokenAfterConsecutiveFailures?: number | undefined;
 }
 
 export interface UpdateRepositorySettingsResponse {
@@ -158,6 +166,8 @@ export interface SetCodeownersRequest {
 export interface SetCodeownersResponse {
   /** Rules parsed from the content. */
   rules: number;
+  /** Lines skipped as GitHub would skip them ("line 3: ..."), so a typo is seen at once. */
+  problems: string[];
 }
 
 function createBaseUploadTestResultsRequest(): UploadTestResultsRequest {
@@ -1196,6 +1206,7 @@ function createBaseUpdateRepositorySettingsRequest(): UpdateRepositorySettingsRe
     rateWindowHours: undefined,
     recoveryWindowHours: undefined,
     defaultBranch: undefined,
+    brokenAfterConsecutiveFailures: undefined,
   };
 }
 
@@ -1230,6 +1241,9 @@ export const UpdateRepositorySettingsRequest: MessageFns<UpdateRepositorySetting
     }
     if (message.defaultBranch !== undefined) {
       writer.uint32(82).string(message.defaultBranch);
+    }
+    if (message.brokenAfterConsecutiveFailures !== undefined) {
+      writer.uint32(88).uint32(message.brokenAfterConsecutiveFailures);
     }
     return writer;
   },
@@ -1327,6 +1341,14 @@ export const UpdateRepositorySettingsRequest: MessageFns<UpdateRepositorySetting
             message.defaultBranch = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.brokenAfterConsecutiveFailures = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1383,6 +1405,11 @@ export const UpdateRepositorySettingsRequest: MessageFns<UpdateRepositorySetting
         : isSet(object.default_branch)
         ? globalThis.String(object.default_branch)
         : undefined,
+      brokenAfterConsecutiveFailures: isSet(object.brokenAfterConsecutiveFailures)
+        ? globalThis.Number(object.brokenAfterConsecutiveFailures)
+        : isSet(object.broken_after_consecutive_failures)
+        ? globalThis.Number(object.broken_after_consecutive_failures)
+        : undefined,
     };
   },
 
@@ -1418,6 +1445,9 @@ export const UpdateRepositorySettingsRequest: MessageFns<UpdateRepositorySetting
     if (message.defaultBranch !== undefined) {
       obj.defaultBranch = message.defaultBranch;
     }
+    if (message.brokenAfterConsecutiveFailures !== undefined) {
+      obj.brokenAfterConsecutiveFailures = Math.round(message.brokenAfterConsecutiveFailures);
+    }
     return obj;
   },
 
@@ -1438,6 +1468,7 @@ export const UpdateRepositorySettingsRequest: MessageFns<UpdateRepositorySetting
     message.rateWindowHours = object.rateWindowHours ?? undefined;
     message.recoveryWindowHours = object.recoveryWindowHours ?? undefined;
     message.defaultBranch = object.defaultBranch ?? undefined;
+    message.brokenAfterConsecutiveFailures = object.brokenAfterConsecutiveFailures ?? undefined;
     return message;
   },
 };
@@ -1975,13 +2006,16 @@ export const SetCodeownersRequest: MessageFns<SetCodeownersRequest> = {
 };
 
 function createBaseSetCodeownersResponse(): SetCodeownersResponse {
-  return { rules: 0 };
+  return { rules: 0, problems: [] };
 }
 
 export const SetCodeownersResponse: MessageFns<SetCodeownersResponse> = {
   encode(message: SetCodeownersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.rules !== 0) {
       writer.uint32(8).uint32(message.rules);
+    }
+    for (const v of message.problems) {
+      writer.uint32(18).string(v!);
     }
     return writer;
   },
@@ -2007,6 +2041,14 @@ export const SetCodeownersResponse: MessageFns<SetCodeownersResponse> = {
             message.rules = reader.uint32();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.problems.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2020,13 +2062,19 @@ export const SetCodeownersResponse: MessageFns<SetCodeownersResponse> = {
   },
 
   fromJSON(object: any): SetCodeownersResponse {
-    return { rules: isSet(object.rules) ? globalThis.Number(object.rules) : 0 };
+    return {
+      rules: isSet(object.rules) ? globalThis.Number(object.rules) : 0,
+      problems: globalThis.Array.isArray(object?.problems) ? object.problems.map((e: any) => globalThis.String(e)) : [],
+    };
   },
 
   toJSON(message: SetCodeownersResponse): unknown {
     const obj: any = {};
     if (message.rules !== 0) {
       obj.rules = Math.round(message.rules);
+    }
+    if (message.problems?.length) {
+      obj.problems = message.problems;
     }
     return obj;
   },
@@ -2037,6 +2085,7 @@ export const SetCodeownersResponse: MessageFns<SetCodeownersResponse> = {
   fromPartial<I extends Exact<DeepPartial<SetCodeownersResponse>, I>>(object: I): SetCodeownersResponse {
     const message = createBaseSetCodeownersResponse();
     message.rules = object.rules ?? 0;
+    message.problems = object.problems?.map((e) => e) || [];
     return message;
   },
 };

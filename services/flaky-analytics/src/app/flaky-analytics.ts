@@ -1,0 +1,121 @@
+import type { Logger } from "@mainline/kit/logging/index";
+import type { QuarantineConfig, QuarantineOverride, RepositoryRef } from "../domain/index.js";
+import type { FlakyStore } from "../store/flaky-store.js";
+import { CodeownersCache } from "./codeowners-cache.js";
+import { FailingIdsCache } from "./failing-ids-cache.js";
+import { ingestResults } from "./ingest-results.js";
+import type { IngestResult } from "./ingest-results.js";
+import { KeyedLock } from "./keyed-lock.js";
+import { Links } from "./links.js";
+import { listFailingTests } from "./list-failing-tests.js";
+import type { FailingTestsPage } from "./list-failing-tests.js";
+import * as admin from "./repository-admin.js";
+import type { RepositorySettingsPatch, RepositorySettingsView } from "./repository-admin.js";
+import { StatusOutbox } from "./status-outbox.js";
+import type { PublishStatusChange } from "./status-outbox.js";
+import type { TestResultsUpload } from "./test-results-upload.js";
+
+export interface FlakyAnalyticsOptions {
+  store: FlakyStore;
+  publishStatusChange: PublishStatusChange;
+  logger: Logger;
+  pageTokenKey: string;
+  publicBaseUrl: string;
+  now?: () => number;
+}
+
+/** The service's use cases, whichever way they are called (gRPC, JetStream, a benchmark). */
+export class FlakyAnalytics {
+  readonly outbox: StatusOutbox;
+  private readonly lock = new KeyedLock();
+  private readonly codeowners = new CodeownersCache();
+  private readonly failingIds = new FailingIdsCache();
+  private readonly links: Links;
+  private readonly now: () => number;
+
+  constructor(private readonly options: FlakyAnalyticsOptions) {
+    this.now = options.now ?? Date.now;
+    this.links = new Links(options.publicBaseUrl);
+    this.outbox = new StatusOutbox({
+      store: options.store,
+      codeowners: this.codeowners,
+      links: this.links,
+      publish: options.publishStatusChange,
+      logger: options.logger,
+    });
+  }
+
+  async uploadTestResults(upload: TestResultsUpload): Promise<Omit<IngestResult, "changed">> {
+    let result: IngestResult;
+    try {
+      result = await ingestResults(this.deps(), upload);
+    } finally {
+      // Also after a failure: part of the upload may have been written.
+      this.failingIds.invalidate(admin.lockKey(upload.org, upload.repo));
+    }
+    const { changed, ...summary } = result;
+    await this.outbox.deliver(changed);
+    return summary;
+  }
+
+  listFailingTests(callerOrg: string, body: Record<string, unknown>): Promise<FailingTestsPage> {
+    return listFailingTests(
+      {
+        store: this.options.store,
+        codeowners: this.codeowners,
+        failingIds: this.failingIds,
+        links: this.links,
+        pageTokenKey: this.options.pageTokenKey,
+        now: this.now,
+      },
+      callerOrg,
+      body,
+    );
+  }
+
+  getQuarantineConfig(org: string, repo: RepositoryRef): Promise<QuarantineConfig> {
+    return admin.getQuarantineConfig(this.deps(), org, repo);
+  }
+
+  getRepositorySettings(org: string, repo: RepositoryRef): Promise<RepositorySettingsView> {
+    return admin.getRepositorySettings(this.deps(), org, repo);
+  }
+
+  updateRepositorySettings(
+    org: string,
+    repo: RepositoryRef,
+    patch: RepositorySettingsPatch,
+  ): Promise<RepositorySettingsView> {
+    return admin.updateRepositorySettings(this.deps(), org, repo, patch);
+  }
+
+  setQuarantineOverride(
+    org: string,
+    repo: RepositoryRef,
+    testId: string,
+    override: QuarantineOverride | undefined,
+  ): Promise<void> {
+    return admin.setQuarantineOverride(this.deps(), org, repo, testId, override);
+  }
+
+  linkTicket(org: string, repo: RepositoryRef, testId: string, url: string): Promise<void> {
+    return admin.linkTicket(this.deps(), org, repo, testId, url);
+  }
+
+  setCodeowners(
+    org: string,
+    repo: RepositoryRef,
+    content: string,
+  ): Promise<{ rules: number; problems: string[] }> {
+    return admin.setCodeowners(this.deps(), org, repo, content);
+  }
+
+  /** Waits for writes in flight (shutdown's finish-in-flight stage). */
+  idle(): Promise<void> {
+    return this.lock.idle();
+  }
+
+  private deps() {
+    return { store: this.options.store, lock: this.lock, now: this.now };
+  }
+}

@@ -1,0 +1,71 @@
+import { UnauthenticatedError } from "@mainline/kit/errors/index";
+import { decodePageToken, pageInfo, validateListFailingTestsRequest } from "../domain/index.js";
+import type { PageInfo, PageScope } from "../domain/index.js";
+import type { FlakyStore } from "../store/flaky-store.js";
+import { repositoryKey } from "../store/repository-key.js";
+import type { CodeownersCache } from "./codeowners-cache.js";
+import type { FailingIdsCache } from "./failing-ids-cache.js";
+import { failingTestRecord } from "./failing-test-record.js";
+import type { FailingTestRecord } from "./failing-test-record.js";
+import type { Links } from "./links.js";
+
+export interface FailingTestsPage {
+  tests: FailingTestRecord[];
+  page: PageInfo;
+}
+
+export interface ListFailingTestsDeps {
+  store: FlakyStore;
+  codeowners: CodeownersCache;
+  failingIds: FailingIdsCache;
+  links: Links;
+  pageTokenKey: string;
+  now: () => number;
+}
+
+/**
+ * The spec's list-failing-tests. `callerOrg` is the organisation of the API token; `body` is the
+ * request as the spec writes it. The distinct failing tests come from a range scan over failure
+ * hours, in test-id order (stable across pages and calls); only the page's tests are read.
+ */
+export async function listFailingTests(
+  deps: ListFailingTestsDeps,
+  callerOrg: string,
+  body: Record<string, unknown>,
+): Promise<FailingTestsPage> {
+  const slug = body["org_url_slug"];
+  // The slug names whose data is read; a token may only read its own organisation's.
+  if (typeof slug === "string" && slug.trim() !== "" && slug !== callerOrg) {
+    throw new UnauthenticatedError(
+      `Unauthorized: the API token does not belong to the organization "${slug}"`,
+    );
+  }
+  const query = validateListFailingTestsRequest(body);
+  const scope: PageScope = {
+    org: query.org,
+    repo: query.repo,
+    startTime: query.startTime,
+    endTime: query.endTime,
+  };
+  const pageIndex = query.pageToken ? decodePageToken(query.pageToken, scope, deps.pageTokenKey) : 0;
+  const repoKey = repositoryKey(query.repo);
+  const ids = await deps.failingIds.get(`${query.org}\n${repoKey}`, query.startTime, query.endTime, () =>
+    deps.store.failureHours.failingTestIds(query.org, repoKey, query.startTime, query.endTime),
+  );
+  const pageIds = ids.slice(pageIndex * query.pageSize, (pageIndex + 1) * query.pageSize);
+  const [docs, repository] = await Promise.all([
+    deps.store.tests.findByIds(query.org, repoKey, pageIds),
+    deps.store.repositories.get(query.org, query.repo),
+  ]);
+  const codeowners = deps.codeowners.of(repository.codeowners);
+  const now = deps.now();
+  const tests: FailingTestRecord[] = [];
+  for (const id of pageIds) {
+    const doc = docs.get(id);
+    if (doc) tests.push(failingTestRecord(doc, repository, codeowners, deps.links, now));
+  }
+  return {
+    tests,
+    page: pageInfo(scope, { totalRows: ids.length, pageSize: query.pageSize, pageIndex }, deps.pageTokenKey),
+  };
+}

@@ -1,0 +1,167 @@
+import { z } from "zod";
+import { prNumber, repoSchema, upperEnum } from "./common.js";
+
+/**
+ * Request and response shapes of the flaky-test endpoints. list-failing-tests is the spec's, field for
+ * field (snake_case); the others are ours and follow its spelling, except get-quarantine-config, whose
+ * `{ isDisabled, testIds }` is what CI wrappers of the hosted service read (compat-notes).
+ */
+
+const dateTime = (what: string) =>
+  z.iso.datetime({ offset: true, error: `must be an RFC 3339 date-time with an offset (${what})` });
+const text = (what: string) =>
+  z
+    .string({ error: `must be a string (${what})` })
+    .trim()
+    .min(1, "must not be empty");
+const testIdField = z.uuid({ error: "must be a test id (the UUID of list-failing-tests)" });
+
+export const listFailingTestsRequest = z.object({
+  repo: repoSchema,
+  org_url_slug: text("the organization's slug"),
+  start_time: dateTime("inclusive start, e.g. 2025-03-07T00:00:00Z"),
+  end_time: dateTime("exclusive end, within 7 days of start_time"),
+  page_query: z.object({
+    page_size: z
+      .int({ error: "must be an integer from 1 to 100" })
+      .min(1, "must be an integer from 1 to 100")
+      .max(100, "must be an integer from 1 to 100"),
+    page_token: z.string({ error: "must be a string" }).optional(),
+  }),
+});
+
+const failingTest = z.object({
+  id: z.uuid(),
+  repository: z.object({ html_url: z.url() }),
+  html_url: z.url(),
+  name: z.string(),
+  variant: z.string(),
+  status: z.object({
+    value: z.enum(["healthy", "flaky", "broken"]),
+    reason: z.string(),
+    timestamp: z.iso.datetime({ offset: true }),
+  }),
+  most_common_failures: z.array(
+    z.object({
+      summary: z.string(),
+      occurrence_count: z.int().min(0),
+      last_occurrence: z.iso.datetime({ offset: true }).optional(),
+    }),
+  ),
+  failure_rate_last_7d: z.number().min(0).max(1),
+  failure_rate_last_24h: z.number().min(0).max(1),
+  file_path: z.string().optional(),
+  parent: z.string().optional(),
+  classname: z.string().optional(),
+  codeowners: z.array(z.string()),
+  pull_requests_impacted_last_7d: z.int().min(0),
+  quarantined: z.boolean(),
+  ticket: z.object({ html_url: z.url() }).optional(),
+});
+
+export const listFailingTestsResponse = z.object({
+  tests: z.array(failingTest),
+  page: z.object({
+    total_rows: z.number().min(0),
+    total_pages: z.number().min(0),
+    next_page_token: z.string(),
+    prev_page_token: z.string(),
+    last_page_token: z.string(),
+    page_index: z.number().min(0),
+  }),
+});
+
+export const RESULT_CONTEXTS = ["CI", "MERGE_QUEUE", "BISECTION"] as const;
+
+/** JUnit XML files travel as strings inside JSON, one array element per file. */
+export const uploadTestResultsRequest = z.object({
+  repo: repoSchema,
+  commit_sha: z.string().regex(/^[0-9a-fA-F]{4,64}$/, "must be a commit sha (hex)"),
+  branch: text("branch the tests ran on"),
+  pr_number: prNumber.optional(),
+  variant: z.string({ error: "must be a string" }).max(200, "must be at most 200 characters").optional(),
+  job_name: z.string({ error: "must be a string" }).max(200, "must be at most 200 characters").optional(),
+  run_started_at: dateTime("when the run started").optional(),
+  context: upperEnum(RESULT_CONTEXTS).optional(),
+  upload_id: text("your id for this upload; a repeat is a no-op").optional(),
+  junit: z
+    .array(z.string({ error: "must be a JUnit XML document as a string" }), {
+      error: "must be an array of JUnit XML documents (strings)",
+    })
+    .min(1, "must hold at least one JUnit XML document"),
+});
+
+export const uploadTestResultsResponse = z.object({
+  upload_id: z.string(),
+  files: z.int(),
+  results: z.int(),
+  passed: z.int(),
+  failed: z.int(),
+  skipped: z.int(),
+  new_tests: z.int(),
+});
+
+export const repoRequest = z.object({ repo: repoSchema });
+
+export const quarantineConfigResponse = z.object({
+  isDisabled: z.boolean(),
+  testIds: z.array(z.string()),
+});
+
+const ratio = z
+  .number({ error: "must be a number" })
+  .gt(0, "must be greater than 0")
+  .max(1, "must be at most 1");
+const hours = z.int({ error: "must be an integer (hours)" }).min(1, "must be at least 1");
+
+export const repositorySettings = z.object({
+  quarantining_enabled: z.boolean(),
+  auto_quarantine_enabled: z.boolean(),
+  flaky_failure_rate_threshold: z.number(),
+  min_runs: z.int(),
+  rate_window_hours: z.int(),
+  recovery_window_hours: z.int(),
+  default_branch: z.string(),
+  broken_after_consecutive_failures: z.int(),
+});
+
+export const updateRepositorySettingsRequest = z
+  .object({
+    repo: repoSchema,
+    quarantining_enabled: z.boolean({ error: "must be a boolean" }).optional(),
+    auto_quarantine_enabled: z.boolean({ error: "must be a boolean" }).optional(),
+    flaky_failure_rate_threshold: ratio.optional(),
+    min_runs: z.int({ error: "must be an integer" }).min(1, "must be at least 1").optional(),
+    rate_window_hours: hours.optional(),
+    recovery_window_hours: hours.optional(),
+    default_branch: text("branch whose failures count toward broken").optional(),
+    broken_after_consecutive_failures: z
+      .int({ error: "must be an integer" })
+      .min(2, "must be at least 2")
+      .optional(),
+  })
+  .strict();
+
+export const setQuarantineOverrideRequest = z.object({
+  repo: repoSchema,
+  test_id: testIdField,
+  // null, "" or "NONE" clear the override (automatic quarantining decides again).
+  override: z.union(
+    [z.null(), z.literal(""), upperEnum(["ALWAYS_QUARANTINE", "NEVER_QUARANTINE", "NONE"] as const)],
+    { error: "must be ALWAYS_QUARANTINE, NEVER_QUARANTINE, or NONE / null to clear" },
+  ),
+});
+
+export const linkTicketRequest = z.object({
+  repo: repoSchema,
+  test_id: testIdField,
+  // An empty string removes the link.
+  url: z.string({ error: "must be a string (the ticket's URL, or empty to remove the link)" }),
+});
+
+export const setCodeownersRequest = z.object({
+  repo: repoSchema,
+  content: z.string({ error: "must be a string (the CODEOWNERS file's content)" }),
+});
+
+export const setCodeownersResponse = z.object({ rules: z.int(), problems: z.array(z.string()) });

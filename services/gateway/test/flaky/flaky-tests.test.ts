@@ -1,0 +1,215 @@
+import { expect } from "chai";
+import { readFileSync } from "node:fs";
+import { GatewayHarness } from "../gateway-harness.js";
+import { FlakyServiceProcess } from "./flaky-service-process.js";
+
+const repo = { host: "github.com", owner: "acme", name: "widgets" };
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../../flaky-analytics/test/fixtures/junit/${name}`, import.meta.url), "utf8");
+// Recent, so the status judged at read time is still within its quiet window.
+const RUN_AT = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000).toISOString();
+const window = {
+  start_time: new Date(Date.parse(RUN_AT) - 12 * 3_600_000).toISOString(),
+  end_time: new Date(Date.parse(RUN_AT) + 12 * 3_600_000).toISOString(),
+};
+
+describe("gateway: flaky-test endpoints against the real flaky-analytics service", () => {
+  let flaky: FlakyServiceProcess;
+  let gw: GatewayHarness;
+  let acme: string;
+  let globex: string;
+
+  before(async function () {
+    this.timeout(30_000);
+    flaky = await FlakyServiceProcess.start({ MAINLINE_PUBLIC_URL: "https://mainline.acme.test" });
+    gw = await GatewayHarness.start({ flaky: flaky.address });
+    acme = await gw.organization("acme");
+    globex = await gw.organization("globex");
+  });
+  after(async () => {
+    await gw.stop();
+    await flaky.stop();
+  });
+
+  const upload = (token: string, junit: string[], extra: object = {}) =>
+    gw.post(
+      "/flaky-tests/upload",
+      { repo, commit_sha: "a".repeat(40), branch: "main", run_started_at: RUN_AT, junit, ...extra },
+      token,
+    );
+  const list = (token: string, body: object = {}) =>
+    gw.post(
+      "/flaky-tests/list-failing-tests",
+      { repo, org_url_slug: "acme", ...window, page_query: { page_size: 10 }, ...body },
+      token,
+    );
+
+  it("uploads JUnit XML and lists the failing tests in the spec's shape", async () => {
+    const uploaded = await upload(
+      acme,
+      [fixture("gradle-test-retry-unmerged.xml"), fixture("jest-junit.xml")],
+      {
+        pr_number: 9,
+        job_name: "unit",
+      },
+    );
+    expect(uploaded.status, await uploaded.clone().text()).to.equal(200);
+    const summary = (await uploaded.json()) as Record<string, unknown>;
+    expect(summary).to.include({ files: 2 });
+    expect(summary["upload_id"]).to.be.a("string");
+
+    const response = await list(acme);
+    expect(response.status).to.equal(200);
+    const body = (await response.json()) as {
+      tests: Record<string, unknown>[];
+      page: Record<string, unknown>;
+    };
+    const flakyTest = body.tests.find((t) => t["name"] === "settlesBatch()");
+    expect(flakyTest).to.include({
+      variant: "",
+      classname: "com.acme.ledger.SettlementTest",
+      quarantined: false,
+    });
+    expect(flakyTest?.["status"]).to.deep.include({ value: "flaky", timestamp: RUN_AT });
+    expect(flakyTest?.["repository"]).to.deep.equal({ html_url: "https://github.com/acme/widgets" });
+    expect(String(flakyTest?.["html_url"])).to.match(/^https:\/\/mainline\.acme\.test\/flaky-tests\/acme\//);
+    for (const field of ["failure_rate_last_7d", "failure_rate_last_24h", "pull_requests_impacted_last_7d"]) {
+      expect(flakyTest?.[field]).to.be.a("number");
+    }
+    expect(flakyTest?.["most_common_failures"]).to.be.an("array").that.is.not.empty;
+    expect(body.page).to.have.all.keys(
+      "total_rows",
+      "total_pages",
+      "next_page_token",
+      "prev_page_token",
+      "last_page_token",
+      "page_index",
+    );
+  });
+
+  it("never lets organisation B read organisation A's tests", async () => {
+    // globex's own listing of the same repository is empty...
+    const own = await list(globex, { org_url_slug: "globex" });
+    expect(own.status).to.equal(200);
+    expect(((await own.json()) as { tests: unknown[] }).tests).to.deep.equal([]);
+    // ...and naming acme's slug with globex's token is refused.
+    const intruding = await list(globex, { org_url_slug: "acme" });
+    expect(intruding.status).to.equal(401);
+    expect(await intruding.text()).to.match(/^Unauthorized/);
+    // A page token issued to acme is worthless to globex.
+    const acmePage = (await (await list(acme, { page_query: { page_size: 1 } })).json()) as {
+      page: { next_page_token: string };
+    };
+    expect(acmePage.page.next_page_token).to.not.equal("");
+    const replay = await list(globex, {
+      org_url_slug: "globex",
+      page_query: { page_size: 1, page_token: acmePage.page.next_page_token },
+    });
+    expect(replay.status).to.equal(400);
+    expect(await replay.text()).to.match(/^page_query\.page_token:/);
+  });
+
+  it("answers 401 without a token and 400s naming the field", async () => {
+    expect((await gw.post("/flaky-tests/list-failing-tests", { repo })).status).to.equal(401);
+    const cases: [object, RegExp][] = [
+      [{ page_query: { page_size: 0 } }, /^page_query\.page_size: must be an integer from 1 to 100/],
+      [{ page_query: { page_size: 101 } }, /^page_query\.page_size:/],
+      [{ page_query: {} }, /^page_query\.page_size: is required/],
+      [{ start_time: "yesterday" }, /^start_time: must be an RFC 3339 date-time/],
+      [
+        { end_time: new Date(Date.parse(window.start_time) + 8 * 86_400_000).toISOString() },
+        /^end_time: must be within 7 days of start_time/,
+      ],
+      [{ repo: { host: "github.com", owner: "acme" } }, /^repo\.name: is required/],
+      [{ org_url_slug: undefined }, /^org_url_slug: is required/],
+    ];
+    for (const [body, message] of cases) {
+      const response = await list(acme, body);
+      expect(response.status, JSON.stringify(body)).to.equal(400);
+      expect(await response.text()).to.match(message);
+    }
+  });
+
+  it("refuses malformed XML with a 400 naming the file and line, storing nothing", async () => {
+    const response = await upload(globex, [fixture("pytest-xunit1.xml"), "<testsuite><testcase name='x'>"]);
+    expect(response.status).to.equal(400);
+    expect(await response.text()).to.match(/^junit_xml\[1\]: /);
+    const listing = (await (await list(globex, { org_url_slug: "globex" })).json()) as { tests: unknown[] };
+    expect(listing.tests).to.deep.equal([]);
+    const notArray = await gw.post(
+      "/flaky-tests/upload",
+      { repo, commit_sha: "abc1", branch: "main", junit: "<x/>" },
+      globex,
+    );
+    expect(notArray.status).to.equal(400);
+    expect(await notArray.text()).to.match(/^junit: must be an array/);
+  });
+
+  it("turns quarantining on, overrides a test and serves the quarantine config", async () => {
+    const listing = (await (await list(acme)).json()) as { tests: { id: string; name: string }[] };
+    const flakyId = listing.tests.find((t) => t.name === "settlesBatch()")!.id;
+    const before = await gw.post("/flaky-tests/get-quarantine-config", { repo }, acme);
+    expect(await before.json()).to.deep.equal({ isDisabled: true, testIds: [] });
+
+    const settings = await gw.post(
+      "/flaky-tests/update-repository-settings",
+      { repo, quarantining_enabled: true, auto_quarantine_enabled: true },
+      acme,
+    );
+    expect(await settings.json()).to.deep.include({
+      quarantining_enabled: true,
+      auto_quarantine_enabled: true,
+    });
+    const config = (await (await gw.post("/flaky-tests/get-quarantine-config", { repo }, acme)).json()) as {
+      testIds: string[];
+    };
+    expect(config.testIds).to.include(flakyId);
+
+    const never = await gw.post(
+      "/flaky-tests/set-quarantine-override",
+      { repo, test_id: flakyId, override: "never_quarantine" },
+      acme,
+    );
+    expect(never.status).to.equal(200);
+    const after = (await (await gw.post("/flaky-tests/get-quarantine-config", { repo }, acme)).json()) as {
+      testIds: string[];
+    };
+    expect(after.testIds).to.not.include(flakyId);
+    // Another organisation cannot touch acme's test.
+    const foreign = await gw.post(
+      "/flaky-tests/set-quarantine-override",
+      { repo, test_id: flakyId, override: null },
+      globex,
+    );
+    expect(foreign.status).to.equal(404);
+    const badSetting = await gw.post("/flaky-tests/update-repository-settings", { repo, min_runs: 0 }, acme);
+    expect(badSetting.status).to.equal(400);
+    expect(await badSetting.text()).to.match(/^min_runs: must be at least 1/);
+  });
+
+  it("links tickets and resolves code owners", async () => {
+    const listing = (await (await list(acme)).json()) as { tests: { id: string; file_path?: string }[] };
+    const jest = listing.tests.find((t) => t.file_path === "src/parser.test.js")!;
+    const owners = await gw.post("/flaky-tests/set-codeowners", { repo, content: "src/ @acme/core\n" }, acme);
+    expect(await owners.json()).to.deep.equal({ rules: 1, problems: [] });
+    const ticket = await gw.post(
+      "/flaky-tests/link-ticket",
+      { repo, test_id: jest.id, url: "https://linear.app/acme/issue/WID-7" },
+      acme,
+    );
+    expect(ticket.status).to.equal(200);
+    const again = (await (await list(acme)).json()) as { tests: Record<string, unknown>[] };
+    const listed = again.tests.find((t) => t["id"] === jest.id);
+    expect(listed?.["codeowners"]).to.deep.equal(["@acme/core"]);
+    expect(listed?.["ticket"]).to.deep.equal({ html_url: "https://linear.app/acme/issue/WID-7" });
+  });
+
+  it("documents the endpoints in the OpenAPI document", async () => {
+    const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(doc.paths).to.include.keys(
+      "/flaky-tests/list-failing-tests",
+      "/flaky-tests/upload",
+      "/flaky-tests/get-quarantine-config",
+    );
+  });
+});

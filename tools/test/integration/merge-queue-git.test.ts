@@ -1,0 +1,147 @@
+import { expect } from "chai";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { connect, type NatsConnection } from "nats";
+import { createLogger } from "@mainline/kit/logging/index";
+import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner/app/start-batch-runner";
+import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
+import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, GIT_AUTHOR_NAME: "Dev", GIT_AUTHOR_EMAIL: "dev@example.com", GIT_COMMITTER_NAME: "Dev", GIT_COMMITTER_EMAIL: "dev@example.com" },
+  }).trim();
+
+const repo = { host: "git.example.com", owner: "acme", name: "app" };
+const queue = { repo, targetBranch: "main" };
+const BROKEN = 3;
+const CONFLICTING = 6;
+
+/**
+ * Issue 5's end-to-end run: the coordinator, the batch-runner and nats-server, a real bare remote with eight
+ * pull requests (one breaks the test command, one conflicts), batching on with size 4.
+ */
+describe("merge queue end to end with real git (coordinator + batch-runner + nats-server)", function () {
+  this.timeout(240_000);
+  let dir: string;
+  let remote: string;
+  let baseSha: string;
+  let coordinator: CoordinatorHarness;
+  let runnerNats: NatsConnection;
+  let runner: BatchRunner;
+  let gw: GatewayHarness;
+  let token: string;
+
+  const call = async (route: string, body: unknown) => {
+    const response = await gw.post(route, body, token);
+    const text = await response.text();
+    expect(response.status, `${route}: ${text}`).to.equal(200);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "mainline-e2e-"));
+    remote = path.join(dir, "remote.git");
+    const work = path.join(dir, "work");
+    git(dir, "init", "--bare", "--initial-branch=main", remote);
+    // Every ref update of the remote is logged, so the test can prove there was no force-push.
+    git(remote, "config", "core.logAllRefUpdates", "always");
+    git(dir, "clone", remote, work);
+    git(work, "checkout", "-b", "main");
+    await writeFile(path.join(work, "app.txt"), "line one\nline two\n");
+    await writeFile(path.join(work, "test.sh"), 'if [ -e BROKEN ]; then echo "tests fail: BROKEN exists"; exit 1; fi\necho ok\n');
+    git(work, "add", ".");
+    git(work, "commit", "-m", "initial");
+    git(work, "push", "origin", "main");
+    baseSha = git(work, "rev-parse", "HEAD");
+    for (let n = 1; n <= 8; n++) {
+      git(work, "checkout", "-q", "-b", `feature-${n}`, baseSha);
+      if (n === BROKEN) await writeFile(path.join(work, "BROKEN"), "this breaks the tests\n");
+      else if (n === 2 || n === CONFLICTING) await writeFile(path.join(work, "app.txt"), `line one changed by ${n}\nline two\n`);
+      else await writeFile(path.join(work, `pr-${n}.txt`), `change ${n}\n`);
+      git(work, "add", ".");
+      git(work, "commit", "-m", `Change ${n}`);
+      git(work, "push", "-q", "origin", `HEAD:refs/heads/feature-${n}`, `HEAD:refs/pull/${n}/head`);
+    }
+
+    coordinator = await CoordinatorHarness.start();
+    runnerNats = await connect({ servers: coordinator.nats.url });
+    runner = await startBatchRunner({
+      nats: runnerNats,
+      logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),
+      settings: {
+        workDir: path.join(dir, "runner"),
+        gitIdentity: { name: "Mainline", email: "mainline@localhost" },
+        jobConcurrency: 2,
+        maxRunSeconds: 120,
+      },
+    });
+    gw = await GatewayHarness.start({ queue: coordinator.address });
+    token = await gw.organization("acme");
+  });
+
+  after(async () => {
+    await gw?.stop();
+    await runner?.stop();
+    await runnerNats?.close();
+    await coordinator?.stop();
+    await coordinator?.nats.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("merges the six good PRs as separate commits in queue order and fails the broken and the conflicting one", async () => {
+    await call("/createQueue", { ...queue, concurrency: 2, batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 1 });
+    await call("/repositories/connection", { repo, remoteUrl: remote, runner: { kind: "COMMAND", command: "sh test.sh" } });
+    for (let n = 1; n <= 8; n++) {
+      const sha = git(remote, "rev-parse", `refs/pull/${n}/head`);
+      await call("/code-host/pull-request-events", {
+        action: "opened",
+        number: n,
+        pull_request: { title: `Change ${n}`, state: "open", user: { login: "dev" }, head: { ref: `feature-${n}`, sha }, base: { ref: "main" } },
+        repository: { name: repo.name, owner: { login: repo.owner }, html_url: `https://${repo.host}/acme/app` },
+      });
+    }
+    for (let n = 1; n <= 8; n++) await call("/submitPullRequest", { ...queue, pr: { number: n } });
+
+    const states = new Map<number, Record<string, unknown>>();
+    const deadline = Date.now() + 150_000;
+    while (states.size < 8) {
+      for (let n = 1; n <= 8; n++) {
+        const pr = await call("/getSubmittedPullRequest", { ...queue, pr: { number: n } });
+        if (["MERGED", "FAILED", "CANCELLED"].includes(pr.state as string)) states.set(n, pr);
+      }
+      if (Date.now() > deadline) throw new Error(`not every PR finished: ${JSON.stringify([...states.entries()])}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+
+    const stateOf = (n: number) => states.get(n)?.state;
+    expect([1, 2, 4, 5, 7, 8].map(stateOf)).to.deep.equal(Array(6).fill("MERGED"));
+    expect(stateOf(BROKEN)).to.equal("FAILED");
+    expect(stateOf(CONFLICTING)).to.equal("FAILED");
+
+    // The remote's main: the base, then one commit per merged PR, in queue order.
+    const log = git(remote, "log", "--format=%s", `${baseSha}..main`).split("\n").reverse();
+    expect(log).to.deep.equal([1, 2, 4, 5, 7, 8].map((n) => `Change ${n} (#${n})`));
+    const parents = git(remote, "rev-list", "--parents", `${baseSha}..main`).split("\n");
+    expect(parents.every((line) => line.split(" ").length === 2), "each PR a single-parent commit").to.equal(true);
+
+    // No force-push: every update of main moved it forward from the previous value.
+    const updates = git(remote, "reflog", "show", "--format=%H", "refs/heads/main").split("\n").reverse();
+    for (let i = 1; i < updates.length; i++) {
+      execFileSync("git", ["merge-base", "--is-ancestor", updates[i - 1]!, updates[i]!], { cwd: remote });
+    }
+  });
+
+  it("says why each failed PR failed", async () => {
+    const broken = await call("/getSubmittedPullRequest", { ...queue, pr: { number: BROKEN } });
+    const conflicting = await call("/getSubmittedPullRequest", { ...queue, pr: { number: CONFLICTING } });
+    const q = await call("/getQueue", queue);
+    expect(q.enqueuedPullRequests).to.deep.equal([]);
+    expect(broken).to.include({ state: "FAILED", failureReason: "TESTS_FAILED" });
+    expect(conflicting).to.include({ state: "FAILED", failureReason: "MERGE_CONFLICT" });
+  });
+});
