@@ -2,7 +2,16 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "proto/src/gen/**", ".data/**", "**/*.cjs", "eslint.config.js"] },
+  {
+    ignores: [
+      "**/dist/**",
+      "**/node_modules/**",
+      "proto/src/gen/**",
+      ".data/**",
+      "**/*.cjs",
+      "eslint.config.js",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -14,7 +14,7 @@ import { connect } from "nats";
 import { NatsServer } from "@mainline/testing";
 import { createLogger } from "@mainline/kit/logging/index";
 import { openStore } from "@mainline/kit/store/index";
-import { createFlakyService } from "../../services/flaky-analytics/src/app/flaky-service.js";
+import { createFlakyService } from "@mainline/flaky-analytics/app/flaky-service";
 
 const { values } = parseArgs({
   options: {

@@ -83,7 +83,13 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     proc.start();
   };
   for (const service of SERVICES) {
-    launch(service.name, { ...baseEnv, GRPC_PORT: String(options.grpcBasePort + service.portOffset) });
+    launch(service.name, {
+      ...baseEnv,
+      GRPC_PORT: String(options.grpcBasePort + service.portOffset),
+      ...(service.name === "batch-runner"
+        ? { BATCH_RUNNER_WORK_DIR: path.join(options.dataDir, "batch-runner") }
+        : {}),
+    });
   }
   launch("gateway", { ...baseEnv, GATEWAY_PORT: String(options.gatewayPort), DEV_API_TOKEN: apiToken });
   return {

@@ -5,7 +5,11 @@ import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordina
 const repo = { host: "github.com", owner: "acme", name: "widgets" };
 const queue = { repo, targetBranch: "main" };
 
-function prEvent(number: number, action = "opened", extra: { state?: string; sha?: string; branch?: string; merged?: boolean } = {}) {
+function prEvent(
+  number: number,
+  action = "opened",
+  extra: { state?: string; sha?: string; branch?: string; merged?: boolean } = {},
+) {
   return {
     action,
     number,
@@ -17,11 +21,20 @@ function prEvent(number: number, action = "opened", extra: { state?: string; sha
       head: { ref: extra.branch ?? `feature-${number}`, sha: extra.sha ?? `${number}`.padStart(40, "a") },
       base: { ref: "main" },
     },
-    repository: { name: repo.name, owner: { login: repo.owner }, html_url: "https://github.com/acme/widgets" },
+    repository: {
+      name: repo.name,
+      owner: { login: repo.owner },
+      html_url: "https://github.com/acme/widgets",
+    },
   };
 }
 
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 5000): Promise<T> {
+async function eventually<T>(
+  read: () => Promise<T>,
+  ok: (v: T) => boolean,
+  what: string,
+  timeoutMs = 5000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -41,10 +54,20 @@ describe("merge queue through the HTTP API (gateway -> gRPC -> queue-coordinator
   const call = async (path: string, body: unknown, t = token) => {
     const response = await gw.post(path, body, t);
     const text = await response.text();
-    return { status: response.status, body: response.headers.get("content-type")?.includes("json") ? (JSON.parse(text) as Record<string, unknown>) : text };
+    return {
+      status: response.status,
+      body: response.headers.get("content-type")?.includes("json")
+        ? (JSON.parse(text) as Record<string, unknown>)
+        : text,
+    };
   };
-  const pr = async (number: number) => (await call("/getSubmittedPullRequest", { ...queue, pr: { number } })).body as Record<string, unknown>;
-  const getQueue = async () => (await call("/getQueue", queue)).body as { enqueuedPullRequests: Record<string, unknown>[] } & Record<string, unknown>;
+  const pr = async (number: number) =>
+    (await call("/getSubmittedPullRequest", { ...queue, pr: { number } })).body as Record<string, unknown>;
+  const getQueue = async () =>
+    (await call("/getQueue", queue)).body as { enqueuedPullRequests: Record<string, unknown>[] } & Record<
+      string,
+      unknown
+    >;
 
   before(async () => {
     coordinator = await CoordinatorHarness.start();
@@ -94,8 +117,12 @@ describe("merge queue through the HTTP API (gateway -> gRPC -> queue-coordinator
     expect(waiting.priorityName).to.equal("medium");
     expect(waiting.usedDefaultPriorityName).to.equal(true);
     const posted = await call("/code-host/pull-request-events", prEvent(1));
-    expect(posted.status, String(posted.body)).to.equal(200);
-    const testing = await eventually(() => pr(1), (p) => p.state === "TESTING", "PR 1 testing");
+    expect(posted.status, JSON.stringify(posted.body)).to.equal(200);
+    const testing = await eventually(
+      () => pr(1),
+      (p) => p.state === "TESTING",
+      "PR 1 testing",
+    );
     expect(testing).to.include({ prTitle: "Change 1", prAuthor: "dev", prBaseBranch: "main" });
   });
 
@@ -114,13 +141,20 @@ describe("merge queue through the HTTP API (gateway -> gRPC -> queue-coordinator
     expect((details.body as { testedPullRequests: unknown[] }).testedPullRequests).to.deep.equal([
       { prNumber: 1, prUrl: "https://github.com/acme/widgets/pull/1", title: "Change 1" },
     ]);
-    expect((await call("/reportTestRun", { testRunId, passed: true }, otherToken)).status, "other org").to.equal(404);
+    expect(
+      (await call("/reportTestRun", { testRunId, passed: true }, otherToken)).status,
+      "other org",
+    ).to.equal(404);
     expect((await call("/reportTestRun", { testRunId, passed: true })).status).to.equal(200);
     const merged = await pr(1);
     expect(merged.state).to.equal("MERGED");
     expect(merged.isCurrentlySubmittedToQueue).to.equal(false);
-    expect((await call("/getMergeQueueTestingDetails", { ...queue, testRunId })).body).to.deep.include({ status: "SUCCEEDED" });
-    expect((await call("/reportTestRun", { testRunId, passed: false })).status, "a second report").to.equal(409);
+    expect((await call("/getMergeQueueTestingDetails", { ...queue, testRunId })).body).to.deep.include({
+      status: "SUCCEEDED",
+    });
+    expect((await call("/reportTestRun", { testRunId, passed: false })).status, "a second report").to.equal(
+      409,
+    );
   });
 
   it("finds a PR by branch, and answers 404 for a branch never submitted", async () => {
@@ -139,7 +173,11 @@ describe("merge queue through the HTTP API (gateway -> gRPC -> queue-coordinator
   it("fails a PR whose run fails, with the failure reason", async () => {
     await call("/code-host/pull-request-events", prEvent(2));
     await call("/submitPullRequest", { ...queue, pr: { number: 2 }, priority: "high" });
-    const q = await eventually(getQueue, (v) => typeof v.enqueuedPullRequests[0]?.testRunId === "string", "PR 2 testing");
+    const q = await eventually(
+      getQueue,
+      (v) => typeof v.enqueuedPullRequests[0]?.testRunId === "string",
+      "PR 2 testing",
+    );
     await call("/reportTestRun", { testRunId: q.enqueuedPullRequests[0]?.testRunId, passed: false });
     const failed = await pr(2);
     expect(failed).to.include({ state: "FAILED", priorityName: "high", priorityValue: 10 });
@@ -154,14 +192,27 @@ describe("merge queue through the HTTP API (gateway -> gRPC -> queue-coordinator
     expect((await pr(3)).state).to.equal("CANCELLED");
     await call("/code-host/pull-request-events", prEvent(4, "closed", { state: "closed" }));
     expect((await pr(4)).state).to.equal("CANCELLED");
-    expect((await call("/cancelPullRequest", { ...queue, pr: { number: 3 } })).status, "not queued any more").to.equal(404);
+    expect(
+      (await call("/cancelPullRequest", { ...queue, pr: { number: 3 } })).status,
+      "not queued any more",
+    ).to.equal(404);
   });
 
   it("updates settings, refusing bad values without changing anything", async () => {
-    const updated = await call("/updateQueue", { ...queue, concurrency: 3, batch: true, mergeMethod: "rebase" });
-    expect(updated.status, String(updated.body)).to.equal(200);
+    const updated = await call("/updateQueue", {
+      ...queue,
+      concurrency: 3,
+      batch: true,
+      mergeMethod: "rebase",
+    });
+    expect(updated.status, JSON.stringify(updated.body)).to.equal(200);
     expect(updated.status).to.equal(200);
-    expect(updated.body).to.include({ concurrency: 3, batch: true, mergeMethod: "REBASE", optimizationMode: "BISECTION_SKIP_REDUNDANT_TESTS" });
+    expect(updated.body).to.include({
+      concurrency: 3,
+      batch: true,
+      mergeMethod: "REBASE",
+      optimizationMode: "BISECTION_SKIP_REDUNDANT_TESTS",
+    });
     expect(updated.body).to.not.have.property("enqueuedPullRequests");
     expect((await call("/updateQueue", { ...queue, batchingMinSize: 0 })).status).to.equal(400);
     expect(await getQueue()).to.include({ batchingMinSize: 4, concurrency: 3 });

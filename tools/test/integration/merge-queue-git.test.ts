@@ -13,7 +13,13 @@ const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, {
     cwd,
     encoding: "utf8",
-    env: { ...process.env, GIT_AUTHOR_NAME: "Dev", GIT_AUTHOR_EMAIL: "dev@example.com", GIT_COMMITTER_NAME: "Dev", GIT_COMMITTER_EMAIL: "dev@example.com" },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "Dev",
+      GIT_AUTHOR_EMAIL: "dev@example.com",
+      GIT_COMMITTER_NAME: "Dev",
+      GIT_COMMITTER_EMAIL: "dev@example.com",
+    },
   }).trim();
 
 const repo = { host: "git.example.com", owner: "acme", name: "app" };
@@ -53,7 +59,10 @@ describe("merge queue end to end with real git (coordinator + batch-runner + nat
     git(dir, "clone", remote, work);
     git(work, "checkout", "-b", "main");
     await writeFile(path.join(work, "app.txt"), "line one\nline two\n");
-    await writeFile(path.join(work, "test.sh"), 'if [ -e BROKEN ]; then echo "tests fail: BROKEN exists"; exit 1; fi\necho ok\n');
+    await writeFile(
+      path.join(work, "test.sh"),
+      'if [ -e BROKEN ]; then echo "tests fail: BROKEN exists"; exit 1; fi\necho ok\n',
+    );
     git(work, "add", ".");
     git(work, "commit", "-m", "initial");
     git(work, "push", "origin", "main");
@@ -61,7 +70,8 @@ describe("merge queue end to end with real git (coordinator + batch-runner + nat
     for (let n = 1; n <= 8; n++) {
       git(work, "checkout", "-q", "-b", `feature-${n}`, baseSha);
       if (n === BROKEN) await writeFile(path.join(work, "BROKEN"), "this breaks the tests\n");
-      else if (n === 2 || n === CONFLICTING) await writeFile(path.join(work, "app.txt"), `line one changed by ${n}\nline two\n`);
+      else if (n === 2 || n === CONFLICTING)
+        await writeFile(path.join(work, "app.txt"), `line one changed by ${n}\nline two\n`);
       else await writeFile(path.join(work, `pr-${n}.txt`), `change ${n}\n`);
       git(work, "add", ".");
       git(work, "commit", "-m", `Change ${n}`);
@@ -94,15 +104,35 @@ describe("merge queue end to end with real git (coordinator + batch-runner + nat
   });
 
   it("merges the six good PRs as separate commits in queue order and fails the broken and the conflicting one", async () => {
-    await call("/createQueue", { ...queue, concurrency: 2, batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 1 });
-    await call("/repositories/connection", { repo, remoteUrl: remote, runner: { kind: "COMMAND", command: "sh test.sh" } });
+    await call("/createQueue", {
+      ...queue,
+      concurrency: 2,
+      batch: true,
+      batchingMinSize: 4,
+      batchingMaxWaitTimeMinutes: 1,
+    });
+    await call("/repositories/connection", {
+      repo,
+      remoteUrl: remote,
+      runner: { kind: "COMMAND", command: "sh test.sh" },
+    });
     for (let n = 1; n <= 8; n++) {
       const sha = git(remote, "rev-parse", `refs/pull/${n}/head`);
       await call("/code-host/pull-request-events", {
         action: "opened",
         number: n,
-        pull_request: { title: `Change ${n}`, state: "open", user: { login: "dev" }, head: { ref: `feature-${n}`, sha }, base: { ref: "main" } },
-        repository: { name: repo.name, owner: { login: repo.owner }, html_url: `https://${repo.host}/acme/app` },
+        pull_request: {
+          title: `Change ${n}`,
+          state: "open",
+          user: { login: "dev" },
+          head: { ref: `feature-${n}`, sha },
+          base: { ref: "main" },
+        },
+        repository: {
+          name: repo.name,
+          owner: { login: repo.owner },
+          html_url: `https://${repo.host}/acme/app`,
+        },
       });
     }
     for (let n = 1; n <= 8; n++) await call("/submitPullRequest", { ...queue, pr: { number: n } });
@@ -114,7 +144,8 @@ describe("merge queue end to end with real git (coordinator + batch-runner + nat
         const pr = await call("/getSubmittedPullRequest", { ...queue, pr: { number: n } });
         if (["MERGED", "FAILED", "CANCELLED"].includes(pr.state as string)) states.set(n, pr);
       }
-      if (Date.now() > deadline) throw new Error(`not every PR finished: ${JSON.stringify([...states.entries()])}`);
+      if (Date.now() > deadline)
+        throw new Error(`not every PR finished: ${JSON.stringify([...states.entries()])}`);
       await new Promise((r) => setTimeout(r, 250));
     }
 
@@ -127,7 +158,10 @@ describe("merge queue end to end with real git (coordinator + batch-runner + nat
     const log = git(remote, "log", "--format=%s", `${baseSha}..main`).split("\n").reverse();
     expect(log).to.deep.equal([1, 2, 4, 5, 7, 8].map((n) => `Change ${n} (#${n})`));
     const parents = git(remote, "rev-list", "--parents", `${baseSha}..main`).split("\n");
-    expect(parents.every((line) => line.split(" ").length === 2), "each PR a single-parent commit").to.equal(true);
+    expect(
+      parents.every((line) => line.split(" ").length === 2),
+      "each PR a single-parent commit",
+    ).to.equal(true);
 
     // No force-push: every update of main moved it forward from the previous value.
     const updates = git(remote, "reflog", "show", "--format=%H", "refs/heads/main").split("\n").reverse();

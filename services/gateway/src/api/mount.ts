@@ -35,7 +35,8 @@ export function mountApi(endpoints: readonly Endpoint[], auth: AuthRepository): 
 }
 
 async function authenticate(ctx: Context, auth: AuthRepository, access: "org" | "admin"): Promise<Principal> {
-  const token = ctx.get("x-api-token");
+  // Prometheus cannot send custom headers, so a bearer token is accepted as well (same tokens).
+  const token = ctx.get("x-api-token") || /^Bearer (\S+)$/i.exec(ctx.get("authorization"))?.[1] || "";
   if (!token) throw new UnauthenticatedError("Unauthorized: the x-api-token header is missing");
   const principal = await auth.authenticate(token);
   if (!principal) throw new UnauthenticatedError("Unauthorized: the x-api-token is not a valid API token");

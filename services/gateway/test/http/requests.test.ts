@@ -23,6 +23,15 @@ describe("gateway: authentication, validation and body limits", () => {
     expect(unknown.status).to.equal(401);
   });
 
+  it("accepts the same token as a bearer token (for Prometheus scrapes)", async () => {
+    const response = await fetch(`${gw.url}/getMergeQueueMetrics?repo=acme/widgets`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    // Authenticated, then refused for the missing repoHost: the token was accepted.
+    expect(response.status).to.equal(400);
+    expect(await response.text()).to.match(/^repoHost: is required when repo is given/);
+  });
+
   it("stops accepting a revoked token", async () => {
     const { token: doomed, summary } = await gw.auth.createToken("acme", "doomed", false);
     await gw.auth.revokeToken("acme", summary.id);

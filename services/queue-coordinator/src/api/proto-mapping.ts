@@ -22,8 +22,10 @@ import type { QueueDocument } from "../store/queue-repository.js";
 import { globalId, incarnation } from "../app/run-ids.js";
 
 /** Domain values to their proto enums, by name: both sides spell them as compat-notes does. */
-const byName = <E extends Record<string, string | number>>(e: E, name: string): E[keyof E] => e[name] as E[keyof E];
-export const nameOf = (e: Record<string | number, string | number>, value: number): string => String(e[value] ?? "");
+const byName = <E extends Record<string, string | number>>(e: E, name: string): E[keyof E] =>
+  e[name] as E[keyof E];
+export const nameOf = (e: Record<string | number, string | number>, value: number): string =>
+  String(e[value] ?? "");
 
 export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue {
   const p = doc.planner;
@@ -48,11 +50,18 @@ export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue
     statusCheckEnabled: s.statusCheckEnabled,
     directMergeMode: byName(DirectMergeMode, s.directMergeMode),
     optimizationMode: byName(OptimizationMode, effectiveOptimizationMode(s)),
-    enqueuedPullRequests: withPullRequests ? enqueuedInOrder(p).map((e) => enqueuedToProto(e, p, suffix)) : [],
+    enqueuedPullRequests: withPullRequests
+      ? enqueuedInOrder(p).map((e) => enqueuedToProto(e, p, suffix))
+      : [],
     activeTestRuns: withPullRequests
       ? Object.values(p.runs)
           .filter((r) => r.status === "RUNNING")
-          .map((r) => ({ testRunId: globalId(r.id, suffix), isBisection: r.kind === "bisection", prNumbers: r.prs, startedAt: new Date(r.startedAt) }))
+          .map((r) => ({
+            testRunId: globalId(r.id, suffix),
+            isBisection: r.kind === "bisection",
+            prNumbers: r.prs,
+            startedAt: new Date(r.startedAt),
+          }))
       : [],
     createdAt: new Date(doc.createdAt),
   };
@@ -69,7 +78,8 @@ function enqueuedInOrder(p: PlannerState): PullRequestEntry[] {
 }
 
 function testRunOf(e: PullRequestEntry, p: PlannerState): string | undefined {
-  for (const run of Object.values(p.runs)) if (run.status === "RUNNING" && run.prs.includes(e.number)) return run.id;
+  for (const run of Object.values(p.runs))
+    if (run.status === "RUNNING" && run.prs.includes(e.number)) return run.id;
   return undefined;
 }
 
@@ -93,7 +103,11 @@ export function enqueuedToProto(e: PullRequestEntry, p: PlannerState, suffix: st
   };
 }
 
-export function submittedToProto(e: PullRequestEntry, p: PlannerState, current: boolean): SubmittedPullRequest {
+export function submittedToProto(
+  e: PullRequestEntry,
+  p: PlannerState,
+  current: boolean,
+): SubmittedPullRequest {
   const requiresTargets = p.settings.mode === "PARALLEL";
   const readiness = readinessOf(e, p.branch, requiresTargets);
   const last = e.history[e.history.length - 1];
@@ -107,7 +121,12 @@ export function submittedToProto(e: PullRequestEntry, p: PlannerState, current: 
       requiresImpactedTargets: requiresTargets,
       doesBaseBranchMatch: e.facts !== null && e.facts.baseBranch === p.branch,
       // Mergeability comes from a hosted code host's API, which the git adapter does not have.
-      gitHubMergeability: e.facts === null ? GitHubMergeability.UNSPECIFIED : readiness.ready ? GitHubMergeability.MERGEABLE : GitHubMergeability.UNSPECIFIED,
+      gitHubMergeability:
+        e.facts === null
+          ? GitHubMergeability.UNSPECIFIED
+          : readiness.ready
+            ? GitHubMergeability.MERGEABLE
+            : GitHubMergeability.UNSPECIFIED,
     },
     priorityValue: e.priority.value,
     priorityName: e.priority.name ?? "",
@@ -124,7 +143,9 @@ export function submittedToProto(e: PullRequestEntry, p: PlannerState, current: 
   };
 }
 
-export function priorityInput(p: { $case: "priorityName"; value: PriorityName } | { $case: "priorityValue"; value: number } | undefined): unknown {
+export function priorityInput(
+  p: { $case: "priorityName"; value: PriorityName } | { $case: "priorityValue"; value: number } | undefined,
+): unknown {
   if (!p) return undefined;
   if (p.$case === "priorityValue") return p.value;
   return nameOf(PriorityName, p.value).toLowerCase();

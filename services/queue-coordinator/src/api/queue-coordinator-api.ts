@@ -34,8 +34,10 @@ export interface ApiDeps {
   clock: () => Date;
 }
 
-const NOT_SUBMITTED = "Pull request with the provided number does not exist or has never been submitted to the specified queue before";
-const NOT_SUBMITTED_BRANCH = "No pull request from the provided branch has ever been submitted to the specified queue";
+const NOT_SUBMITTED =
+  "Pull request with the provided number does not exist or has never been submitted to the specified queue before";
+const NOT_SUBMITTED_BRANCH =
+  "No pull request from the provided branch has ever been submitted to the specified queue";
 
 /** The QueueCoordinator gRPC service: commands go through the engine, queries read the stored state. */
 export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoordinatorServer> {
@@ -47,7 +49,8 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
       if (v === undefined || k === "queue") continue;
       if (k === "mode") patch.mode = nameOf(QueueMode, v as number);
       else if (k === "state") patch.state = nameOf(QueueState, v as number);
-      else if (k === "mergeMethod" || k === "directMergeMode" || k === "optimizationMode") patch[k] = enumName(k, v as number);
+      else if (k === "mergeMethod" || k === "directMergeMode" || k === "optimizationMode")
+        patch[k] = enumName(k, v as number);
       else if (k === "requiredStatuses") patch.requiredStatuses = (v as { values: string[] }).values;
       else patch[k] = v;
     }
@@ -62,7 +65,11 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
         ...(req.concurrency !== undefined ? { concurrency: req.concurrency } : {}),
       });
       const now = deps.clock();
-      const doc = await queues.create(address, createPlannerState(address.targetBranch, settings, now.getTime()), now);
+      const doc = await queues.create(
+        address,
+        createPlannerState(address.targetBranch, settings, now.getTime()),
+        now,
+      );
       return { queue: queueToProto(doc) };
     },
 
@@ -121,7 +128,10 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
     },
 
     async restartTestsOnPullRequest(req) {
-      await engine.apply(queueAddress(req.queue), { type: "PR_RESTART_REQUESTED", pr: prNumber(req.prNumber) });
+      await engine.apply(queueAddress(req.queue), {
+        type: "PR_RESTART_REQUESTED",
+        pr: prNumber(req.prNumber),
+      });
       return {};
     },
 
@@ -158,7 +168,8 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
       const address = queueAddress(req.queue);
       const number = prNumber(req.prNumber);
       const sha = req.prSha.trim().toLowerCase();
-      if (!/^[0-9a-f]{4,64}$/.test(sha)) throw new InvalidArgumentError("pr.sha", "must be a commit sha (hex)");
+      if (!/^[0-9a-f]{4,64}$/.test(sha))
+        throw new InvalidArgumentError("pr.sha", "must be a commit sha (hex)");
       const targets = req.impactedTargets?.all ? "ALL" : (req.impactedTargets?.targets ?? []);
       // Kept per repository as well, so targets uploaded before the PR is submitted are not lost.
       await records.recordTargets(address.org, repoKey(address.repo), number, { sha, targets }, deps.clock());
@@ -173,8 +184,16 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
       const address = queueAddress(req.queue);
       if (!req.testRunId) throw new InvalidArgumentError("testRunId", "must not be empty");
       const record = await runs.get(queueKey(address), req.testRunId);
-      if (!record) throw new NotFoundError(`test run ${req.testRunId} does not exist in the queue for ${address.targetBranch}`);
-      const status = { IN_PROGRESS: TestRunStatus.IN_PROGRESS, FAILED: TestRunStatus.FAILED, CANCELLED: TestRunStatus.CANCELLED, SUCCEEDED: TestRunStatus.SUCCEEDED }[record.status];
+      if (!record)
+        throw new NotFoundError(
+          `test run ${req.testRunId} does not exist in the queue for ${address.targetBranch}`,
+        );
+      const status = {
+        IN_PROGRESS: TestRunStatus.IN_PROGRESS,
+        FAILED: TestRunStatus.FAILED,
+        CANCELLED: TestRunStatus.CANCELLED,
+        SUCCEEDED: TestRunStatus.SUCCEEDED,
+      }[record.status];
       const base = `https://${address.repo.host}/${address.repo.owner}/${address.repo.name}/pull/`;
       return {
         details: {
@@ -184,7 +203,11 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
           createdAt: new Date(record.createdAt),
           status,
           statusChecks: record.statusChecks,
-          testedPullRequests: record.prs.map((n) => ({ prNumber: n, prUrl: `${base}${n}`, title: record.titles[String(n)] ?? "" })),
+          testedPullRequests: record.prs.map((n) => ({
+            prNumber: n,
+            prUrl: `${base}${n}`,
+            title: record.titles[String(n)] ?? "",
+          })),
           impactedTargets: record.impactedTargets,
           impactedTargetsForTestedPrs: record.impactedTargetsForTestedPrs,
           dependentPrs: record.dependentPrs,
@@ -207,7 +230,10 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
       await records.recordFacts(req.org, repoKey(repo), number, facts, req.merged, deps.clock());
       for (const doc of await queues.list(req.org, repo)) {
         if (!doc.planner.prs[String(number)]) continue;
-        await engine.apply({ org: doc.org, repo: doc.repo, targetBranch: doc.targetBranch }, { type: "PR_FACTS_UPDATED", pr: number, facts });
+        await engine.apply(
+          { org: doc.org, repo: doc.repo, targetBranch: doc.targetBranch },
+          { type: "PR_FACTS_UPDATED", pr: number, facts },
+        );
       }
       return {};
     },
@@ -217,19 +243,37 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
       const c = req.connection;
       const repo = repoRef(c?.repo);
       const remoteUrl = required("remoteUrl", c?.remoteUrl ?? "");
-      const kind = c?.runner?.kind === RunnerKind.EXTERNAL ? "EXTERNAL" : c?.runner?.kind === RunnerKind.COMMAND ? "COMMAND" : undefined;
+      const kind =
+        c?.runner?.kind === RunnerKind.EXTERNAL
+          ? "EXTERNAL"
+          : c?.runner?.kind === RunnerKind.COMMAND
+            ? "COMMAND"
+            : undefined;
       if (!kind) throw new InvalidArgumentError("runner.kind", "must be COMMAND or EXTERNAL");
-      if (kind === "COMMAND" && !c?.runner?.command.trim()) throw new InvalidArgumentError("runner.command", "is required for the COMMAND runner");
+      if (kind === "COMMAND" && !c?.runner?.command.trim())
+        throw new InvalidArgumentError("runner.command", "is required for the COMMAND runner");
       const pullRefPattern = c?.pullRefPattern || DEFAULT_PULL_REF_PATTERN;
-      if (!pullRefPattern.includes("{number}")) throw new InvalidArgumentError("pullRefPattern", 'must contain "{number}"');
+      if (!pullRefPattern.includes("{number}"))
+        throw new InvalidArgumentError("pullRefPattern", 'must contain "{number}"');
       const connection = {
         remoteUrl,
         credentialsSecretName: c?.credentialsSecretName ?? "",
         pullRefPattern,
         runner: { kind, command: c?.runner?.command ?? "", junitGlobs: c?.runner?.junitGlobs ?? [] },
       } as const;
-      await connections.set(req.org, repoKey(repo), { ...connection, runner: { ...connection.runner } }, deps.clock());
-      return { connection: { repo, ...connection, runner: { ...connection.runner, kind: c?.runner?.kind ?? RunnerKind.COMMAND } } };
+      await connections.set(
+        req.org,
+        repoKey(repo),
+        { ...connection, runner: { ...connection.runner } },
+        deps.clock(),
+      );
+      return {
+        connection: {
+          repo,
+          ...connection,
+          runner: { ...connection.runner, kind: c?.runner?.kind ?? RunnerKind.COMMAND },
+        },
+      };
     },
 
     async getRepositoryConnection(req) {
@@ -238,16 +282,26 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
       const c = await connections.get(req.org, repoKey(repo));
       if (!c) throw new NotFoundError(`repository ${repoKey(repo)} has no connection settings`);
       return {
-        connection: { repo, ...c, runner: { ...c.runner, kind: c.runner.kind === "COMMAND" ? RunnerKind.COMMAND : RunnerKind.EXTERNAL } },
+        connection: {
+          repo,
+          ...c,
+          runner: {
+            ...c.runner,
+            kind: c.runner.kind === "COMMAND" ? RunnerKind.COMMAND : RunnerKind.EXTERNAL,
+          },
+        },
       };
     },
 
     async reportTestRunResult(req) {
       if (!req.org) throw new InvalidArgumentError("org", "is required");
       const record = req.testRunId ? await runs.byRunId(req.testRunId) : null;
-      if (!record || !record.queueKey.startsWith(`${req.org}#`)) throw new NotFoundError(`test run ${req.testRunId} does not exist`);
+      if (!record || !record.queueKey.startsWith(`${req.org}#`))
+        throw new NotFoundError(`test run ${req.testRunId} does not exist`);
       if (record.status !== "IN_PROGRESS") {
-        throw new FailedPreconditionError(`test run ${req.testRunId} is already ${record.status.toLowerCase()}`);
+        throw new FailedPreconditionError(
+          `test run ${req.testRunId} is already ${record.status.toLowerCase()}`,
+        );
       }
       const doc = (await queues.all()).find((d) => d._id === record.queueKey);
       if (!doc) throw new NotFoundError(`test run ${req.testRunId} does not exist`);
@@ -255,7 +309,9 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
       if (record.viaRunner) {
         const connection = await connections.get(doc.org, doc.repoKey);
         if (connection?.runner.kind !== "EXTERNAL") {
-          throw new FailedPreconditionError(`test run ${req.testRunId} is run by the batch-runner's command, not by an external CI`);
+          throw new FailedPreconditionError(
+            `test run ${req.testRunId} is run by the batch-runner's command, not by an external CI`,
+          );
         }
         // The batch-runner waits for it; it reports the outcome to the queue like any run.
         const report: ExternalTestRunReported = {
@@ -268,19 +324,32 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
           ...(req.detailsUrl ? { detailsUrl: req.detailsUrl } : {}),
           ...(req.message ? { message: req.message } : {}),
         };
-        await publish(deps.js, SUBJECTS.externalReport, ExternalTestRunReported, report, { msgId: report.eventId });
+        await publish(deps.js, SUBJECTS.externalReport, ExternalTestRunReported, report, {
+          msgId: report.eventId,
+        });
         return {};
       }
       const local = localId(req.testRunId, incarnation(doc._id, doc.createdAt));
       if (!local) throw new NotFoundError(`test run ${req.testRunId} does not exist`);
       const now = deps.clock();
-      await engine.apply(address, { type: "TEST_RUN_FINISHED", runId: local, outcome: req.passed ? "PASSED" : "FAILED" }, (builder) =>
-        builder.runFinished(local, record.kind, [...record.dependentPrs, ...record.prs], req.passed ? TestRunOutcome.PASSED : TestRunOutcome.FAILED, new Date(record.createdAt)),
+      await engine.apply(
+        address,
+        { type: "TEST_RUN_FINISHED", runId: local, outcome: req.passed ? "PASSED" : "FAILED" },
+        (builder) =>
+          builder.runFinished(
+            local,
+            record.kind,
+            [...record.dependentPrs, ...record.prs],
+            req.passed ? TestRunOutcome.PASSED : TestRunOutcome.FAILED,
+            new Date(record.createdAt),
+          ),
       );
       await runs.finished(doc._id, req.testRunId, {
         status: req.passed ? "SUCCEEDED" : "FAILED",
         finishedAt: now.toISOString(),
-        statusChecks: req.detailsUrl ? [{ context: "external", url: req.detailsUrl, state: req.passed ? "success" : "failure" }] : [],
+        statusChecks: req.detailsUrl
+          ? [{ context: "external", url: req.detailsUrl, state: req.passed ? "success" : "failure" }]
+          : [],
       });
       if (req.junitXml.length > 0) {
         // Spec rule 15: tagged with the merge-queue context, so flaky-analytics never counts bisection runs.
@@ -296,7 +365,9 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
           junitXml: req.junitXml,
           uploadId: req.testRunId,
         };
-        await publish(deps.js, SUBJECTS.testResults, UploadTestResultsRequest, upload, { msgId: `results-${req.testRunId}` });
+        await publish(deps.js, SUBJECTS.testResults, UploadTestResultsRequest, upload, {
+          msgId: `results-${req.testRunId}`,
+        });
       }
       return {};
     },
@@ -304,7 +375,8 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
 }
 
 function prNumber(n: number): number {
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("pr.number", "must be a positive integer");
+  if (!Number.isInteger(n) || n < 1)
+    throw new InvalidArgumentError("pr.number", "must be a positive integer");
   return n;
 }
 

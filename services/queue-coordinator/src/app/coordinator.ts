@@ -26,7 +26,10 @@ export interface CoordinatorOptions {
  * Wires the queue-coordinator on a started runtime: stores, engine, result consumers, timekeeper, and the gRPC
  * service to serve. Registers each part in the shutdown order. main.ts and the tests share it.
  */
-export async function startQueueCoordinator(runtime: ServiceRuntime, options: CoordinatorOptions = {}): Promise<{ grpc: GrpcService; engine: QueueEngine }> {
+export async function startQueueCoordinator(
+  runtime: ServiceRuntime,
+  options: CoordinatorOptions = {},
+): Promise<{ grpc: GrpcService; engine: QueueEngine }> {
   const clock = options.clock ?? (() => new Date());
   const js = runtime.nats.jetstream();
   const jsm = await runtime.nats.jetstreamManager();
@@ -50,6 +53,9 @@ export async function startQueueCoordinator(runtime: ServiceRuntime, options: Co
     await Promise.all(consumers.map((c) => c.stop()));
   });
   runtime.shutdown.on("stop-consuming", "timekeeper", () => timekeeper.stop());
-  const implementation = toGrpcImplementation(queueCoordinatorApi({ engine, queues, records, runs, connections, js, clock }), runtime.logger);
+  const implementation = toGrpcImplementation(
+    queueCoordinatorApi({ engine, queues, records, runs, connections, js, clock }),
+    runtime.logger,
+  );
   return { grpc: { definition: QueueCoordinatorService, implementation }, engine };
 }

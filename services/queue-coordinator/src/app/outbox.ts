@@ -30,7 +30,10 @@ export interface OutboxMessage {
   payload: string;
 }
 
-const BYTES: MessageCodec<Uint8Array> = { encode: (bytes) => ({ finish: () => bytes }), decode: (bytes) => bytes };
+const BYTES: MessageCodec<Uint8Array> = {
+  encode: (bytes) => ({ finish: () => bytes }),
+  decode: (bytes) => bytes,
+};
 
 /** Publishes every pending message; the deterministic msgIds make a repeat after a crash a no-op. */
 export async function publishOutbox(js: JetStreamClient, messages: readonly OutboxMessage[]): Promise<void> {
@@ -74,7 +77,11 @@ function prEventType(from: PrState | null, to: PrState): PullRequestEventType {
   }
 }
 
-const MERGE_METHOD = { MERGE_COMMIT: MergeMethod.MERGE_COMMIT, SQUASH: MergeMethod.SQUASH, REBASE: MergeMethod.REBASE };
+const MERGE_METHOD = {
+  MERGE_COMMIT: MergeMethod.MERGE_COMMIT,
+  SQUASH: MergeMethod.SQUASH,
+  REBASE: MergeMethod.REBASE,
+};
 
 export interface OutboxContext {
   doc: QueueDocument;
@@ -173,7 +180,12 @@ export class OutboxBuilder {
 
   notice(n: Notice): void {
     const { doc } = this.ctx;
-    const base = { org: doc.org, repository: doc.repo, targetBranch: doc.targetBranch, timestamp: this.ctx.now };
+    const base = {
+      org: doc.org,
+      repository: doc.repo,
+      targetBranch: doc.targetBranch,
+      timestamp: this.ctx.now,
+    };
     if (n.type === "PR_STATE_CHANGED") {
       const eventId = this.nextEventId();
       const runId = n.runId ? globalId(n.runId, this.suffix) : undefined;
@@ -190,11 +202,17 @@ export class OutboxBuilder {
         isBisection: n.isBisection,
         testBranch: runId ? testBranchName(doc.targetBranch, runId) : "",
         testBranchSha: "",
-        ...(n.to === "FAILED" && (FAILURE_REASONS as readonly string[]).includes(reason) ? { failureReason: reason } : {}),
-        ...(n.to === "CANCELLED" && (CANCELLATION_REASONS as readonly string[]).includes(reason) ? { cancellationReason: reason } : {}),
+        ...(n.to === "FAILED" && (FAILURE_REASONS as readonly string[]).includes(reason)
+          ? { failureReason: reason }
+          : {}),
+        ...(n.to === "CANCELLED" && (CANCELLATION_REASONS as readonly string[]).includes(reason)
+          ? { cancellationReason: reason }
+          : {}),
         ...(runId ? { testRunId: runId } : {}),
       };
-      this.messages.push(message(SUBJECTS.pullRequestEvent, `evt-${eventId}`, PullRequestLifecycleEvent, event));
+      this.messages.push(
+        message(SUBJECTS.pullRequestEvent, `evt-${eventId}`, PullRequestLifecycleEvent, event),
+      );
     } else if (n.type === "BATCH_PENDING_FAILURE" || n.type === "BATCH_MERGED") {
       const eventId = this.nextEventId();
       const event: BatchLifecycleEvent = {
@@ -227,7 +245,13 @@ export class OutboxBuilder {
   }
 
   /** A finished run, reported to the metrics service. */
-  runFinished(runId: string, kind: "main" | "bisection", prs: number[], outcome: number, startedAt: Date | undefined): void {
+  runFinished(
+    runId: string,
+    kind: "main" | "bisection",
+    prs: number[],
+    outcome: number,
+    startedAt: Date | undefined,
+  ): void {
     const eventId = this.nextEventId();
     const event: TestRunLifecycleEvent = {
       eventId,

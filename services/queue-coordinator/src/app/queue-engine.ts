@@ -1,13 +1,7 @@
 import type { JetStreamClient } from "nats";
 import { ConflictError } from "@mainline/kit/errors/index";
 import type { Logger } from "@mainline/kit/logging/index";
-import {
-  plan,
-  type Decision,
-  type Notice,
-  type PlannerState,
-  type QueueEvent,
-} from "../domain/index.js";
+import { plan, type Decision, type Notice, type PlannerState, type QueueEvent } from "../domain/index.js";
 import type { PullRequestRecords } from "../store/pull-request-records.js";
 import type { QueueDocument, QueueRepository } from "../store/queue-repository.js";
 import type { RepositoryConnections } from "../store/repository-connections.js";
@@ -64,13 +58,22 @@ export class QueueEngine {
     return next;
   }
 
-  private async applyNow(address: QueueAddress, source: EventSource, extras?: Extras): Promise<QueueDocument> {
+  private async applyNow(
+    address: QueueAddress,
+    source: EventSource,
+    extras?: Extras,
+  ): Promise<QueueDocument> {
     for (let attempt = 0; ; attempt++) {
       const doc = await this.deps.queues.get(address, attempt > 0);
       const now = this.deps.clock();
       const event = typeof source === "function" ? await source(doc) : source;
       const connection = await this.deps.connections.get(doc.org, doc.repoKey);
-      const { state, decisions, notices, wakeAt } = this.run(doc.planner, event, now.getTime(), connection === null);
+      const { state, decisions, notices, wakeAt } = this.run(
+        doc.planner,
+        event,
+        now.getTime(),
+        connection === null,
+      );
       const runRecords = await this.recordsForMerges(doc, decisions);
       const builder = new OutboxBuilder({ doc, state, connection, runRecords, now });
       for (const d of decisions) builder.decision(d);
@@ -119,18 +122,30 @@ export class QueueEngine {
     return { state: step.state, decisions, notices, wakeAt: step.wakeAt };
   }
 
-  private async recordsForMerges(doc: QueueDocument, decisions: Decision[]): Promise<Map<string, TestRunRecord>> {
+  private async recordsForMerges(
+    doc: QueueDocument,
+    decisions: Decision[],
+  ): Promise<Map<string, TestRunRecord>> {
     const records = new Map<string, TestRunRecord>();
     for (const d of decisions) {
       if (d.type !== "MERGE" || records.has(d.runId)) continue;
-      const record = await this.deps.runs.get(doc._id, globalId(d.runId, incarnation(doc._id, doc.createdAt)));
+      const record = await this.deps.runs.get(
+        doc._id,
+        globalId(d.runId, incarnation(doc._id, doc.createdAt)),
+      );
       if (record) records.set(d.runId, record);
     }
     return records;
   }
 
   /** Side records that queries read; each write is idempotent, so a retried step may repeat them. */
-  private async afterCommit(doc: QueueDocument, decisions: Decision[], notices: Notice[], viaRunner: boolean, now: Date): Promise<void> {
+  private async afterCommit(
+    doc: QueueDocument,
+    decisions: Decision[],
+    notices: Notice[],
+    viaRunner: boolean,
+    now: Date,
+  ): Promise<void> {
     const suffix = incarnation(doc._id, doc.createdAt);
     for (const d of decisions) {
       if (d.type === "START_TEST_RUN") {
@@ -140,7 +155,8 @@ export class QueueEngine {
       }
     }
     for (const n of notices) {
-      if (n.type === "PR_STATE_CHANGED" && n.finalEntry) await this.deps.records.recordFinished(doc._id, n.finalEntry);
+      if (n.type === "PR_STATE_CHANGED" && n.finalEntry)
+        await this.deps.records.recordFinished(doc._id, n.finalEntry);
     }
   }
 
@@ -154,7 +170,10 @@ export class QueueEngine {
     try {
       await publishOutbox(this.deps.js, doc.outbox);
     } catch (error) {
-      this.deps.logger.warn({ err: error, queue: doc._id, pending: doc.outbox.length }, "publishing the outbox failed; will retry");
+      this.deps.logger.warn(
+        { err: error, queue: doc._id, pending: doc.outbox.length },
+        "publishing the outbox failed; will retry",
+      );
       return doc;
     }
     const cleared: QueueDocument = { ...doc, revision: doc.revision + 1, outbox: [] };

@@ -38,8 +38,17 @@ export class Timekeeper {
     sweepEveryMs?: number;
   }): Promise<Timekeeper> {
     const ttlMs = options.leaseTtlMs ?? 15_000;
-    const leases = await Leases.open(options.js, "mainline_coordinator_leases", { owner: options.replicaId, ttlMs });
-    const keeper = new Timekeeper(options.engine, options.queues, leases, options.logger, options.sweepEveryMs ?? 2_000);
+    const leases = await Leases.open(options.js, "mainline_coordinator_leases", {
+      owner: options.replicaId,
+      ttlMs,
+    });
+    const keeper = new Timekeeper(
+      options.engine,
+      options.queues,
+      leases,
+      options.logger,
+      options.sweepEveryMs ?? 2_000,
+    );
     options.engine.onWake = (address, wakeAt) => keeper.alarm(address, wakeAt);
     keeper.loop();
     return keeper;

@@ -34,8 +34,16 @@ export async function startResultConsumers(deps: {
 }): Promise<ConsumerHandle[]> {
   const { engine, queues, runs, logger } = deps;
   const common = { ackWaitMs: 30_000, maxDeliver: 20, backoffMs: [1_000, 5_000, 30_000] };
-  await ensureConsumer(deps.jsm, STREAMS.results.name, { durable: "queue-coordinator-test-runs", filterSubjects: [SUBJECTS.testRunResult], ...common });
-  await ensureConsumer(deps.jsm, STREAMS.results.name, { durable: "queue-coordinator-merges", filterSubjects: [SUBJECTS.mergeResult], ...common });
+  await ensureConsumer(deps.jsm, STREAMS.results.name, {
+    durable: "queue-coordinator-test-runs",
+    filterSubjects: [SUBJECTS.testRunResult],
+    ...common,
+  });
+  await ensureConsumer(deps.jsm, STREAMS.results.name, {
+    durable: "queue-coordinator-merges",
+    filterSubjects: [SUBJECTS.mergeResult],
+    ...common,
+  });
 
   /** The queue and the planner's id of a result, or undefined when the queue or its incarnation is gone. */
   const locate = async (ref: Parameters<typeof queueAddress>[0], globalRunId: string) => {
@@ -58,9 +66,17 @@ export async function startResultConsumers(deps: {
     logger,
     async handler({ data }) {
       const found = await locate(data.queue, data.testRunId);
-      if (!found) return logger.info({ testRunId: data.testRunId }, "result for a queue that no longer exists; ignored");
+      if (!found)
+        return logger.info(
+          { testRunId: data.testRunId },
+          "result for a queue that no longer exists; ignored",
+        );
       const outcome = OUTCOMES[data.outcome];
-      if (!outcome) return logger.warn({ testRunId: data.testRunId, outcome: data.outcome }, "result without an outcome; ignored");
+      if (!outcome)
+        return logger.warn(
+          { testRunId: data.testRunId, outcome: data.outcome },
+          "result without an outcome; ignored",
+        );
       // The record first: a merge decided in the same step reads the tested commits from it.
       const record = await runs.get(queueKey(found.address), data.testRunId);
       await runs.finished(queueKey(found.address), data.testRunId, {
@@ -80,7 +96,13 @@ export async function startResultConsumers(deps: {
           ...(data.conflictingPrNumber !== undefined ? { conflictingPr: data.conflictingPrNumber } : {}),
         },
         (builder) =>
-          builder.runFinished(found.local, record?.kind ?? "main", [...(record?.dependentPrs ?? []), ...(record?.prs ?? [])], data.outcome, data.startedAt),
+          builder.runFinished(
+            found.local,
+            record?.kind ?? "main",
+            [...(record?.dependentPrs ?? []), ...(record?.prs ?? [])],
+            data.outcome,
+            data.startedAt,
+          ),
       );
     },
   });
@@ -93,9 +115,16 @@ export async function startResultConsumers(deps: {
     logger,
     async handler({ data }) {
       const found = await locate(data.queue, data.mergeId);
-      if (!found) return logger.info({ mergeId: data.mergeId }, "merge result for a queue that no longer exists; ignored");
+      if (!found)
+        return logger.info(
+          { mergeId: data.mergeId },
+          "merge result for a queue that no longer exists; ignored",
+        );
       if (data.outcome === MergeOutcome.FAILED) {
-        logger.error({ mergeId: data.mergeId, message: data.message }, "merge failed; the queue restarts the affected runs");
+        logger.error(
+          { mergeId: data.mergeId, message: data.message },
+          "merge failed; the queue restarts the affected runs",
+        );
       }
       await engine.apply(found.address, {
         type: "MERGE_FINISHED",

@@ -40,7 +40,14 @@ export class PullRequestRecords {
     return new PullRequestRecords(facts, finished);
   }
 
-  async recordFacts(org: string, repoKey: string, number: number, facts: PullRequestFacts, merged: boolean, now: Date): Promise<void> {
+  async recordFacts(
+    org: string,
+    repoKey: string,
+    number: number,
+    facts: PullRequestFacts,
+    merged: boolean,
+    now: Date,
+  ): Promise<void> {
     await this.facts.updateOne(
       { _id: `${org}#${repoKey}#${number}` },
       { $set: { org, repoKey, number, facts, merged, updatedAt: now.toISOString() } },
@@ -49,7 +56,13 @@ export class PullRequestRecords {
   }
 
   /** Targets may arrive before any facts; the document then holds targets alone until facts come. */
-  async recordTargets(org: string, repoKey: string, number: number, targets: ImpactedTargets, now: Date): Promise<void> {
+  async recordTargets(
+    org: string,
+    repoKey: string,
+    number: number,
+    targets: ImpactedTargets,
+    now: Date,
+  ): Promise<void> {
     await this.facts.updateOne(
       { _id: `${org}#${repoKey}#${number}` },
       { $set: { targets, updatedAt: now.toISOString() }, $setOnInsert: { org, repoKey, number } },
@@ -57,7 +70,11 @@ export class PullRequestRecords {
     );
   }
 
-  async factsOf(org: string, repoKey: string, number: number): Promise<{ facts?: PullRequestFacts; targets?: ImpactedTargets } | null> {
+  async factsOf(
+    org: string,
+    repoKey: string,
+    number: number,
+  ): Promise<{ facts?: PullRequestFacts; targets?: ImpactedTargets } | null> {
     return this.facts.findOne({ _id: `${org}#${repoKey}#${number}` });
   }
 

@@ -56,7 +56,9 @@ export class QueueRepository {
       await this.queues.insertOne(doc);
     } catch (error) {
       if (error instanceof AlreadyExistsError) {
-        throw new AlreadyExistsError(`a queue for ${address.targetBranch} of ${repoKey(address.repo)} already exists`);
+        throw new AlreadyExistsError(
+          `a queue for ${address.targetBranch} of ${repoKey(address.repo)} already exists`,
+        );
       }
       throw error;
     }
@@ -69,7 +71,8 @@ export class QueueRepository {
     const cached = this.cache.get(key);
     if (cached && !fresh) return cached;
     const doc = await this.queues.findOne({ _id: key });
-    if (!doc) throw new NotFoundError(`no queue for branch ${address.targetBranch} of ${repoKey(address.repo)}`);
+    if (!doc)
+      throw new NotFoundError(`no queue for branch ${address.targetBranch} of ${repoKey(address.repo)}`);
     this.cache.set(key, doc);
     return doc;
   }
@@ -91,7 +94,9 @@ export class QueueRepository {
   }
 
   async list(org: string, repo?: RepoRef): Promise<QueueDocument[]> {
-    const docs = await this.queues.find(repo ? { org, repoKey: repoKey(repo) } : { org }, { sort: { _id: 1 } });
+    const docs = await this.queues.find(repo ? { org, repoKey: repoKey(repo) } : { org }, {
+      sort: { _id: 1 },
+    });
     for (const doc of docs) this.cache.set(doc._id, doc);
     return docs;
   }

@@ -31,7 +31,11 @@ export class RepositoryConnections {
 
   async set(org: string, repoKey: string, connection: RepositoryConnection, now: Date): Promise<void> {
     const _id = `${org}#${repoKey}`;
-    await this.connections.replaceOne({ _id }, { _id, org, repoKey, ...connection, updatedAt: now.toISOString() }, { upsert: true });
+    await this.connections.replaceOne(
+      { _id },
+      { _id, org, repoKey, ...connection, updatedAt: now.toISOString() },
+      { upsert: true },
+    );
   }
 
   async get(org: string, repoKey: string): Promise<RepositoryConnection | null> {

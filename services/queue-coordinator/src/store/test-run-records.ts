@@ -57,7 +57,12 @@ export class TestRunRecords {
   async finished(
     queueKey: string,
     runId: string,
-    patch: Partial<Pick<TestRunRecord, "status" | "testBranch" | "testBranchSha" | "commits" | "statusChecks" | "finishedAt">>,
+    patch: Partial<
+      Pick<
+        TestRunRecord,
+        "status" | "testBranch" | "testBranchSha" | "commits" | "statusChecks" | "finishedAt"
+      >
+    >,
   ): Promise<void> {
     await this.runs.updateOne({ _id: TestRunRecords.id(queueKey, runId) }, { $set: patch });
   }

@@ -29,7 +29,13 @@ export class CoordinatorHarness {
     const nc = await connect({ servers: nats.url });
     const logger = createLogger("queue-coordinator-test", process.env.TEST_LOG_LEVEL ?? "silent");
     const store = await openStore({ database: "mainline-queue-coordinator", nats: nc });
-    const runtime: ServiceRuntime = { name: "queue-coordinator", logger, nats: nc, store, shutdown: new Shutdown(logger) };
+    const runtime: ServiceRuntime = {
+      name: "queue-coordinator",
+      logger,
+      nats: nc,
+      store,
+      shutdown: new Shutdown(logger),
+    };
     const { grpc } = await startQueueCoordinator(runtime, { sweepEveryMs: 200, ...options });
     const server = await startGrpcServer({ host: "127.0.0.1", port: 0, services: [grpc] });
     server.setServing(true);

@@ -18,9 +18,15 @@ const connection = z.object({
   repo: repoSchema,
   remoteUrl: z.string().min(1, "must not be empty"),
   credentialsSecretName: z.string().default(""),
-  pullRefPattern: z.string().includes("{number}", { error: 'must contain "{number}"' }).default("refs/pull/{number}/head"),
+  pullRefPattern: z
+    .string()
+    .includes("{number}", { error: 'must contain "{number}"' })
+    .default("refs/pull/{number}/head"),
   runner: z.object({
-    kind: z.preprocess((v) => (typeof v === "string" ? v.toUpperCase() : v), z.enum(["COMMAND", "EXTERNAL"], { error: "must be COMMAND or EXTERNAL" })),
+    kind: z.preprocess(
+      (v) => (typeof v === "string" ? v.toUpperCase() : v),
+      z.enum(["COMMAND", "EXTERNAL"], { error: "must be COMMAND or EXTERNAL" }),
+    ),
     command: z.string().default(""),
     junitGlobs: z.array(z.string().min(1)).default([]),
   }),
@@ -34,7 +40,8 @@ export function codeHostEndpoints(up: Upstreams): Endpoint[] {
       method: "post",
       path: "/code-host/pull-request-events",
       operationId: "recordPullRequestEvent",
-      summary: "Receive a pull_request event in GitHub's payload shape (opened, synchronize, closed, reopened, edited)",
+      summary:
+        "Receive a pull_request event in GitHub's payload shape (opened, synchronize, closed, reopened, edited)",
       tag: "Code host",
       access: "org",
       input: pullRequestEvent,
@@ -44,7 +51,11 @@ export function codeHostEndpoints(up: Upstreams): Endpoint[] {
         const pr = input.pull_request;
         await callUnary(q.recordPullRequestFacts.bind(q), {
           org: principal.org,
-          repo: { host: new URL(input.repository.html_url).host, owner: input.repository.owner.login, name: input.repository.name },
+          repo: {
+            host: new URL(input.repository.html_url).host,
+            owner: input.repository.owner.login,
+            name: input.repository.name,
+          },
           number: input.number,
           action: ACTIONS[input.action],
           headBranch: pr.head.ref,
@@ -73,7 +84,10 @@ export function codeHostEndpoints(up: Upstreams): Endpoint[] {
           org: principal.org,
           connection: {
             ...input,
-            runner: { ...input.runner, kind: input.runner.kind === "COMMAND" ? RunnerKind.COMMAND : RunnerKind.EXTERNAL },
+            runner: {
+              ...input.runner,
+              kind: input.runner.kind === "COMMAND" ? RunnerKind.COMMAND : RunnerKind.EXTERNAL,
+            },
           },
         });
         return input;
@@ -90,7 +104,10 @@ export function codeHostEndpoints(up: Upstreams): Endpoint[] {
       inputIn: "body",
       output: connection,
       async handle(input, { principal }) {
-        const { connection: c } = await callUnary(q.getRepositoryConnection.bind(q), { org: principal.org, repo: input.repo });
+        const { connection: c } = await callUnary(q.getRepositoryConnection.bind(q), {
+          org: principal.org,
+          repo: input.repo,
+        });
         return {
           repo: input.repo,
           remoteUrl: c?.remoteUrl ?? "",
@@ -108,7 +125,8 @@ export function codeHostEndpoints(up: Upstreams): Endpoint[] {
       method: "post",
       path: "/reportTestRun",
       operationId: "reportTestRun",
-      summary: "Report the result of a merge-queue test run from an external CI (pass or fail, optional JUnit XML)",
+      summary:
+        "Report the result of a merge-queue test run from an external CI (pass or fail, optional JUnit XML)",
       tag: "Merge queue",
       access: "org",
       input: z.object({

@@ -15,7 +15,10 @@ export const pullRequestEvent = z.object({
     state: z.enum(["open", "closed"], { error: "must be open or closed" }),
     merged: z.boolean().nullish(),
     user: z.object({ login: z.string() }),
-    head: z.object({ ref: z.string().min(1, "must not be empty"), sha: z.string().regex(/^[0-9a-fA-F]{7,64}$/, "must be a commit sha (hex)") }),
+    head: z.object({
+      ref: z.string().min(1, "must not be empty"),
+      sha: z.string().regex(/^[0-9a-fA-F]{7,64}$/, "must be a commit sha (hex)"),
+    }),
     base: z.object({ ref: z.string().min(1, "must not be empty") }),
   }),
   repository: z.object({
