@@ -6,6 +6,10 @@ export default tseslint.config(
     ignores: [
       "**/dist/**",
       "**/node_modules/**",
+      // tsc output written next to sources by a stray compile; never ours to lint (and git ignores it).
+      "**/*.d.ts",
+      "services/**/src/**/*.js",
+      "services/**/test/**/*.js",
       "proto/src/gen/**",
       ".data/**",
       "**/*.cjs",

@@ -31,10 +31,15 @@ specs=("$@")
 [ ${#specs[@]} -gt 0 ] || specs=("proto/test/**/*.test.ts" "services/*/test/**/*.test.ts" "tools/test/**/*.test.ts" "tools/testing/test/**/*.test.ts")
 MAINLINE_TEST_SUMMARY=$summary npx mocha --reporter tools/testing/reporters/summary-reporter.cjs "${specs[@]}"
 mocha_status=$?
-if [ -s "$summary" ]; then
-  passed=$((passed + $(node -p "require('$summary').passed")))
-  failed=$((failed + $(node -p "require('$summary').failed")))
-  skipped=$(node -p "require('$summary').skipped")
+count() { node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]]))' "$summary" "$1"; }
+if [ -s "$summary" ] && counts=$(count passed) && fails=$(count failed) && skipped=$(count skipped); then
+  passed=$((passed + counts))
+  failed=$((failed + fails))
+  # mocha exits non-zero for a failure outside any test (a hook, an uncaught error) too.
+  if [ "$fails" -eq 0 ] && [ $mocha_status -ne 0 ]; then
+    failed=$((failed + 1))
+    failures+=("mocha exited with status $mocha_status")
+  fi
 elif [ $mocha_status -ne 0 ]; then
   failed=$((failed + 1))
   failures+=("mocha did not run")
