@@ -93,8 +93,8 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
             `the queue for ${address.targetBranch} is not empty: ${enqueued} pull request(s) are enqueued; cancel or merge them first`,
           );
         }
-        await engine.flush(doc);
-        await queues.delete(await queues.get(address, true));
+        // flush returns the document as it now stands (its revision moves when the outbox is cleared).
+        await queues.delete(await engine.flush(doc));
       });
       return {};
     },
@@ -303,7 +303,7 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
           `test run ${req.testRunId} is already ${record.status.toLowerCase()}`,
         );
       }
-      const doc = (await queues.all()).find((d) => d._id === record.queueKey);
+      const doc = await queues.byKey(record.queueKey);
       if (!doc) throw new NotFoundError(`test run ${req.testRunId} does not exist`);
       const address = { org: doc.org, repo: doc.repo, targetBranch: doc.targetBranch };
       if (record.viaRunner) {

@@ -77,6 +77,13 @@ export class QueueRepository {
     return doc;
   }
 
+  /** A queue by its store key (a test run record names its queue only by key). */
+  async byKey(key: string): Promise<QueueDocument | null> {
+    const doc = await this.queues.findOne({ _id: key });
+    if (doc) this.cache.set(key, doc);
+    return doc;
+  }
+
   /** Writes `next` if the stored revision is still `next.revision - 1`; ConflictError otherwise. */
   async save(next: QueueDocument): Promise<void> {
     const result = await this.queues.replaceOne({ _id: next._id, revision: next.revision - 1 }, next);
