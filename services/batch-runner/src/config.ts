@@ -1,14 +1,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { commonConfig, port } from "@mainline/kit/config/index";
-
-const positiveInt = (fallback: number, what: string) =>
-  z.coerce
-    .number({ message: `expected ${what}` })
-    .int(`expected ${what}`)
-    .min(1, `expected ${what}`)
-    .default(fallback);
+import { commonConfig, port, positiveInt } from "@mainline/kit/config/index";
 
 export const configSchema = z.object({
   ...commonConfig,

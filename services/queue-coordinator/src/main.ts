@@ -14,7 +14,10 @@ runMain(createLogger("queue-coordinator", config.LOG_LEVEL), async () => {
     logLevel: config.LOG_LEVEL,
     otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
-  const { grpc } = await startQueueCoordinator(runtime);
+  const { grpc } = await startQueueCoordinator(runtime, {
+    leaseTtlMs: config.COORDINATOR_LEASE_TTL_MS,
+    sweepEveryMs: config.COORDINATOR_SWEEP_INTERVAL_MS,
+  });
   await serveGrpc(runtime, { port: config.GRPC_PORT, services: [grpc] });
   return runtime.shutdown;
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { commonConfig, port } from "@mainline/kit/config/index";
+import { commonConfig, millis, port } from "@mainline/kit/config/index";
 import { DEFAULT_RETRY_DELAYS_MS } from "./domain/retry-schedule.js";
 
 const flag = z
@@ -14,13 +14,6 @@ const millisList = (fallback: readonly number[]) =>
     .default(fallback.join(","))
     .transform((v) => v.split(",").map((part) => Number(part.trim())))
     .refine((list) => list.every((ms) => ms > 0), "expected every delay > 0");
-
-const millis = (fallback: number) =>
-  z.coerce
-    .number({ message: "expected a whole number of milliseconds" })
-    .int("expected a whole number of milliseconds")
-    .min(1, "expected a whole number of milliseconds > 0")
-    .default(fallback);
 
 export const configSchema = z.object({
   ...commonConfig,

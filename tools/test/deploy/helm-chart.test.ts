@@ -339,7 +339,12 @@ describe("Helm chart deploy/helm/mainline", function () {
   });
 
   it("runs the embedded store when no MongoDB is configured, one replica each", () => {
-    const manifests = renderChart(undefined, "mongodb.uri=", "components.gateway.replicas=1");
+    const manifests = renderChart(
+      undefined,
+      "mongodb.uri=",
+      "components.gateway.replicas=1",
+      "components.queue-coordinator.replicas=1",
+    );
     const names = ofKind(manifests, "Deployment").flatMap((d) =>
       spec<DeploymentSpec>(d).template.spec.containers.flatMap((c) => (c.env ?? []).map((e) => e.name)),
     );
@@ -348,8 +353,11 @@ describe("Helm chart deploy/helm/mainline", function () {
 
   it("refuses settings the services cannot run with", () => {
     const cases: [string[], RegExp][] = [
-      [["components.queue-coordinator.replicas=2"], /queue-coordinator is a singleton/],
-      [["components.queue-coordinator.autoscaling.enabled=true"], /queue-coordinator is a singleton/],
+      [["components.webhooks.singleton=true", "components.webhooks.replicas=2"], /webhooks is a singleton/],
+      [
+        ["components.webhooks.singleton=true", "components.webhooks.autoscaling.enabled=true"],
+        /webhooks is a singleton/,
+      ],
       [["mongodb.uri="], /more than one replica needs MongoDB/],
       [["components.gateway.port=http"], /components\.gateway\.port/],
       [["logLevel=loud"], /logLevel/],

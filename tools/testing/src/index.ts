@@ -1,1 +1,3 @@
 export * from "./nats-server.js";
+export * from "./eventually.js";
+export * from "./free-port.js";

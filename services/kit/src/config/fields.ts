@@ -42,3 +42,14 @@ export const commonConfig = {
   LOG_LEVEL: logLevel,
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
 };
+
+/** A whole number >= 1 (counts, sizes); `what` names it in the error, e.g. "a number of jobs". */
+export const positiveInt = (fallback: number, what: string) =>
+  z.coerce
+    .number({ message: `expected ${what}` })
+    .int(`expected ${what}`)
+    .min(1, `expected ${what}`)
+    .default(fallback);
+
+/** A duration in whole milliseconds > 0. */
+export const millis = (fallback: number) => positiveInt(fallback, "a whole number of milliseconds > 0");

@@ -1,4 +1,4 @@
-import type { KV } from "nats";
+import type { KV, KvEntry } from "nats";
 import { idOfKey, keyOfId } from "./bucket-naming.js";
 import { decodeDocument } from "./document-codec.js";
 import { storeErrorOfKv } from "./kv-errors.js";
@@ -9,6 +9,21 @@ export interface BucketEntry {
   id: string;
   doc: StoredDocument | null;
   revision: number;
+}
+
+/** A followed entry: its document is decoded only if the follower needs it (most echoes are skipped). */
+export interface FollowedEntry {
+  id: string;
+  revision: number;
+  doc: () => StoredDocument | null;
+}
+
+export interface BucketFollower {
+  stop(): void;
+}
+
+function lazyDocument(entry: KvEntry): () => StoredDocument | null {
+  return () => (entry.operation === "PUT" ? decodeDocument<StoredDocument>(entry.string()) : null);
 }
 
 /**
@@ -22,21 +37,52 @@ export class DocumentBucket {
     private readonly collectionName: string,
   ) {}
 
-  /** The last entry of every key, up to the bucket's last revision when the call started. */
-  async *entries(): AsyncGenerator<BucketEntry> {
+  /**
+   * Hands `apply` the last entry of every key, resolves once it reached the bucket's last revision
+   * when the call started, then keeps handing it every later entry (this process's writes and other
+   * processes') until `stop()`; `onEnd` hears when the feed ends for any other reason.
+   */
+  async follow(
+    apply: (entry: FollowedEntry) => void,
+    onEnd: (error?: unknown) => void,
+  ): Promise<BucketFollower> {
+    let watcher: Awaited<ReturnType<KV["watch"]>>;
+    let lastRevision: number;
     try {
       const status = await this.kv.status();
-      if (status.values === 0) return;
-      const lastRevision = status.streamInfo.state.last_seq;
-      for await (const entry of await this.kv.watch()) {
-        const doc = entry.operation === "PUT" ? decodeDocument<StoredDocument>(entry.string()) : null;
-        yield { id: idOfKey(entry.key), doc, revision: entry.revision };
-        // Entries arrive in revision order, so nothing older than this one is still to come.
-        if (entry.revision >= lastRevision) return;
-      }
+      lastRevision = status.values === 0 ? 0 : status.streamInfo.state.last_seq;
+      watcher = await this.kv.watch();
     } catch (error) {
       throw storeErrorOfKv(error, `loading collection ${this.collectionName}`);
     }
+    let stopped = false;
+    let caughtUp: () => void = () => undefined;
+    let failed: (error: unknown) => void = () => undefined;
+    const initial = new Promise<void>((resolve, reject) => {
+      caughtUp = resolve;
+      failed = reject;
+    });
+    if (lastRevision === 0) caughtUp();
+    void (async () => {
+      try {
+        for await (const entry of watcher) {
+          apply({ id: idOfKey(entry.key), revision: entry.revision, doc: lazyDocument(entry) });
+          // Entries arrive in revision order, so nothing older than this one is still to come.
+          if (entry.revision >= lastRevision) caughtUp();
+        }
+        if (!stopped) onEnd();
+      } catch (error) {
+        failed(storeErrorOfKv(error, `loading collection ${this.collectionName}`));
+        if (!stopped) onEnd(error);
+      }
+    })();
+    await initial;
+    return {
+      stop: () => {
+        stopped = true;
+        watcher.stop();
+      },
+    };
   }
 
   async read(id: string): Promise<BucketEntry | null> {

@@ -8,7 +8,7 @@ import {
   MainlineError,
 } from "../errors/index.js";
 import { assertUniqueKeys, CollectionIndex } from "./collection-index.js";
-import { DocumentBucket } from "./document-bucket.js";
+import { DocumentBucket, type BucketFollower, type FollowedEntry } from "./document-bucket.js";
 import { decodeDocument, encodeDocument } from "./document-codec.js";
 import { pinnedId, withStringId } from "./document-ids.js";
 import { indexableConditions, equalityValues } from "./filter-conditions.js";
@@ -67,6 +67,9 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   private readonly indexes = new Map<string, CollectionIndex>();
   private readonly mutex = new WriteMutex();
   private loading: Promise<DocumentBucket> | undefined;
+  private follower: BucketFollower | undefined;
+  /** Deleted here, at a revision after this one; cleared when the delete comes back on the feed. */
+  private readonly tombstones = new Map<string, number>();
 
   constructor(
     readonly collectionName: string,
@@ -257,6 +260,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   private async load(): Promise<DocumentBucket> {
     this.records.clear();
+    this.tombstones.clear();
     let kv: KV;
     try {
       kv = await this.openBucket();
@@ -264,11 +268,35 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
       throw storeErrorOfKv(error, `opening collection ${this.collectionName}`);
     }
     const bucket = new DocumentBucket(kv, this.collectionName);
-    for await (const entry of bucket.entries()) {
-      if (entry.doc) this.remember(entry.doc, entry.revision);
-      else this.forget(entry.id);
-    }
+    this.follower = await bucket.follow(
+      (entry) => this.follow(entry),
+      () => {
+        // Only a closed connection or a deleted bucket ends the feed (the ordered consumer recovers
+        // from anything less); memory stays readable, and writes fail on their own.
+        this.follower = undefined;
+      },
+    );
     return bucket;
+  }
+
+  /**
+   * Applies an entry of the bucket's feed unless memory already holds that revision or a later one:
+   * most entries are the echo of this process's own writes; the rest are other processes' writes,
+   * which is how a second replica's memory stays current without a reload.
+   */
+  private follow(entry: FollowedEntry): void {
+    const held = this.records.get(entry.id)?.revision ?? this.tombstones.get(entry.id) ?? 0;
+    if (entry.revision <= held) return;
+    this.tombstones.delete(entry.id);
+    const doc = entry.doc();
+    if (doc) this.remember(doc, entry.revision);
+    else this.forget(entry.id);
+  }
+
+  /** Stops following the bucket (the store is closing). */
+  close(): void {
+    this.follower?.stop();
+    this.follower = undefined;
   }
 
   private compile(filter: object): Query {
@@ -379,6 +407,8 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
       throw await this.afterFailedWrite(bucket, id, error);
     }
     this.forget(id);
+    // Until the delete's own entry comes back on the feed, older echoes must not bring the document back.
+    this.tombstones.set(id, previous.revision);
   }
 
   /**
@@ -400,6 +430,8 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   }
 
   private remember(doc: StoredDocument, revision: number): void {
+    // The feed may have brought a later write of another process before this write's ack returned.
+    if ((this.records.get(doc._id)?.revision ?? 0) > revision) return;
     this.forget(doc._id);
     this.records.set(doc._id, { doc, revision });
     for (const index of this.indexes.values()) index.add(doc);

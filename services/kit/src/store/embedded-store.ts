@@ -44,6 +44,7 @@ export class EmbeddedStore implements Store {
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.collections.values()].map((c) => c.idle()));
+    for (const collection of this.collections.values()) collection.close();
   }
 
   private openBucket(bucket: string): Promise<KV> {

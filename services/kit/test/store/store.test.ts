@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { connect, type NatsConnection } from "nats";
-import { NatsServer } from "@mainline/testing";
+import { eventually, NatsServer } from "@mainline/testing";
 import {
   ConflictError,
   FailedPreconditionError,
@@ -88,32 +88,76 @@ describe("store", () => {
       }
     });
 
-    it("gives the second writer of the same document a ConflictError, then lets it retry", async () => {
+    it("gives the loser of two concurrent writes a ConflictError, then lets it retry", async () => {
       const a = new EmbeddedStore({ nats, database: "shared" }).collection<Counter>("counters");
       const b = new EmbeddedStore({ nats, database: "shared" }).collection<Counter>("counters");
       await a.insertOne({ _id: "c", value: 1 });
-      expect((await b.findOne({ _id: "c" }))?.value).to.equal(1); // b loads the bucket here
-      await a.updateOne({ _id: "c" }, { $set: { value: 2 } });
+      await eventually(async () => expect((await b.findOne({ _id: "c" }))?.value).to.equal(1));
 
-      await expectRejection(b.updateOne({ _id: "c" }, { $set: { value: 100 } }), ConflictError);
-      expect((await a.findOne({ _id: "c" }))?.value).to.equal(2);
-      // The lost write was not applied; b re-read the winner's version and a retry succeeds.
-      expect((await b.findOne({ _id: "c" }))?.value).to.equal(2);
-      await b.updateOne({ _id: "c" }, { $inc: { value: 1 } });
+      // Both compute their update from value 1 before either write reaches the bucket.
+      const [fromA, fromB] = await Promise.allSettled([
+        a.updateOne({ _id: "c" }, { $set: { value: 2 } }),
+        b.updateOne({ _id: "c" }, { $set: { value: 100 } }),
+      ]);
+      const outcomes = [fromA.status, fromB.status].sort();
+      expect(outcomes).to.deep.equal(["fulfilled", "rejected"]);
+      const lost = fromA.status === "rejected" ? fromA : fromB;
+      expect((lost as PromiseRejectedResult).reason).to.be.instanceOf(ConflictError);
+      const winner = fromA.status === "fulfilled" ? 2 : 100;
+      const loser = fromA.status === "fulfilled" ? b : a;
+      // The lost write was not applied; the loser re-read the winner's version and a retry succeeds.
+      expect((await loser.findOne({ _id: "c" }))?.value).to.equal(winner);
+      await loser.updateOne({ _id: "c" }, { $inc: { value: 1 } });
       const third = new EmbeddedStore({ nats, database: "shared" }).collection<Counter>("counters");
-      expect((await third.findOne({ _id: "c" }))?.value).to.equal(3);
+      expect((await third.findOne({ _id: "c" }))?.value).to.equal(winner + 1);
+    });
+
+    it("shows another process's writes and deletes to a collection loaded before them", async () => {
+      const a = new EmbeddedStore({ nats, database: "follow" }).collection<Counter>("counters");
+      const b = new EmbeddedStore({ nats, database: "follow" }).collection<Counter>("counters");
+      await b.createIndex({ value: 1 });
+      expect(await b.countDocuments()).to.equal(0); // b loads the empty bucket here
+      await a.insertMany([
+        { _id: "x", value: 1 },
+        { _id: "y", value: 2 },
+      ]);
+      await a.updateOne({ _id: "x" }, { $set: { value: 7 } });
+      await a.deleteOne({ _id: "y" });
+      await eventually(async () => {
+        expect(await b.find({}, { sort: { _id: 1 } })).to.deep.equal([{ _id: "x", value: 7 }]);
+        // Indexes follow too: the old value no longer finds the document.
+        expect(await b.find({ value: 1 })).to.deep.equal([]);
+      });
+      // b writes on top of what it followed, with no conflict to recover from.
+      await b.updateOne({ _id: "x" }, { $inc: { value: 1 } });
+      await eventually(async () => expect((await a.findOne({ _id: "x" }))?.value).to.equal(8));
     });
 
     it("raises ConflictError for an insert or delete racing another process", async () => {
       const a = new EmbeddedStore({ nats, database: "race" }).collection<Counter>("counters");
       const b = new EmbeddedStore({ nats, database: "race" }).collection<Counter>("counters");
+      expect(await a.countDocuments()).to.equal(0); // both load the empty bucket first
       expect(await b.countDocuments()).to.equal(0);
-      await a.insertOne({ _id: "same", value: 1 });
-      await expectRejection(b.insertOne({ _id: "same", value: 2 }), ConflictError);
-      await a.updateOne({ _id: "same" }, { $set: { value: 5 } });
-      const staleDelete = b.deleteOne({ _id: "same" });
-      await expectRejection(staleDelete, ConflictError);
-      expect((await a.findOne({ _id: "same" }))?.value).to.equal(5);
+      const inserts = await Promise.allSettled([
+        a.insertOne({ _id: "same", value: 1 }),
+        b.insertOne({ _id: "same", value: 2 }),
+      ]);
+      const lostInsert = inserts.find((r) => r.status === "rejected");
+      expect(lostInsert?.reason).to.be.instanceOf(ConflictError);
+      await eventually(async () => expect(await b.countDocuments()).to.equal(1));
+      await eventually(async () => expect(await a.countDocuments()).to.equal(1));
+
+      const [update, remove] = await Promise.allSettled([
+        a.updateOne({ _id: "same" }, { $set: { value: 5 } }),
+        b.deleteOne({ _id: "same" }),
+      ]);
+      // Exactly one of the two wins; the loser changed nothing.
+      expect([update.status, remove.status].sort()).to.deep.equal(["fulfilled", "rejected"]);
+      const loser = update.status === "rejected" ? update : remove;
+      expect((loser as PromiseRejectedResult).reason).to.be.instanceOf(ConflictError);
+      const expected = update.status === "fulfilled" ? 5 : undefined;
+      await eventually(async () => expect((await a.findOne({ _id: "same" }))?.value).to.equal(expected));
+      await eventually(async () => expect((await b.findOne({ _id: "same" }))?.value).to.equal(expected));
     });
 
     it("keeps awkward ids and collection names apart and intact across a reload", async () => {
