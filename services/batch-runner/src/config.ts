@@ -21,6 +21,11 @@ export const configSchema = z.object({
     .regex(/^[^\s<>]+@[^\s<>]+$/, "expected an email address such as mainline@example.com")
     .default("mainline@localhost"),
   /** Jobs of each kind (test runs, merges) this replica handles at once. */
+  /**
+   * Where repository credentials are mounted, one directory per Secret named by a connection's
+   * `credentialsSecretName` (the Helm chart mounts `components.batch-runner.gitCredentials` here).
+   */
+  BATCH_RUNNER_CREDENTIALS_DIR: z.string().min(1, "expected a directory path").optional(),
   BATCH_RUNNER_JOB_CONCURRENCY: positiveInt(4, "a positive integer"),
   /** Cap on a run whose queue sets no testing timeout (timeout 0), so no run waits forever. */
   BATCH_RUNNER_MAX_RUN_SECONDS: positiveInt(24 * 60 * 60, "a positive number of seconds"),

@@ -20,6 +20,9 @@ runMain(createLogger("batch-runner", config.LOG_LEVEL), async () => {
     settings: {
       workDir: config.BATCH_RUNNER_WORK_DIR,
       gitIdentity: { name: config.BATCH_RUNNER_GIT_NAME, email: config.BATCH_RUNNER_GIT_EMAIL },
+      ...(config.BATCH_RUNNER_CREDENTIALS_DIR !== undefined && {
+        credentialsDir: config.BATCH_RUNNER_CREDENTIALS_DIR,
+      }),
       jobConcurrency: config.BATCH_RUNNER_JOB_CONCURRENCY,
       maxRunSeconds: config.BATCH_RUNNER_MAX_RUN_SECONDS,
     },

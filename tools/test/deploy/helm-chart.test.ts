@@ -55,6 +55,7 @@ interface Container {
   readinessProbe?: Probe;
   startupProbe?: Probe;
   resources?: { requests?: Record<string, unknown>; limits?: Record<string, unknown> };
+  volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
 }
 interface Probe {
   httpGet?: { path: string; port: string | number };
@@ -65,7 +66,11 @@ interface DeploymentSpec {
   selector: { matchLabels: Record<string, string> };
   template: {
     metadata: { labels: Record<string, string> };
-    spec: { containers: Container[]; securityContext?: { runAsNonRoot?: boolean } };
+    spec: {
+      containers: Container[];
+      securityContext?: { runAsNonRoot?: boolean };
+      volumes?: { name: string; secret?: { secretName: string; defaultMode?: number } }[];
+    };
   };
 }
 
@@ -319,6 +324,26 @@ describe("Helm chart deploy/helm/mainline", function () {
       "gateway",
     ]);
     expect(ofKind(manifests, "ServiceMonitor")).to.have.length(1);
+  });
+
+  it("mounts each git credentials Secret read-only where the batch-runner looks for it", () => {
+    const manifests = renderChart("ci/full-values.yaml");
+    const runner = ofKind(manifests, "Deployment").find((d) => componentOf(d) === "batch-runner");
+    const pod = spec<DeploymentSpec>(runner!).template.spec;
+    const container = pod.containers[0]!;
+    const dir = container.env?.find((e) => e.name === "BATCH_RUNNER_CREDENTIALS_DIR")?.value;
+    expect(dir).to.equal("/var/run/mainline/git-credentials");
+    for (const secretName of ["github-app-token", "gitea-deploy-key"]) {
+      const volume = pod.volumes?.find((v) => v.secret?.secretName === secretName);
+      expect(volume, secretName).to.not.equal(undefined);
+      expect(volume?.secret?.defaultMode).to.equal(0o400);
+      const mount = container.volumeMounts?.find((m) => m.name === volume?.name);
+      expect(mount).to.include({ mountPath: `${dir}/${secretName}`, readOnly: true });
+    }
+    // Components without credentials get neither the variable nor the volumes.
+    const gateway = ofKind(manifests, "Deployment").find((d) => componentOf(d) === "gateway");
+    const gatewayEnv = spec<DeploymentSpec>(gateway!).template.spec.containers[0]?.env ?? [];
+    expect(gatewayEnv.map((e) => e.name)).to.not.include("BATCH_RUNNER_CREDENTIALS_DIR");
   });
 
   it("reads every credential from the existing Secret and creates none", () => {

@@ -20,6 +20,7 @@ import {
 } from "../bus/job-consumers.js";
 import { TestRunResultLedger } from "../bus/test-run-result-ledger.js";
 import type { GitIdentity } from "../git/git.js";
+import { GitCredentials } from "../git/git-credentials.js";
 import { RepositoryCache } from "../git/repository-cache.js";
 import { ExternalRunWaiter } from "../jobs/external-run-waiter.js";
 import { mergeJobHandler } from "../jobs/merge-handler.js";
@@ -30,6 +31,8 @@ export interface BatchRunnerSettings {
   /** This replica's own folder for repository mirrors and worktrees. */
   readonly workDir: string;
   readonly gitIdentity: GitIdentity;
+  /** Where credentials secrets are mounted, one directory per secret name (see GitCredentials). */
+  readonly credentialsDir?: string;
   /** Test-run jobs (and, separately, merge jobs) handled at once by this replica. */
   readonly jobConcurrency: number;
   /** Cap on any run, and the timeout of runs whose queue sets none. */
@@ -73,7 +76,11 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
 
   // Worktrees a killed process left behind are only disk; the mirrors prune their records on next use.
   await rm(join(settings.workDir, "worktrees"), { recursive: true, force: true });
-  const cache = new RepositoryCache({ workDir: settings.workDir, identity: settings.gitIdentity });
+  const cache = new RepositoryCache({
+    workDir: settings.workDir,
+    identity: settings.gitIdentity,
+    credentials: new GitCredentials(settings.credentialsDir),
+  });
   const [ledger, board] = await Promise.all([TestRunResultLedger.open(js), ExternalReportBoard.open(js)]);
   const externalRuns = new ExternalRunWaiter(new ExternalRunRegistry(), board);
   const watch = await board.watch(

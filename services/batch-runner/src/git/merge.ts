@@ -4,6 +4,8 @@ import type { Mirror, RepositoryCache } from "./repository-cache.js";
 
 export interface MergeJob {
   readonly remoteUrl: string;
+  /** The connection's credentials, by secret name ("" or absent: none). */
+  readonly credentialsSecretName?: string;
   readonly targetBranch: string;
   /** Names the merge in logs and results; redelivery is made harmless by the ancestry check. */
   readonly mergeId: string;
@@ -34,7 +36,7 @@ export async function fastForwardTarget(cache: RepositoryCache, job: MergeJob): 
   assertSha("commitSha", job.commitSha);
   if (job.testBranch !== undefined) assertBranchName("testBranch", job.testBranch);
   const targetRef = `refs/heads/${job.targetBranch}`;
-  const mirror = await cache.open(job.remoteUrl);
+  const mirror = await cache.open(job.remoteUrl, job.credentialsSecretName);
 
   return mirror.exclusive(async () => {
     const current = await fetchTarget(mirror, targetRef);

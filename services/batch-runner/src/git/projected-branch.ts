@@ -25,6 +25,8 @@ import type { Mirror, RepositoryCache } from "./repository-cache.js";
 
 export interface ProjectedBranchJob {
   readonly remoteUrl: string;
+  /** The connection's credentials, by secret name ("" or absent: none). */
+  readonly credentialsSecretName?: string;
   readonly targetBranch: string;
   readonly testRunId: string;
   readonly mergeMethod: MergeMethod;
@@ -65,7 +67,7 @@ export async function buildProjectedBranch(
   const targetRef = `refs/heads/${job.targetBranch}`;
   const pattern = job.pullRefPattern ?? DEFAULT_PULL_REF_PATTERN;
   const pullRefs = job.pullRequests.map((pr) => pullRequestRef(pattern, pr.number));
-  const mirror = await cache.open(job.remoteUrl);
+  const mirror = await cache.open(job.remoteUrl, job.credentialsSecretName);
 
   return mirror.exclusive(async () => {
     const onRemote = await mirror.lsRemote([testRef, targetRef, ...pullRefs]);

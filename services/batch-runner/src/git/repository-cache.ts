@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { Git, type GitOptions } from "./git.js";
+import { GitCredentials } from "./git-credentials.js";
 import { GitCommandError, RemoteRefNotFoundError } from "./git-errors.js";
 import { assertRemoteUrl } from "./ref-names.js";
 import { SerialLock } from "./serial-lock.js";
@@ -10,6 +11,8 @@ import { SerialLock } from "./serial-lock.js";
 export interface RepositoryCacheOptions extends GitOptions {
   /** Holds one bare mirror per remote and the temporary worktrees; local to this replica. */
   readonly workDir: string;
+  /** Resolves a connection's credentials secret into git's environment; none: remotes without credentials. */
+  readonly credentials?: GitCredentials;
 }
 
 /** What a push did to one remote ref; a rejection is an answer (someone else got there), not a fault. */
@@ -39,11 +42,18 @@ export class RepositoryCache {
     return this.options.workDir;
   }
 
-  /** The mirror of `remoteUrl`, created (empty) on first use; fetching is up to the caller. */
-  async open(remoteUrl: string): Promise<Mirror> {
+  /**
+   * The mirror of `remoteUrl`, created (empty) on first use; fetching is up to the caller. Its git commands
+   * authenticate with the named credentials secret, if any.
+   */
+  async open(remoteUrl: string, credentialsSecretName = ""): Promise<Mirror> {
     assertRemoteUrl("remoteUrl", remoteUrl);
     const dir = join(this.options.workDir, "mirrors", mirrorDirName(remoteUrl));
-    const mirror = new Mirror(remoteUrl, new Git(dir, this.gitOptions), this.options.workDir, this.lock);
+    const credentials = await (this.options.credentials ?? new GitCredentials(undefined)).environment(
+      credentialsSecretName,
+    );
+    const git = new Git(dir, { ...this.gitOptions, env: { ...this.options.env, ...credentials } });
+    const mirror = new Mirror(remoteUrl, git, this.options.workDir, this.lock);
     await mirror.exclusive(async () => {
       if (existsSync(join(dir, "HEAD"))) return;
       // Built aside and renamed into place, so a crash mid-way never leaves a half-made mirror.

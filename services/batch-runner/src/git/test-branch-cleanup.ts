@@ -9,10 +9,11 @@ export async function deleteTestBranches(
   cache: RepositoryCache,
   remoteUrl: string,
   testBranches: readonly string[],
+  credentialsSecretName = "",
 ): Promise<string[]> {
   for (const branch of testBranches) assertBranchName("testBranches", branch);
   if (testBranches.length === 0) return [];
-  const mirror = await cache.open(remoteUrl);
+  const mirror = await cache.open(remoteUrl, credentialsSecretName);
   return mirror.exclusive(async () => {
     const deleted = await mirror.deleteRemoteRefs(testBranches.map((branch) => `refs/heads/${branch}`));
     return deleted.map((ref) => ref.slice("refs/heads/".length));

@@ -79,6 +79,7 @@ async function cleanUp(deps: MergeHandlerDeps, request: MergeRequest, log: Logge
       deps.cache,
       request.merge.remoteUrl,
       request.obsoleteTestBranches,
+      request.merge.credentialsSecretName,
     );
     if (deleted.length > 0) log.info({ deleted }, "deleted obsolete test branches");
   } catch (error) {

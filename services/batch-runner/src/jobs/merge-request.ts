@@ -2,6 +2,7 @@ import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import type { QueueRef } from "@mainline/proto/common";
 import type { MergeJob as MergeJobMessage } from "@mainline/proto/queue";
 import type { MergeJob } from "../git/merge.js";
+import { assertSecretName } from "../git/git-credentials.js";
 import { assertBranchName, assertRemoteUrl, assertRunId, assertSha } from "../git/ref-names.js";
 
 /** A MergeJob checked and translated into what the git module takes. */
@@ -18,6 +19,7 @@ export function readMergeJob(job: MergeJobMessage): MergeRequest {
   if (queue === undefined) throw new InvalidArgumentError("queue", "is required");
   assertBranchName("queue.targetBranch", queue.targetBranch);
   assertRemoteUrl("remoteUrl", job.remoteUrl);
+  if (job.credentialsSecretName !== "") assertSecretName(job.credentialsSecretName);
   // The last PR's tested commit is where the target ends; tested_sha says so explicitly.
   const commitSha = job.testedSha !== "" ? job.testedSha : (job.pullRequests.at(-1)?.testedCommitSha ?? "");
   assertSha("testedSha", commitSha);
@@ -27,6 +29,7 @@ export function readMergeJob(job: MergeJobMessage): MergeRequest {
     queue,
     merge: {
       remoteUrl: job.remoteUrl,
+      ...(job.credentialsSecretName !== "" && { credentialsSecretName: job.credentialsSecretName }),
       targetBranch: queue.targetBranch,
       mergeId: job.mergeId,
       commitSha,

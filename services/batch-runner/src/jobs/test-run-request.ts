@@ -3,6 +3,7 @@ import type { QueueRef } from "@mainline/proto/common";
 import { MergeMethod, RunnerKind, TestRunKind, type TestRunJob } from "@mainline/proto/queue";
 import type { MergeMethod as GitMergeMethod } from "../git/apply-pull-request.js";
 import type { ProjectedBranchJob } from "../git/projected-branch.js";
+import { assertSecretName } from "../git/git-credentials.js";
 import {
   assertBranchName,
   assertRemoteUrl,
@@ -40,6 +41,7 @@ export function readTestRunJob(job: TestRunJob, maxRunSeconds: number): TestRunR
   if (queue === undefined) throw new InvalidArgumentError("queue", "is required");
   assertBranchName("queue.targetBranch", queue.targetBranch);
   assertRemoteUrl("remoteUrl", job.remoteUrl);
+  if (job.credentialsSecretName !== "") assertSecretName(job.credentialsSecretName);
   const mergeMethod = GIT_MERGE_METHODS[job.mergeMethod];
   if (mergeMethod === undefined)
     throw new InvalidArgumentError("mergeMethod", "must be MERGE_COMMIT, SQUASH or REBASE");
@@ -52,6 +54,7 @@ export function readTestRunJob(job: TestRunJob, maxRunSeconds: number): TestRunR
 
   const projected: ProjectedBranchJob = {
     remoteUrl: job.remoteUrl,
+    ...(job.credentialsSecretName !== "" && { credentialsSecretName: job.credentialsSecretName }),
     targetBranch: queue.targetBranch,
     testRunId: job.testRunId,
     mergeMethod,
