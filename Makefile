@@ -2,10 +2,11 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps dev test lint typecheck proto proto-check build bench clean
+.PHONY: help deps dev demo test lint typecheck proto proto-check build bench clean
 
 help:
 	@echo "make dev    - install what is missing, start NATS and every service; API on http://127.0.0.1:$${GATEWAY_PORT:-8080}/v1"
+	@echo "make demo   - with make dev running: ten pull requests of a real git repository through the queue"
 	@echo "make test   - install what is missing, then lint, proto freshness, type-check and every test"
 	@echo "make proto  - regenerate TypeScript from proto/"
 	@echo "make bench  - run the benchmarks under tools/bench"
@@ -15,6 +16,9 @@ deps:
 
 dev: deps
 	@node --conditions=mainline-source --import tsx tools/src/dev/main.ts
+
+demo: deps
+	@node --conditions=mainline-source --import tsx tools/src/demo/main.ts
 
 test: deps
 	@tools/scripts/test.sh

@@ -20,3 +20,17 @@ if ! command -v "${NATS_SERVER_BIN:-nats-server}" >/dev/null 2>&1; then
     exit 1
   fi
 fi
+
+# promtool (Debian package prometheus) checks the metrics service's exposition text in its tests; without it
+# they fall back to a JS parser, so a failed install only prints a note and never stops the build.
+if ! command -v promtool >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "[setup] installing promtool (Debian package prometheus)"
+    if ! { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null; }; then
+      echo "[setup] promtool could not be installed; metrics tests use their JS parser instead" >&2
+    fi
+  else
+    echo "[setup] promtool is missing (metrics tests use their JS parser). Install it with: sudo apt-get install -y prometheus" >&2
+  fi
+fi

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { address, commonConfig, port } from "@mainline/kit/config/index";
+import { DEFAULT_AUTH_CACHE_TTL_MS } from "./auth/auth-repository.js";
 
 export const configSchema = z.object({
   ...commonConfig,
@@ -12,5 +13,23 @@ export const configSchema = z.object({
   WEBHOOKS_ADDR: address("127.0.0.1:50055"),
   /** Seeds organisation `dev` with this API token on start (make dev sets it). */
   DEV_API_TOKEN: z.string().min(16, "expected at least 16 characters").optional(),
+  /**
+   * How long an authenticated API token is trusted without a store lookup; 0 disables. A token revoked through
+   * another gateway replica keeps working on this one for at most this long.
+   */
+  GATEWAY_AUTH_CACHE_TTL_MS: z.coerce
+    .number({ message: "expected a whole number of milliseconds (0 disables)" })
+    .int("expected a whole number of milliseconds (0 disables)")
+    .min(0, "expected a whole number of milliseconds (0 disables)")
+    .max(300_000, "expected at most 300000 (5 minutes): revocation must take effect soon")
+    .default(DEFAULT_AUTH_CACHE_TTL_MS),
+  /**
+   * Secret of the code host's webhooks: when set, code-host events must carry a valid X-Hub-Signature-256.
+   * Empty counts as unset, so a chart can always pass the variable.
+   */
+  CODE_HOST_WEBHOOK_SECRET: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.string().min(8, "expected at least 8 characters").optional(),
+  ),
 });
 export type Config = z.infer<typeof configSchema>;

@@ -20,7 +20,12 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
     logLevel: config.LOG_LEVEL,
     otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
-  const auth = await AuthRepository.open(runtime.store);
+  const auth = await AuthRepository.open(runtime.store, { cacheTtlMs: config.GATEWAY_AUTH_CACHE_TTL_MS });
+  runtime.logger.info(
+    config.CODE_HOST_WEBHOOK_SECRET
+      ? "code-host events must carry a valid X-Hub-Signature-256"
+      : "CODE_HOST_WEBHOOK_SECRET is unset: code-host events are accepted unsigned (API token only)",
+  );
   if (config.DEV_API_TOKEN) await auth.seedToken("dev", config.DEV_API_TOKEN, true);
   const upstreams = connectUpstreams({
     queue: config.QUEUE_COORDINATOR_ADDR,
@@ -38,7 +43,10 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
   const app = createApp({
     logger: runtime.logger,
     auth,
-    endpoints: allEndpoints(upstreams, auth),
+    endpoints: allEndpoints(upstreams, auth, {
+      logger: runtime.logger,
+      webhookSecret: config.CODE_HOST_WEBHOOK_SECRET,
+    }),
     readiness: Object.entries(readinessTargets).map(([name, addr]) => ({
       name,
       check: () => checkGrpcHealth(addr),

@@ -1,31 +1,12 @@
 import { expect } from "chai";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePortBlock } from "@mainline/testing";
 import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-
-/** A free port range: the OS picks one free port and the next few above it are checked too. */
-async function freePortBlock(size: number): Promise<number> {
-  for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
-    const ports = Array.from({ length: size }, (_, i) => base + i);
-    const free = await Promise.all(
-      ports.map(
-        (port) =>
-          new Promise<boolean>((resolve) => {
-            const server = createServer();
-            server.once("error", () => resolve(false));
-            server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-          }),
-      ),
-    );
-    if (free.every(Boolean)) return base;
-  }
-}
 
 describe("make dev: the whole system under its supervisor", function () {
   this.timeout(180_000);

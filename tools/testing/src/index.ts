@@ -1,3 +1,4 @@
 export * from "./nats-server.js";
 export * from "./eventually.js";
 export * from "./free-port.js";
+export * from "./rejection.js";

@@ -66,10 +66,15 @@ export class NatsServer {
     ].join("\n");
     const configFile = path.join(workDir, "nats.conf");
     await writeFile(configFile, config);
-    const child = spawn(binary, ["-c", configFile], { stdio: "ignore" });
+    const child = spawn(binary, ["-c", configFile], { stdio: ["ignore", "ignore", "pipe"] });
+    // What the server said last, so an early exit (port taken, store locked) explains itself.
+    let said = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      said = (said + chunk.toString("utf8")).slice(-2000);
+    });
     let exited: string | undefined;
     child.once("exit", (code, signal) => {
-      exited = `nats-server exited early (code ${code}, signal ${signal})`;
+      exited = `nats-server exited early (code ${code}, signal ${signal}): ${said.trim()}`;
     });
     const deadline = Date.now() + 10_000;
     for (;;) {

@@ -2,6 +2,7 @@ import type { JetStreamClient } from "nats";
 import type { DeliveryHandler } from "@mainline/kit/bus/index";
 import { isRetryable } from "@mainline/kit/errors/index";
 import type { Logger } from "@mainline/kit/logging/index";
+import { inSpan } from "@mainline/kit/telemetry/index";
 import type { TestRunJob, TestRunResult } from "@mainline/proto/queue";
 import { publishTestResultsUpload, publishTestRunResult } from "../bus/result-publishers.js";
 import type { TestRunResultLedger } from "../bus/test-run-result-ledger.js";
@@ -26,6 +27,10 @@ export interface TestRunHandlerDeps {
   readonly maxRunSeconds: number;
   readonly maxDeliver: number;
 }
+
+// The two slow steps of a run get their own spans, so a trace shows whether git or the tests took the time.
+const TRACER = "mainline-batch-runner";
+const TEST_RUN_ID = "mainline.test_run.id";
 
 /**
  * Handles one delivery of a TestRunJob: build and push the projected branch, run or await the
@@ -75,16 +80,23 @@ async function testRun(
     return result;
   };
 
+  const attributes = { [TEST_RUN_ID]: request.testRunId };
   let branch: ProjectedBranch;
   try {
-    branch = await buildProjectedBranch(deps.cache, request.projected);
+    branch = await inSpan(TRACER, "build projected branch", attributes, () =>
+      buildProjectedBranch(deps.cache, request.projected),
+    );
   } catch (error) {
     return endWith(error);
   }
   if (branch.reused)
     deps.logger.info({ testRunId: request.testRunId }, "test branch already pushed; reusing it");
   try {
-    const verdict = await runTests(request, branch, deps);
+    const verdict = await inSpan(TRACER, "run tests", attributes, async (span) => {
+      const ran = await runTests(request, branch, deps);
+      span.setAttribute("mainline.test_run.outcome", ran.outcome);
+      return ran;
+    });
     return verdictResult(request, branch, verdict, { startedAt, finishedAt: deps.clock() });
   } catch (error) {
     return endWith(error, branch);

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { rejection } from "@mainline/testing";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FailedPreconditionError, InvalidArgumentError } from "@mainline/kit/errors/index";
@@ -9,15 +10,6 @@ import { buildProjectedBranch, type ProjectedBranchJob } from "../../src/git/pro
 import { RepositoryCache } from "../../src/git/repository-cache.js";
 import { HttpGitServer } from "./http-remote.js";
 import { RemoteFixture } from "./remote-fixture.js";
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 /**
  * Issue 5: a repository connection names its credentials by Secret name; the batch-runner finds the Secret

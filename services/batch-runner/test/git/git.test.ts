@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { rejection } from "@mainline/testing";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,15 +9,6 @@ import { GitCommandError } from "../../src/git/git-errors.js";
 import { buildProjectedBranch } from "../../src/git/projected-branch.js";
 import { RepositoryCache } from "../../src/git/repository-cache.js";
 import { RemoteFixture } from "./remote-fixture.js";
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("Git", () => {
   let dir: string;

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { rejection } from "@mainline/testing";
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import { TargetMovedError } from "../../src/git/git-errors.js";
 import { fastForwardTarget, type MergeJob } from "../../src/git/merge.js";
@@ -6,15 +7,6 @@ import { buildProjectedBranch, type ProjectedBranch } from "../../src/git/projec
 import { RepositoryCache } from "../../src/git/repository-cache.js";
 import { deleteTestBranches } from "../../src/git/test-branch-cleanup.js";
 import { RemoteFixture } from "./remote-fixture.js";
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("fastForwardTarget", () => {
   let fx: RemoteFixture;

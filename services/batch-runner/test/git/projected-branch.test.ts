@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { rejection } from "@mainline/testing";
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import type { MergeMethod } from "../../src/git/apply-pull-request.js";
 import {
@@ -9,15 +10,6 @@ import {
 import { buildProjectedBranch, type ProjectedBranchJob } from "../../src/git/projected-branch.js";
 import { RepositoryCache } from "../../src/git/repository-cache.js";
 import { RemoteFixture } from "./remote-fixture.js";
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("buildProjectedBranch", () => {
   let fx: RemoteFixture;

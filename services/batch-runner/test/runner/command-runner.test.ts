@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { rejection } from "@mainline/testing";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,15 +23,6 @@ async function diesSoon(pid: number): Promise<boolean> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return false;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("runCommand", () => {

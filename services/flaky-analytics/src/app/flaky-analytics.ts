@@ -13,6 +13,9 @@ import * as admin from "./repository-admin.js";
 import type { RepositorySettingsPatch, RepositorySettingsView } from "./repository-admin.js";
 import { StatusOutbox } from "./status-outbox.js";
 import type { PublishStatusChange } from "./status-outbox.js";
+import { TestIdCache } from "./test-id-cache.js";
+import { DEFAULT_SNAPSHOT_POLICY, TestLedgers } from "./test-ledgers.js";
+import type { SnapshotPolicy } from "./test-ledgers.js";
 import type { TestResultsUpload } from "./test-results-upload.js";
 
 export interface FlakyAnalyticsOptions {
@@ -22,6 +25,8 @@ export interface FlakyAnalyticsOptions {
   pageTokenKey: string;
   publicBaseUrl: string;
   now?: () => number;
+  /** When a repository's journal becomes a snapshot (tests use a small one). */
+  snapshotPolicy?: SnapshotPolicy;
 }
 
 /** The service's use cases, whichever way they are called (gRPC, JetStream, a benchmark). */
@@ -30,14 +35,23 @@ export class FlakyAnalytics {
   private readonly lock = new KeyedLock();
   private readonly codeowners = new CodeownersCache();
   private readonly failingIds = new FailingIdsCache();
+  private readonly ledgers: TestLedgers;
+  private readonly testIds = new TestIdCache();
   private readonly links: Links;
   private readonly now: () => number;
 
   constructor(private readonly options: FlakyAnalyticsOptions) {
     this.now = options.now ?? Date.now;
     this.links = new Links(options.publicBaseUrl);
+    this.ledgers = new TestLedgers({
+      store: options.store,
+      logger: options.logger,
+      policy: options.snapshotPolicy ?? DEFAULT_SNAPSHOT_POLICY,
+    });
     this.outbox = new StatusOutbox({
       store: options.store,
+      ledgers: this.ledgers,
+      lock: this.lock,
       codeowners: this.codeowners,
       links: this.links,
       publish: options.publishStatusChange,
@@ -50,7 +64,7 @@ export class FlakyAnalytics {
     try {
       result = await ingestResults(this.deps(), upload);
     } finally {
-      // Also after a failure: part of the upload may have been written.
+      // Also after a failure: the ledger may have been reloaded.
       this.failingIds.invalidate(admin.lockKey(upload.org, upload.repo));
     }
     const { changed, ...summary } = result;
@@ -62,6 +76,7 @@ export class FlakyAnalytics {
     return listFailingTests(
       {
         store: this.options.store,
+        ledgers: this.ledgers,
         codeowners: this.codeowners,
         failingIds: this.failingIds,
         links: this.links,
@@ -116,6 +131,13 @@ export class FlakyAnalytics {
   }
 
   private deps() {
-    return { store: this.options.store, lock: this.lock, now: this.now };
+    return {
+      store: this.options.store,
+      ledgers: this.ledgers,
+      lock: this.lock,
+      testIds: this.testIds,
+      logger: this.options.logger,
+      now: this.now,
+    };
   }
 }

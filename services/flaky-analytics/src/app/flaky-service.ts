@@ -12,6 +12,7 @@ import { statusEventPublisher } from "../bus/status-event-publisher.js";
 import { consumeTestResults } from "../bus/test-results-consumer.js";
 import { openFlakyStore } from "../store/flaky-store.js";
 import { FlakyAnalytics } from "./flaky-analytics.js";
+import type { SnapshotPolicy } from "./test-ledgers.js";
 
 export interface FlakyServiceOptions {
   nats: NatsConnection;
@@ -20,6 +21,7 @@ export interface FlakyServiceOptions {
   pageTokenKey: string;
   publicBaseUrl: string;
   now?: () => number;
+  snapshotPolicy?: SnapshotPolicy;
 }
 
 export interface FlakyService {
@@ -41,6 +43,7 @@ export async function createFlakyService(options: FlakyServiceOptions): Promise<
     pageTokenKey: options.pageTokenKey,
     publicBaseUrl: options.publicBaseUrl,
     ...(options.now ? { now: options.now } : {}),
+    ...(options.snapshotPolicy ? { snapshotPolicy: options.snapshotPolicy } : {}),
   });
   return {
     app,

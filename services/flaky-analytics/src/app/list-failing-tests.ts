@@ -8,6 +8,7 @@ import type { FailingIdsCache } from "./failing-ids-cache.js";
 import { failingTestRecord } from "./failing-test-record.js";
 import type { FailingTestRecord } from "./failing-test-record.js";
 import type { Links } from "./links.js";
+import type { TestLedgers } from "./test-ledgers.js";
 
 export interface FailingTestsPage {
   tests: FailingTestRecord[];
@@ -16,6 +17,7 @@ export interface FailingTestsPage {
 
 export interface ListFailingTestsDeps {
   store: FlakyStore;
+  ledgers: TestLedgers;
   codeowners: CodeownersCache;
   failingIds: FailingIdsCache;
   links: Links;
@@ -25,8 +27,8 @@ export interface ListFailingTestsDeps {
 
 /**
  * The spec's list-failing-tests. `callerOrg` is the organisation of the API token; `body` is the
- * request as the spec writes it. The distinct failing tests come from a range scan over failure
- * hours, in test-id order (stable across pages and calls); only the page's tests are read.
+ * request as the spec writes it. The distinct failing tests come from the failure times of the
+ * repository's tests in memory, in test-id order (stable across pages and calls).
  */
 export async function listFailingTests(
   deps: ListFailingTestsDeps,
@@ -49,19 +51,19 @@ export async function listFailingTests(
   };
   const pageIndex = query.pageToken ? decodePageToken(query.pageToken, scope, deps.pageTokenKey) : 0;
   const repoKey = repositoryKey(query.repo);
-  const ids = await deps.failingIds.get(`${query.org}\n${repoKey}`, query.startTime, query.endTime, () =>
-    deps.store.failureHours.failingTestIds(query.org, repoKey, query.startTime, query.endTime),
-  );
-  const pageIds = ids.slice(pageIndex * query.pageSize, (pageIndex + 1) * query.pageSize);
-  const [docs, repository] = await Promise.all([
-    deps.store.tests.findByIds(query.org, repoKey, pageIds),
+  const [ledger, repository] = await Promise.all([
+    deps.ledgers.get(query.org, repoKey),
     deps.store.repositories.get(query.org, query.repo),
   ]);
+  const ids = await deps.failingIds.get(`${query.org}\n${repoKey}`, query.startTime, query.endTime, () =>
+    Promise.resolve(ledger.failingTestIds(query.startTime, query.endTime)),
+  );
+  const pageIds = ids.slice(pageIndex * query.pageSize, (pageIndex + 1) * query.pageSize);
   const codeowners = deps.codeowners.of(repository.codeowners);
   const now = deps.now();
   const tests: FailingTestRecord[] = [];
   for (const id of pageIds) {
-    const doc = docs.get(id);
+    const doc = ledger.get(id);
     if (doc) tests.push(failingTestRecord(doc, repository, codeowners, deps.links, now));
   }
   return {

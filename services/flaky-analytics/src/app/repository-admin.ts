@@ -1,16 +1,24 @@
-import { InvalidArgumentError } from "@mainline/kit/errors/index";
+import { InvalidArgumentError, NotFoundError } from "@mainline/kit/errors/index";
 import {
   Codeowners,
   DEFAULT_STATUS_SETTINGS,
   quarantineConfig,
   resolveStatusSettings,
 } from "../domain/index.js";
-import type { QuarantineConfig, QuarantineOverride, RepositoryRef, StatusSettings } from "../domain/index.js";
-import type { RepositoryDocument } from "../store/documents.js";
+import type {
+  QuarantineCandidate,
+  QuarantineConfig,
+  QuarantineOverride,
+  RepositoryRef,
+  StatusSettings,
+} from "../domain/index.js";
+import type { RepositoryDocument, TestDocument } from "../store/documents.js";
 import type { FlakyStore } from "../store/flaky-store.js";
+import type { AnnotationChange } from "../store/test-annotations.js";
 import { repositoryKey } from "../store/repository-key.js";
 import { currentStatus } from "./failing-test-record.js";
 import type { KeyedLock } from "./keyed-lock.js";
+import type { TestLedgers } from "./test-ledgers.js";
 
 /** Repository settings as the API shows them (snake_case names in errors, as the API spells them). */
 export interface RepositorySettingsView {
@@ -42,6 +50,7 @@ const MAX_TICKET_URL = 2048;
 
 export interface AdminDeps {
   store: FlakyStore;
+  ledgers: TestLedgers;
   lock: KeyedLock;
   now: () => number;
 }
@@ -123,15 +132,20 @@ export async function getQuarantineConfig(
   const repository = await deps.store.repositories.get(org, repo);
   if (!repository.quarantiningEnabled) return { isDisabled: true, testIds: [] };
   const now = deps.now();
-  const candidates = await deps.store.tests.quarantineCandidates(org, repositoryKey(repo));
-  return quarantineConfig(
-    repository,
-    candidates.map((doc) => ({
-      id: doc._id,
-      status: currentStatus(doc, repository, now).value,
-      override: doc.quarantineOverride,
-    })),
-  );
+  const ledger = await deps.ledgers.get(org, repositoryKey(repo));
+  const candidates: QuarantineCandidate[] = [];
+  for (const test of ledger.values()) {
+    // Flaky or broken by the stored status, or forced by an override; the status is judged again now.
+    const stored = test.status.value;
+    if (stored !== "flaky" && stored !== "broken" && test.quarantineOverride !== "ALWAYS_QUARANTINE")
+      continue;
+    candidates.push({
+      id: test._id,
+      status: currentStatus(test, repository, now).value,
+      override: test.quarantineOverride,
+    });
+  }
+  return quarantineConfig(repository, candidates);
 }
 
 export async function setQuarantineOverride(
@@ -142,9 +156,7 @@ export async function setQuarantineOverride(
   override: QuarantineOverride | undefined,
 ): Promise<void> {
   requireTestId(testId);
-  await deps.lock.run(lockKey(org, repo), () =>
-    deps.store.tests.setQuarantineOverride(org, repositoryKey(repo), testId, override),
-  );
+  await annotate(deps, org, repo, testId, { quarantineOverride: override ?? null });
 }
 
 export async function linkTicket(
@@ -157,9 +169,31 @@ export async function linkTicket(
   requireTestId(testId);
   const trimmed = url.trim();
   if (trimmed !== "") validateTicketUrl(trimmed);
-  await deps.lock.run(lockKey(org, repo), () =>
-    deps.store.tests.setTicketUrl(org, repositoryKey(repo), testId, trimmed === "" ? undefined : trimmed),
-  );
+  await annotate(deps, org, repo, testId, { ticketUrl: trimmed === "" ? null : trimmed });
+}
+
+/** Stores a person's decision about a test, then shows it on the test in memory. */
+async function annotate(
+  deps: AdminDeps,
+  org: string,
+  repo: RepositoryRef,
+  testId: string,
+  change: AnnotationChange,
+): Promise<void> {
+  const repoKey = repositoryKey(repo);
+  await deps.lock.run(lockKey(org, repo), async () => {
+    const ledger = await deps.ledgers.get(org, repoKey);
+    const test = ledger.get(testId);
+    if (test === undefined) throw new NotFoundError(`test ${testId} does not exist in repository ${repoKey}`);
+    await deps.store.annotations.change(org, repoKey, testId, change);
+    const next: TestDocument = { ...test };
+    for (const field of ["quarantineOverride", "ticketUrl"] as const) {
+      const value = change[field];
+      if (value === null) delete next[field];
+      else if (value !== undefined) (next as Record<typeof field, string>)[field] = value;
+    }
+    ledger.replace(next);
+  });
 }
 
 /** The lock that every writer of one repository's test documents takes (see KeyedLock). */

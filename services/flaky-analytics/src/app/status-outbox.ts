@@ -4,7 +4,9 @@ import type { TestStatus, TestStatusValue } from "../domain/index.js";
 import type { TestDocument } from "../store/documents.js";
 import type { FlakyStore } from "../store/flaky-store.js";
 import type { CodeownersCache } from "./codeowners-cache.js";
+import type { KeyedLock } from "./keyed-lock.js";
 import type { Links } from "./links.js";
+import { withoutPendingEvent, type TestLedgers } from "./test-ledgers.js";
 
 /** What subscribers of test_case.status_changed learn about one change. */
 export interface StatusChangeNotice {
@@ -22,9 +24,10 @@ export type PublishStatusChange = (notice: StatusChangeNotice) => Promise<void>;
 const RETRY_MS = 5_000;
 
 /**
- * Publishes status changes that ingest committed with the test document (DESIGN rule 4): publish,
- * then clear the document's pending event. A failed publish stays pending and is retried by a
- * sweep; the deterministic event id makes a repeat publish a duplicate the stream drops.
+ * Publishes status changes that ingest committed with its upload (DESIGN rule 4): publish, record
+ * the publication on the upload (so a replay after a restart does not announce it again), then clear
+ * the test's pending event. A failed publish stays pending and is retried by a sweep; the
+ * deterministic event id makes a repeat publish a duplicate the stream drops.
  */
 export class StatusOutbox {
   private retryTimer: NodeJS.Timeout | undefined;
@@ -33,6 +36,8 @@ export class StatusOutbox {
   constructor(
     private readonly deps: {
       store: FlakyStore;
+      ledgers: TestLedgers;
+      lock: KeyedLock;
       codeowners: CodeownersCache;
       links: Links;
       publish: PublishStatusChange;
@@ -56,7 +61,10 @@ export class StatusOutbox {
           codeowners: test.file ? this.deps.codeowners.of(repository.codeowners).ownersOf(test.file) : [],
           htmlUrl: this.deps.links.test(test.org, test.repo, test._id),
         });
-        await this.deps.store.tests.clearPendingStatusEvent(test._id, pending.eventId);
+        if (pending.uploadId !== undefined) {
+          await this.deps.store.uploads.markPublished(test.org, pending.uploadId, pending.eventId);
+        }
+        await this.clearPending(test, pending.eventId);
       } catch (error) {
         this.deps.logger.warn(
           { err: error, testId: test._id },
@@ -69,12 +77,25 @@ export class StatusOutbox {
 
   /** Publishes everything still pending (after a restart, or after a failed publish). */
   async sweep(): Promise<void> {
-    await this.deliver(await this.deps.store.tests.withPendingStatusEvents());
+    const pending: TestDocument[] = [];
+    for (const ledger of await this.deps.ledgers.loadAll()) {
+      for (const test of ledger.values()) if (test.pendingStatusEvent) pending.push(test);
+    }
+    await this.deliver(pending);
   }
 
   stop(): void {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+  }
+
+  /** Under the repository's lock, so that an upload folding the same test cannot bring the event back. */
+  private clearPending(test: TestDocument, eventId: string): Promise<void> {
+    return this.deps.lock.run(`${test.org}\n${test.repoKey}`, async () => {
+      const ledger = await this.deps.ledgers.get(test.org, test.repoKey);
+      const current = ledger.get(test._id);
+      if (current?.pendingStatusEvent?.eventId === eventId) ledger.replace(withoutPendingEvent(current));
+    });
   }
 
   private scheduleSweep(): void {

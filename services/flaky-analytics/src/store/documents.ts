@@ -3,14 +3,32 @@ import type {
   HourlyBucket,
   QuarantineOverride,
   RepositoryRef,
+  RunContext,
   StatusSettings,
   TestEvidence,
+  TestOutcome,
   TestStatus,
 } from "../domain/index.js";
 
 /**
- * One test of one repository, keyed by its stable id. Everything the failing-test record shows
- * is kept here in bounded form (hour buckets, failure groups, status evidence), updated at ingest.
+ * The storage layout (one writer: this service, DESIGN rule 1). A repository's tests live in the
+ * service's memory (its TestLedger); what makes them durable is a journal of uploads plus, now and
+ * then, a snapshot of every test. Ingest writes one small entry per upload instead of one document
+ * per test, which is what lets it keep up with tens of thousands of results per second:
+ *
+ *   uploads          one per upload: the summary (a repeated upload id changes nothing) and, until a
+ *                    snapshot covers it, the upload's journal entry. Writing it commits the upload.
+ *   upload_parts     the rest of a journal entry too big for one document (written before the commit)
+ *   snapshots        one per repository: which snapshot is current and the last upload it contains
+ *   snapshot_parts   the packed tests of a snapshot
+ *   test_annotations quarantine overrides and ticket links, written as they are set
+ *   repositories     settings and CODEOWNERS
+ */
+
+/**
+ * One test of one repository, keyed by its stable id: everything the failing-test record shows, in
+ * bounded form (hour buckets, failure groups, status evidence) plus its failure times. It is what a
+ * snapshot holds per test; the ledger keeps one in memory per test.
  */
 export interface TestDocument {
   _id: string;
@@ -27,13 +45,13 @@ export interface TestDocument {
   evidence: TestEvidence;
   buckets: HourlyBucket[];
   failureGroups: FailureGroup[];
+  /** Distinct failure times (epoch ms), ascending: list-failing-tests windows are exact to the millisecond. */
+  failureTimes: number[];
   quarantineOverride?: QuarantineOverride;
   ticketUrl?: string;
   firstSeenAt: number;
   lastSeenAt: number;
-  /** Uploads already folded in (most recent last): a re-applied upload skips this test. */
-  recentUploads: string[];
-  /** A status change committed with this document but not yet published (the outbox, DESIGN rule 4). */
+  /** A status change committed but not yet published (the outbox, DESIGN rule 4). */
   pendingStatusEvent?: PendingStatusEvent;
 }
 
@@ -41,23 +59,110 @@ export interface PendingStatusEvent {
   eventId: string;
   from: TestStatus["value"] | undefined;
   to: TestStatus;
+  /** The upload whose journal entry made the change: publishing is recorded there. */
+  uploadId?: string;
 }
 
-/**
- * The failures of one test in one UTC hour. list-failing-tests is a range scan over these by
- * (org, repository, hour); `times` makes the boundary hours of a window exact.
- */
-export interface FailureHourDocument {
-  /** "<testId>:<hour>" */
+/** What one upload changes, as the journal keeps it: everything needed to fold it again, identically. */
+export interface UploadEntry {
+  uploadId: string;
+  repo: RepositoryRef;
+  commitSha: string;
+  branch: string;
+  prNumber?: number;
+  variant: string;
+  context: RunContext;
+  /** When the results happened and when the upload was applied (epoch ms). */
+  at: number;
+  now: number;
+  /** The repository's settings when the upload was applied: a replay must judge as ingest did. */
+  defaultBranch: string;
+  status: StatusSettings;
+  runs: EntryRun[];
+}
+
+/** One test's part of an upload: its case results folded into one run (reruns are attempts). */
+export interface EntryRun {
+  id: string;
+  /** Outcome of each attempt, in report order. */
+  outcomes: TestOutcome[];
+  /** The failure message of each attempt (null for attempts that did not fail, or said nothing). */
+  failures: (string | null)[];
+  /** Present when the repository did not know the test yet: what its record shows. */
+  identity?: TestIdentityFields;
+}
+
+export interface TestIdentityFields {
+  name: string;
+  file?: string;
+  classname?: string;
+  parent?: string;
+}
+
+export type UploadEntryHeader = Omit<UploadEntry, "runs">;
+
+/** An upload that was applied; its id makes a repeated upload (or a redelivery) a no-op. */
+export interface UploadDocument {
+  /** "<org>\n<uploadId>" */
+  _id: string;
+  org: string;
+  repoKey: string;
+  uploadId: string;
+  appliedAt: number;
+  summary: UploadSummary;
+  /** Position in the repository's journal: 1, 2, ... */
+  seq: number;
+  /** The journal entry, until a snapshot contains the upload. */
+  journal?: { header: UploadEntryHeader; parts: number; first: string };
+  /** Status events of this upload already published (so a replay does not publish them again). */
+  publishedEvents?: string[];
+}
+
+/** Parts 1.. of a journal entry (part 0 is in the upload document). */
+export interface UploadPartDocument {
+  /** "<org>\n<repoKey>\n<seq>\n<part>" */
+  _id: string;
+  org: string;
+  repoKey: string;
+  seq: number;
+  part: number;
+  data: string;
+}
+
+/** The current snapshot of a repository's tests: written last, so it only ever names complete parts. */
+export interface SnapshotDocument {
+  /** "<org>\n<repoKey>" */
+  _id: string;
+  org: string;
+  repoKey: string;
+  /** Grows by one per snapshot, so a new snapshot never overwrites the parts of the current one. */
+  generation: number;
+  /** The last journal entry the snapshot contains. */
+  seq: number;
+  parts: number;
+  tests: number;
+  takenAt: number;
+}
+
+export interface SnapshotPartDocument {
+  /** "<org>\n<repoKey>\n<generation>\n<part>" */
+  _id: string;
+  org: string;
+  repoKey: string;
+  generation: number;
+  part: number;
+  data: string;
+}
+
+/** What people decided about a test: kept apart from what results say, and applied over it. */
+export interface TestAnnotationDocument {
+  /** "<org>\n<repoKey>\n<testId>" */
   _id: string;
   org: string;
   repoKey: string;
   testId: string;
-  hour: number;
-  /** "<org>\n<repoKey>\n<hour, 15 digits>": one sortable key, so the window is one index range. */
-  scopeHour: string;
-  /** Distinct failure times (epoch ms) in the hour; a set, so re-applying an upload adds nothing. */
-  times: number[];
+  quarantineOverride?: QuarantineOverride;
+  ticketUrl?: string;
 }
 
 /** Per-repository settings and CODEOWNERS; absent until first changed (defaults apply). */
@@ -73,17 +178,6 @@ export interface RepositoryDocument {
   status: StatusSettings;
   codeowners?: string;
   updatedAt: number;
-}
-
-/** An upload that was fully applied; its id makes a repeated upload (or redelivery) a no-op. */
-export interface UploadDocument {
-  /** "<org>\n<uploadId>" */
-  _id: string;
-  org: string;
-  repoKey: string;
-  uploadId: string;
-  appliedAt: number;
-  summary: UploadSummary;
 }
 
 export interface UploadSummary {

@@ -1,22 +1,22 @@
 import type { Store } from "@mainline/kit/store/index";
-import { FailureHourRepository } from "./failure-hour-repository.js";
 import { RepositorySettingsRepository } from "./repository-settings-repository.js";
-import { TestRepository } from "./test-repository.js";
-import { UploadRepository } from "./upload-repository.js";
+import { TestAnnotations } from "./test-annotations.js";
+import { TestSnapshots } from "./test-snapshots.js";
+import { UploadJournal } from "./upload-journal.js";
 
-/** Every collection of the flaky-analytics database, with its indexes declared. */
+/** Every collection of the flaky-analytics database, with its indexes declared (layout: documents.ts). */
 export interface FlakyStore {
-  tests: TestRepository;
-  failureHours: FailureHourRepository;
+  uploads: UploadJournal;
+  snapshots: TestSnapshots;
+  annotations: TestAnnotations;
   repositories: RepositorySettingsRepository;
-  uploads: UploadRepository;
 }
 
 export async function openFlakyStore(store: Store): Promise<FlakyStore> {
   return {
-    tests: await TestRepository.open(store),
-    failureHours: await FailureHourRepository.open(store),
+    uploads: await UploadJournal.open(store),
+    snapshots: await TestSnapshots.open(store),
+    annotations: await TestAnnotations.open(store),
     repositories: RepositorySettingsRepository.open(store),
-    uploads: UploadRepository.open(store),
   };
 }

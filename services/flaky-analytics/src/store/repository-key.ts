@@ -6,8 +6,3 @@ export function repositoryKey(repo: RepositoryRef): string {
   const canonical = canonicalRepository(repo);
   return `${canonical.host}/${canonical.owner}/${canonical.name}`;
 }
-
-/** The sortable key of a failure hour: fixed-width hour so string order is time order. */
-export function scopeHourKey(org: string, repoKey: string, hour: number): string {
-  return `${org}\n${repoKey}\n${String(hour).padStart(15, "0")}`;
-}

@@ -2,19 +2,23 @@ import type { AuthRepository } from "../auth/auth-repository.js";
 import type { Upstreams } from "../upstream/upstreams.js";
 import type { Endpoint } from "./endpoint.js";
 import { adminEndpoints } from "./endpoints/admin-endpoints.js";
-import { codeHostEndpoints } from "./endpoints/code-host-endpoints.js";
+import { codeHostEndpoints, type CodeHostOptions } from "./endpoints/code-host-endpoints.js";
 import { flakyTestEndpoints } from "./endpoints/flaky-test-endpoints.js";
 import { mergeQueueEndpoints } from "./endpoints/merge-queue-endpoints.js";
 import { metricsEndpoints } from "./endpoints/metrics-endpoints.js";
 import { webhookEndpoints } from "./endpoints/webhook-endpoints.js";
 
 /** Every endpoint of /v1, in the order the OpenAPI document lists them. */
-export function allEndpoints(upstreams: Upstreams, auth: AuthRepository): Endpoint[] {
+export function allEndpoints(
+  upstreams: Upstreams,
+  auth: AuthRepository,
+  codeHost: CodeHostOptions,
+): Endpoint[] {
   return [
     ...mergeQueueEndpoints(upstreams),
     ...metricsEndpoints(upstreams),
     ...flakyTestEndpoints(upstreams),
-    ...codeHostEndpoints(upstreams),
+    ...codeHostEndpoints(upstreams, codeHost),
     ...adminEndpoints(auth),
     ...webhookEndpoints(upstreams),
   ];

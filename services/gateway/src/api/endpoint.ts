@@ -27,6 +27,13 @@ export interface Endpoint<Input = unknown, Output = unknown> {
   inputIn: "body" | "query";
   /** JSON response schema, or "text" for plain-text responses. */
   output: z.ZodType<Output> | { text: string };
+  /**
+   * Checks the raw body before it is parsed (a code-host signature is computed over the exact bytes); throws to
+   * refuse the request.
+   */
+  verifyBody?(rawBody: string, ctx: Context): Promise<void>;
+  /** Error statuses this endpoint answers beyond those every endpoint may (see openapi.ts), e.g. 403. */
+  errors?: readonly number[];
   /** Success status; 200 unless said otherwise. */
   status?: number;
   handle(input: Input, call: Call): Promise<Output>;

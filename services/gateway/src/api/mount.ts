@@ -2,7 +2,7 @@ import Router from "@koa/router";
 import type { Context } from "koa";
 import { PermissionDeniedError, UnauthenticatedError } from "@mainline/kit/errors/index";
 import type { AuthRepository, Principal } from "../auth/auth-repository.js";
-import { readJsonBody } from "../http/json-body.js";
+import { parseJsonBody, readJsonBodyText } from "../http/json-body.js";
 import type { Endpoint } from "./endpoint.js";
 import { buildOpenApi } from "./openapi.js";
 import { parseInput } from "./validation.js";
@@ -19,7 +19,7 @@ export function mountApi(endpoints: readonly Endpoint[], auth: AuthRepository): 
   for (const e of endpoints) {
     router[e.method](e.path, async (ctx: Context) => {
       const principal = e.access === "public" ? PUBLIC : await authenticate(ctx, auth, e.access);
-      const raw = e.inputIn === "body" ? await readJsonBody(ctx) : ctx.query;
+      const raw = e.inputIn === "body" ? await readBody(ctx, e) : ctx.query;
       const input = parseInput(e.input, raw);
       const output = await e.handle(input, { principal, ctx });
       ctx.status = e.status ?? 200;
@@ -32,6 +32,12 @@ export function mountApi(endpoints: readonly Endpoint[], auth: AuthRepository): 
     });
   }
   return router;
+}
+
+async function readBody(ctx: Context, e: Endpoint): Promise<unknown> {
+  const text = await readJsonBodyText(ctx);
+  await e.verifyBody?.(text, ctx);
+  return parseJsonBody(text);
 }
 
 async function authenticate(ctx: Context, auth: AuthRepository, access: "org" | "admin"): Promise<Principal> {

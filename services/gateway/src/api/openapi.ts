@@ -3,16 +3,39 @@ import type { Endpoint } from "./endpoint.js";
 
 const TEXT_ERROR = { "text/plain": { schema: { type: "string" } } };
 
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "Invalid request: the body names the field and the rule",
+  403: "The token may not do this (an admin token is needed, or another organisation is named)",
+  404: "Not found (or not visible to the token's organisation)",
+  409: "Conflict with the current state",
+  413: "Body over 20 MiB",
+  415: "Body is not JSON",
+  503: "A service behind the gateway is unavailable; try again",
+  504: "A service behind the gateway did not answer in time; try again",
+};
+
+const jsonSchemaOf = (schema: z.ZodType, io: "input" | "output") =>
+  strip(z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }));
+
 /**
  * The OpenAPI 3.1 document, built from the same zod schemas that validate requests, so the two cannot drift.
- * OpenAPI 3.1 uses JSON Schema 2020-12, which is what zod emits.
+ * OpenAPI 3.1 uses JSON Schema 2020-12, which is what zod emits. Every status a handler can answer is declared:
+ * the integration tests check each response they receive against this document.
  */
 export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl = "/v1"): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
+  const paths: Record<string, Record<string, unknown>> = { ...fixedPaths() };
   for (const e of endpoints) {
-    const inputSchema = strip(
-      z.toJSONSchema(e.input, { target: "draft-2020-12", io: "input", unrepresentable: "any" }),
-    );
+    const inputSchema = jsonSchemaOf(e.input, "input");
+    const errorStatuses = new Set([
+      400,
+      404,
+      409,
+      503,
+      504,
+      ...(e.access === "admin" ? [403] : []),
+      ...(e.inputIn === "body" ? [413, 415] : []),
+      ...(e.errors ?? []),
+    ]);
     const operation: Record<string, unknown> = {
       operationId: e.operationId,
       summary: e.summary,
@@ -24,35 +47,25 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl = "/v1"):
           content:
             "text" in e.output
               ? { [e.output.text]: { schema: { type: "string" } } }
-              : {
-                  "application/json": {
-                    schema: strip(
-                      z.toJSONSchema(e.output, {
-                        target: "draft-2020-12",
-                        io: "output",
-                        unrepresentable: "any",
-                      }),
-                    ),
-                  },
-                },
+              : { "application/json": { schema: jsonSchemaOf(e.output, "output") } },
         },
-        "400": { description: "Invalid request: the body names the field and the rule", content: TEXT_ERROR },
         ...(e.access === "public"
           ? {}
           : {
+              // The spec declares its 401 body as `application/plain-text`.
               "401": {
-                description: "Missing or invalid x-api-token",
+                description: "Missing or invalid x-api-token (or code-host signature)",
                 content: { "application/plain-text": { schema: { type: "string" } } },
               },
             }),
-        "404": { description: "Not found", content: TEXT_ERROR },
-        "409": { description: "Conflict with the current state", content: TEXT_ERROR },
-        ...(e.inputIn === "body"
-          ? {
-              "413": { description: "Body over 20 MiB", content: TEXT_ERROR },
-              "415": { description: "Body is not JSON", content: TEXT_ERROR },
-            }
-          : {}),
+        ...Object.fromEntries(
+          [...errorStatuses]
+            .sort((a, b) => a - b)
+            .map((status) => [
+              String(status),
+              { description: ERROR_DESCRIPTIONS[status] ?? "Error", content: TEXT_ERROR },
+            ]),
+        ),
       },
     };
     if (e.inputIn === "body") {
@@ -80,6 +93,50 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl = "/v1"):
     servers: [{ url: serverUrl }],
     components: { securitySchemes: { apiToken: { type: "apiKey", in: "header", name: "x-api-token" } } },
     paths,
+  };
+}
+
+/** The routes that are not endpoints (health, this document), so that every /v1 answer is described. */
+function fixedPaths(): Record<string, Record<string, unknown>> {
+  const health = (description: string, extra: Record<string, unknown> = {}) => ({
+    type: "object",
+    required: ["status", ...Object.keys(extra)],
+    properties: { status: { type: "string" }, ...extra },
+    description,
+  });
+  const readiness = health("Readiness", { failing: { type: "array", items: { type: "string" } } });
+  const json = (schema: unknown) => ({ "application/json": { schema } });
+  return {
+    "/healthz": {
+      get: {
+        operationId: "liveness",
+        summary: "The process is alive",
+        tags: ["Health"],
+        security: [],
+        responses: { "200": { description: "Alive", content: json(health("Liveness")) } },
+      },
+    },
+    "/readyz": {
+      get: {
+        operationId: "readiness",
+        summary: "Every service behind the gateway answers SERVING",
+        tags: ["Health"],
+        security: [],
+        responses: {
+          "200": { description: "Ready", content: json(readiness) },
+          "503": { description: "Some service is not ready; `failing` names it", content: json(readiness) },
+        },
+      },
+    },
+    "/openapi.json": {
+      get: {
+        operationId: "getOpenApiDocument",
+        summary: "This document",
+        tags: ["Health"],
+        security: [],
+        responses: { "200": { description: "OpenAPI 3.1", content: json({ type: "object" }) } },
+      },
+    },
   };
 }
 

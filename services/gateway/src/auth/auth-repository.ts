@@ -1,6 +1,7 @@
 import type { Collection, Store } from "@mainline/kit/store/index";
 import { AlreadyExistsError, InvalidArgumentError, NotFoundError } from "@mainline/kit/errors/index";
 import { apiTokenId, generateApiToken, hashApiToken } from "./api-token.js";
+import { PrincipalCache } from "./principal-cache.js";
 
 interface OrganizationDocument {
   _id: string; // the slug
@@ -36,18 +37,32 @@ export interface TokenSummary {
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
+export const DEFAULT_AUTH_CACHE_TTL_MS = 5_000;
+
 /** Organisations and API tokens, owned by the gateway (it is the only reader and writer). */
 export class AuthRepository {
   private constructor(
     private readonly organizations: Collection<OrganizationDocument>,
     private readonly tokens: Collection<ApiTokenDocument>,
+    private readonly principals: PrincipalCache,
   ) {}
 
-  static async open(store: Store): Promise<AuthRepository> {
+  /**
+   * `cacheTtlMs`: how long an authenticated token is trusted without a store lookup (0: never). A token revoked
+   * through another gateway replica keeps working here for at most that long.
+   */
+  static async open(
+    store: Store,
+    options: { cacheTtlMs?: number; now?: () => number } = {},
+  ): Promise<AuthRepository> {
     const tokens = store.collection<ApiTokenDocument>("api_tokens");
     await tokens.createIndex({ hash: 1 }, { unique: true });
     await tokens.createIndex({ org: 1 });
-    return new AuthRepository(store.collection<OrganizationDocument>("organizations"), tokens);
+    return new AuthRepository(
+      store.collection<OrganizationDocument>("organizations"),
+      tokens,
+      new PrincipalCache(options.cacheTtlMs ?? DEFAULT_AUTH_CACHE_TTL_MS, options.now),
+    );
   }
 
   async createOrganization(
@@ -129,15 +144,23 @@ export class AuthRepository {
       { _id: tokenId, org, revokedAt: null },
       { $set: { revokedAt: now.toISOString() } },
     );
+    // Dropped even when nothing matched: a stale entry must never outlive a revocation attempt here.
+    this.principals.forgetToken(tokenId);
     if (result.matchedCount === 0)
       throw new NotFoundError(`token ${tokenId} of organization ${org} does not exist or is already revoked`);
   }
 
   /** The principal a presented token stands for, or undefined when it is unknown or revoked. */
   async authenticate(token: string): Promise<Principal | undefined> {
-    const doc = await this.tokens.findOne({ hash: hashApiToken(token) });
+    const hash = hashApiToken(token);
+    const cached = this.principals.get(hash);
+    if (cached) return cached;
+    const started = this.principals.lookupStarted();
+    const doc = await this.tokens.findOne({ hash });
     if (!doc || doc.revokedAt) return undefined;
-    return { org: doc.org, tokenId: doc._id, admin: doc.admin };
+    const principal = { org: doc.org, tokenId: doc._id, admin: doc.admin };
+    this.principals.set(hash, principal, started);
+    return principal;
   }
 
   private async requireOrganization(org: string): Promise<void> {

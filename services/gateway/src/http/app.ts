@@ -40,6 +40,8 @@ export function createApp(options: AppOptions): Koa {
       }),
     )
     .use((ctx) => {
+      // A path that exists under another method is left to allowedMethods above, which answers 405.
+      if (ctx.matched?.length) return;
       throw new HttpError(404, `No endpoint ${ctx.method} ${ctx.path}; see GET /v1/openapi.json`);
     });
   return app;

@@ -7,10 +7,11 @@ import { HttpError } from "./error-response.js";
 export const MAX_BODY_BYTES = 20 * 1024 * 1024;
 
 /**
- * Reads a JSON body. A declared length over the limit is refused before reading anything; an undeclared
- * (chunked) one is refused as soon as the limit is crossed, so an oversized body is never buffered whole.
+ * Reads a JSON body as text, exactly as sent (a code-host signature is computed over these bytes). A declared
+ * length over the limit is refused before reading anything; an undeclared (chunked) one is refused as soon as
+ * the limit is crossed, so an oversized body is never buffered whole.
  */
-export async function readJsonBody(ctx: Context, limit = MAX_BODY_BYTES): Promise<unknown> {
+export async function readJsonBodyText(ctx: Context, limit = MAX_BODY_BYTES): Promise<string> {
   const length = ctx.request.length;
   const hasBody = (length !== undefined && length > 0) || ctx.get("transfer-encoding") !== "";
   if (!hasBody) throw new InvalidArgumentError("body", "a JSON object is required");
@@ -30,6 +31,10 @@ export async function readJsonBody(ctx: Context, limit = MAX_BODY_BYTES): Promis
     }
     throw new InvalidArgumentError("body", `could not be read (${(error as Error).message})`);
   }
+  return text;
+}
+
+export function parseJsonBody(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

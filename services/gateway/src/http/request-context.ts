@@ -8,7 +8,7 @@ const tracer = () => trace.getTracer("mainline-gateway");
 
 /**
  * Per request: an id (the caller's x-request-id when it sends a sane one), a SERVER span continuing the caller's
- * W3C trace, and one access-log line when the response is done.
+ * W3C trace (named in the `traceresponse` header), and one access-log line when the response is done.
  */
 export function requestContext(logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
@@ -25,6 +25,9 @@ export function requestContext(logger: Logger) {
       },
       parent,
     );
+    // W3C Trace Context level 2's response header: a caller that sent no traceparent can still find its trace.
+    const { traceId, spanId, traceFlags } = span.spanContext();
+    ctx.set("traceresponse", `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, "0")}`);
     const started = process.hrtime.bigint();
     try {
       await context.with(trace.setSpan(parent, span), next);

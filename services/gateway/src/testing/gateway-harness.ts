@@ -1,20 +1,44 @@
 import { createServer, type Server } from "node:http";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
+import type { Context, Next } from "koa";
 import { connect, type NatsConnection } from "nats";
 import { NatsServer } from "@mainline/testing";
-import { createLogger } from "@mainline/kit/logging/index";
+import { createLogger, type Logger } from "@mainline/kit/logging/index";
 import { openStore, type Store } from "@mainline/kit/store/index";
 import { AuthRepository } from "../auth/auth-repository.js";
 import { allEndpoints } from "../api/all-endpoints.js";
 import { createApp, requestHandler } from "../http/app.js";
 import { connectUpstreams, type Upstreams } from "../upstream/upstreams.js";
+import { contractCheckedFetch, type CheckedFetch, type OpenApiContract } from "./openapi-contract.js";
+
+export interface GatewayHarnessOptions {
+  /** CODE_HOST_WEBHOOK_SECRET of the gateway under test. */
+  webhookSecret?: string;
+  /** How long authenticated tokens are cached (the gateway's GATEWAY_AUTH_CACHE_TTL_MS); 0 disables. */
+  authCacheTtlMs?: number;
+  /** Also answer GET /static with a fixed 200 from the same Koa app (the benchmark's baseline). */
+  staticRoute?: boolean;
+  logger?: Logger;
+}
+
+export interface RequestOptions {
+  token?: string | undefined;
+  body?: unknown;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+}
 
 /**
  * The gateway's HTTP app over a real embedded store on a real nats-server, with upstream addresses given by
- * the test (an unreachable one when a test only exercises what the gateway decides by itself).
+ * the test (an unreachable one when a test only exercises what the gateway decides by itself). Every request
+ * made through it is checked against GET /v1/openapi.json: a response the document does not describe fails
+ * the test that received it.
  */
 export class GatewayHarness {
+  /** fetch, checked against the API document. Use it for anything the helpers below do not cover. */
+  readonly fetch: CheckedFetch;
+
   private constructor(
     readonly url: string,
     readonly auth: AuthRepository,
@@ -23,15 +47,21 @@ export class GatewayHarness {
     private readonly store: Store,
     private readonly nc: NatsConnection,
     private readonly nats: NatsServer,
-  ) {}
+  ) {
+    this.fetch = contractCheckedFetch(url);
+  }
 
   static async start(
     addresses: Partial<Record<"queue" | "flaky" | "metrics" | "webhooks", string>> = {},
+    options: GatewayHarnessOptions = {},
   ): Promise<GatewayHarness> {
     const nats = await NatsServer.start();
     const nc = await connect({ servers: nats.url });
     const store = await openStore({ database: "gateway-test", nats: nc });
-    const auth = await AuthRepository.open(store);
+    const auth = await AuthRepository.open(
+      store,
+      options.authCacheTtlMs !== undefined ? { cacheTtlMs: options.authCacheTtlMs } : {},
+    );
     const unreachable = "127.0.0.1:1";
     const upstreams = connectUpstreams({
       queue: addresses.queue ?? unreachable,
@@ -39,17 +69,33 @@ export class GatewayHarness {
       metrics: addresses.metrics ?? unreachable,
       webhooks: addresses.webhooks ?? unreachable,
     });
+    const logger = options.logger ?? createLogger("gateway-test", "silent");
     const app = createApp({
-      logger: createLogger("gateway-test", "silent"),
+      logger,
       auth,
-      endpoints: allEndpoints(upstreams, auth),
+      endpoints: allEndpoints(upstreams, auth, { logger, webhookSecret: options.webhookSecret }),
       readiness: [],
     });
+    if (options.staticRoute) {
+      // Registered in front of the app's own middleware on purpose: the baseline is Koa itself, nothing of ours.
+      app.middleware.unshift(async (ctx: Context, next: Next): Promise<void> => {
+        if (ctx.path !== "/static") {
+          await next();
+          return;
+        }
+        ctx.body = { ok: true };
+      });
+    }
     const server = createServer(requestHandler(app));
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
     const { port } = server.address() as AddressInfo;
     return new GatewayHarness(`http://127.0.0.1:${port}/v1`, auth, server, upstreams, store, nc, nats);
+  }
+
+  /** The API document this harness checks responses against. */
+  contract(): Promise<OpenApiContract> {
+    return this.fetch.contract();
   }
 
   /** A new organisation with an ordinary token. */
@@ -58,12 +104,29 @@ export class GatewayHarness {
     return (await this.auth.createToken(slug, "test", false)).token;
   }
 
-  post(path: string, body: unknown, token?: string, headers: Record<string, string> = {}): Promise<Response> {
-    return fetch(`${this.url}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...(token ? { "x-api-token": token } : {}), ...headers },
-      body: typeof body === "string" ? body : JSON.stringify(body),
+  /** Any request to the API; a JSON body is sent as JSON, a string as it is. */
+  request(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
+    const query = options.query ? `?${new URLSearchParams(options.query).toString()}` : "";
+    const hasBody = options.body !== undefined;
+    return this.fetch(`${this.url}${path}${query}`, {
+      method: method.toUpperCase(),
+      headers: {
+        ...(hasBody ? { "content-type": "application/json" } : {}),
+        ...(options.token ? { "x-api-token": options.token } : {}),
+        ...options.headers,
+      },
+      ...(hasBody
+        ? { body: typeof options.body === "string" ? options.body : JSON.stringify(options.body) }
+        : {}),
     });
+  }
+
+  post(path: string, body: unknown, token?: string, headers: Record<string, string> = {}): Promise<Response> {
+    return this.request("POST", path, { body, token, headers });
+  }
+
+  get(path: string, token?: string, query?: Record<string, string>): Promise<Response> {
+    return this.request("GET", path, { token, ...(query ? { query } : {}) });
   }
 
   async stop(): Promise<void> {

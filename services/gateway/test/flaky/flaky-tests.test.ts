@@ -205,7 +205,9 @@ describe("gateway: flaky-test endpoints against the real flaky-analytics service
   });
 
   it("documents the endpoints in the OpenAPI document", async () => {
-    const doc = (await (await fetch(`${gw.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    const doc = (await (await gw.fetch(`${gw.url}/openapi.json`)).json()) as {
+      paths: Record<string, unknown>;
+    };
     expect(doc.paths).to.include.keys(
       "/flaky-tests/list-failing-tests",
       "/flaky-tests/upload",

@@ -1,8 +1,23 @@
 import { expect } from "chai";
-import { request } from "node:http";
+import { request, type IncomingMessage } from "node:http";
 import { GatewayHarness } from "../gateway-harness.js";
 
 const repo = { host: "github.com", owner: "acme", name: "widgets" };
+
+/** Reads a raw node:http answer and checks it against the API document like every fetch of the harness. */
+async function checkedRawAnswer(gw: GatewayHarness, path: string, res: IncomingMessage): Promise<number> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  const status = res.statusCode ?? 0;
+  (await gw.contract()).check(
+    "POST",
+    new URL(`${gw.url}${path}`).pathname,
+    status,
+    res.headers["content-type"] ?? null,
+    Buffer.concat(chunks).toString("utf8"),
+  );
+  return status;
+}
 
 describe("gateway: authentication, validation and body limits", () => {
   let gw: GatewayHarness;
@@ -24,7 +39,7 @@ describe("gateway: authentication, validation and body limits", () => {
   });
 
   it("accepts the same token as a bearer token (for Prometheus scrapes)", async () => {
-    const response = await fetch(`${gw.url}/getMergeQueueMetrics?repo=acme/widgets`, {
+    const response = await gw.fetch(`${gw.url}/getMergeQueueMetrics?repo=acme/widgets`, {
       headers: { authorization: `Bearer ${token}` },
     });
     // Authenticated, then refused for the missing repoHost: the token was accepted.
@@ -125,7 +140,7 @@ describe("gateway: authentication, validation and body limits", () => {
   });
 
   it("refuses a declared body over 20 MiB with 413 before reading it", async () => {
-    const status = await new Promise<number>((resolve, reject) => {
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = request(`${gw.url}/getQueue`, {
         method: "POST",
         headers: {
@@ -134,20 +149,20 @@ describe("gateway: authentication, validation and body limits", () => {
           "x-api-token": token,
         },
       });
-      req.on("response", (res) => resolve(res.statusCode ?? 0));
+      req.on("response", resolve);
       req.on("error", reject);
       req.write("{"); // the rest never comes: the answer must not wait for it
     });
-    expect(status).to.equal(413);
+    expect(await checkedRawAnswer(gw, "/getQueue", answer)).to.equal(413);
   });
 
   it("refuses a chunked body as soon as it passes 20 MiB", async () => {
-    const status = await new Promise<number>((resolve, reject) => {
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = request(`${gw.url}/getQueue`, {
         method: "POST",
         headers: { "content-type": "application/json", "transfer-encoding": "chunked", "x-api-token": token },
       });
-      req.on("response", (res) => resolve(res.statusCode ?? 0));
+      req.on("response", resolve);
       req.on("error", (e) =>
         (e as NodeJS.ErrnoException).code === "EPIPE" || (e as NodeJS.ErrnoException).code === "ECONNRESET"
           ? undefined
@@ -165,7 +180,7 @@ describe("gateway: authentication, validation and body limits", () => {
       };
       pump();
     });
-    expect(status).to.equal(413);
+    expect(await checkedRawAnswer(gw, "/getQueue", answer)).to.equal(413);
   });
 
   it("answers 404 in plain text for an unknown path", async () => {
@@ -182,7 +197,7 @@ describe("gateway: authentication, validation and body limits", () => {
   });
 
   it("serves an OpenAPI 3.1 document listing every merge-queue endpoint", async () => {
-    const response = await fetch(`${gw.url}/openapi.json`);
+    const response = await gw.fetch(`${gw.url}/openapi.json`);
     const doc = (await response.json()) as {
       openapi: string;
       paths: Record<string, Record<string, unknown>>;

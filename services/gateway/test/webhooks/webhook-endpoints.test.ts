@@ -93,7 +93,7 @@ describe("gateway: webhook subscription endpoints", function () {
   });
 
   const call = (method: string, pathAndQuery: string, token: string | undefined, body?: unknown) =>
-    fetch(`${gw.url}${pathAndQuery}`, {
+    gw.fetch(`${gw.url}${pathAndQuery}`, {
       method,
       headers: {
         ...(body !== undefined && { "content-type": "application/json" }),

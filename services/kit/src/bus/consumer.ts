@@ -1,12 +1,4 @@
-import {
-  context,
-  propagation,
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Span,
-} from "@opentelemetry/api";
+import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from "@opentelemetry/api";
 import {
   ConsumerEvents,
   millis,
@@ -20,6 +12,7 @@ import { consoleBusLogger, type BusLogger } from "./bus-logger.js";
 import type { MessageCodec } from "./codec.js";
 import { retryDelayForDelivery } from "./retry-delay.js";
 import { backoffMsOf } from "./streams.js";
+import { failSpan } from "../telemetry/in-span.js";
 import { busTracer, MessagingAttr } from "./telemetry.js";
 import { msgHdrsGetter } from "./trace-headers.js";
 
@@ -221,11 +214,6 @@ function settler(msg: JsMsg, where: object, logger: BusLogger) {
       if (action !== "working") logger.warn({ ...where, err: error, action }, "bus could not settle message");
     }
   };
-}
-
-function failSpan(span: Span, error: unknown): void {
-  span.recordException(error instanceof Error ? error : String(error));
-  span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
 // Notices that mean this consumer gets no messages for now; the rest are debug chatter.

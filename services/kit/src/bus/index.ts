@@ -7,4 +7,5 @@ export * from "./publisher.js";
 export * from "./retry-delay.js";
 export * from "./streams.js";
 export { BUS_TRACER_NAME } from "./telemetry.js";
+export * from "./trace-carrier.js";
 export { msgHdrsGetter, msgHdrsSetter } from "./trace-headers.js";

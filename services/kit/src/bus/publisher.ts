@@ -1,8 +1,10 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, propagation, SpanKind, trace } from "@opentelemetry/api";
 import { headers as natsHeaders, type JetStreamClient, type PubAck } from "nats";
 import { InvalidArgumentError } from "../errors/index.js";
 import type { MessageCodec } from "./codec.js";
+import { failSpan } from "../telemetry/in-span.js";
 import { busTracer, MessagingAttr } from "./telemetry.js";
+import { contextOfTraceCarrier, type TraceCarrier } from "./trace-carrier.js";
 import { msgHdrsSetter } from "./trace-headers.js";
 
 export interface PublishOptions {
@@ -14,6 +16,11 @@ export interface PublishOptions {
   msgId: string;
   /** PubAck wait in ms; nats.js default when omitted. */
   timeoutMs?: number;
+  /**
+   * The trace of the cause, captured when the message was decided (captureTraceCarrier), for a message
+   * published later, e.g. from an outbox by whoever flushes it. The active context when omitted.
+   */
+  traceCarrier?: TraceCarrier;
 }
 
 /**
@@ -31,7 +38,7 @@ export async function publish<T>(
   if (options.msgId.trim() === "") throw new InvalidArgumentError("msgId", "a non-empty deterministic id");
   // Encode before the span: a message that cannot be encoded is a bug, not a publish attempt.
   const data = codec.encode(message).finish();
-  const parent = context.active();
+  const parent = options.traceCarrier ? contextOfTraceCarrier(options.traceCarrier) : context.active();
   const span = busTracer().startSpan(
     `${subject} publish`,
     {
@@ -56,8 +63,7 @@ export async function publish<T>(
     span.setAttribute("messaging.nats.duplicate", ack.duplicate);
     return ack;
   } catch (error) {
-    span.recordException(error instanceof Error ? error : String(error));
-    span.setStatus({ code: SpanStatusCode.ERROR });
+    failSpan(span, error);
     throw error;
   } finally {
     span.end();

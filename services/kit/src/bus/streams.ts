@@ -48,6 +48,11 @@ export interface ConsumerSpec {
    * list the server takes its first entry as the ack wait and ignores `ackWaitMs`.
    */
   backoffMs?: readonly number[];
+  /**
+   * Messages handed out and not yet acked, at most; the server's default (1000) when omitted. 1 makes the
+   * consumer strictly ordered: nothing is delivered while a message waits for its redelivery.
+   */
+  maxAckPending?: number;
 }
 
 /**
@@ -114,6 +119,7 @@ export async function ensureConsumer(
     ack_wait: nanos(spec.ackWaitMs),
     max_deliver: spec.maxDeliver,
     backoff: (spec.backoffMs ?? []).map((ms) => nanos(ms)),
+    ...(spec.maxAckPending !== undefined && { max_ack_pending: spec.maxAckPending }),
     // nats-server 2.9 knows only the single filter_subject; use it whenever it suffices.
     ...(filters.length === 1 ? { filter_subject: filters[0] } : {}),
     ...(filters.length > 1 ? { filter_subjects: [...filters] } : {}),
@@ -187,6 +193,8 @@ function consumerDifferences(current: ConsumerConfig, wanted: Partial<ConsumerCo
   if (current.deliver_policy !== wanted.deliver_policy) differences.push("deliver_policy");
   if (current.max_deliver !== wanted.max_deliver) differences.push("max_deliver");
   if (!sameList(current.backoff ?? [], wanted.backoff ?? [])) differences.push("backoff");
+  if (wanted.max_ack_pending !== undefined && current.max_ack_pending !== wanted.max_ack_pending)
+    differences.push("max_ack_pending");
   // With a backoff list the server takes ack_wait from its first entry, so only compare without one.
   if ((wanted.backoff ?? []).length === 0 && current.ack_wait !== wanted.ack_wait)
     differences.push("ack_wait");
@@ -259,6 +267,9 @@ function validateConsumerSpec(spec: ConsumerSpec): void {
   checkDuration("ackWaitMs", spec.ackWaitMs, false);
   if (!Number.isInteger(spec.maxDeliver) || spec.maxDeliver < 1) {
     throw new InvalidArgumentError("maxDeliver", "a positive integer");
+  }
+  if (spec.maxAckPending !== undefined && (!Number.isInteger(spec.maxAckPending) || spec.maxAckPending < 1)) {
+    throw new InvalidArgumentError("maxAckPending", "a positive integer");
   }
   const backoff = spec.backoffMs ?? [];
   backoff.forEach((ms, i) => checkDuration(`backoffMs[${i}]`, ms, false));

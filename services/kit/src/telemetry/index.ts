@@ -1,1 +1,2 @@
+export * from "./in-span.js";
 export * from "./telemetry.js";

@@ -147,6 +147,18 @@ describe("bus provisioning", () => {
       expect((await ensureConsumer(jsm, "JOBS", backoff)).action).to.equal("unchanged");
     });
 
+    it("sets and changes max ack pending when asked, and leaves the server's default otherwise", async () => {
+      const { jsm } = await bus.connect();
+      await ensureStream(jsm, jobs);
+      const spec = { durable: "ordered", filterSubjects: ["jobs.ordered"], ackWaitMs: 1_000, maxDeliver: 5 };
+      const plain = await ensureConsumer(jsm, "JOBS", spec);
+      expect(plain.info.config.max_ack_pending).to.equal(1000);
+      const one = await ensureConsumer(jsm, "JOBS", { ...spec, maxAckPending: 1 });
+      expect(one.action).to.equal("updated");
+      expect(one.info.config.max_ack_pending).to.equal(1);
+      expect((await ensureConsumer(jsm, "JOBS", { ...spec, maxAckPending: 1 })).action).to.equal("unchanged");
+    });
+
     it("refuses several filter subjects on a server that would ignore them, leaving no consumer behind", async function () {
       const { jsm, nc } = await bus.connect();
       const [major = 0, minor = 0] = nc.info?.version.split(".").map(Number) ?? [];
@@ -177,6 +189,7 @@ describe("bus provisioning", () => {
         [{ durable: "ok", ackWaitMs: 0, maxDeliver: 2 }, "ackWaitMs"],
         [{ durable: "ok", ackWaitMs: 1_000, maxDeliver: 0 }, "maxDeliver"],
         [{ durable: "ok", ackWaitMs: 1_000, maxDeliver: 2, backoffMs: [100, 200] }, "backoffMs"],
+        [{ durable: "ok", ackWaitMs: 1_000, maxDeliver: 2, maxAckPending: 0 }, "maxAckPending"],
       ] as const) {
         const error = await ensureConsumer(jsm, "JOBS", spec).catch((e: unknown) => e);
         expect(error).to.be.instanceOf(InvalidArgumentError);

@@ -100,6 +100,11 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
     },
 
     async listQueues(req) {
+      if (req.allOrganizations) {
+        if (req.org || req.repo)
+          throw new InvalidArgumentError("org", "must be empty when allOrganizations is set");
+        return { queues: (await queues.all()).map((d) => queueToProto(d)) };
+      }
       if (!req.org) throw new InvalidArgumentError("org", "is required");
       const docs = await queues.list(req.org, req.repo);
       return { queues: docs.map((d) => queueToProto(d)) };
@@ -236,6 +241,28 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
         );
       }
       return {};
+    },
+
+    async getPullRequestFacts(req) {
+      if (!req.org) throw new InvalidArgumentError("org", "is required");
+      const repo = repoRef(req.repo);
+      const number = prNumber(req.number);
+      const known = await records.factsOf(req.org, repoKey(repo), number);
+      // Impacted targets alone (uploaded before any pull_request event) say nothing about the branches.
+      if (!known?.facts)
+        throw new NotFoundError(
+          `no pull_request event has been recorded for pull request ${number} of ${repoKey(repo)}`,
+        );
+      const f = known.facts;
+      return {
+        headBranch: f.headBranch,
+        headSha: f.headSha,
+        title: f.title,
+        author: f.author,
+        baseBranch: f.baseBranch,
+        state: f.open ? HostPullRequestState.OPEN : HostPullRequestState.CLOSED,
+        merged: known.merged ?? false,
+      };
     },
 
     async setRepositoryConnection(req) {

@@ -1,5 +1,5 @@
 import type { JetStreamClient } from "nats";
-import { publish, type MessageCodec } from "@mainline/kit/bus/index";
+import { captureTraceCarrier, publish, type MessageCodec, type TraceCarrier } from "@mainline/kit/bus/index";
 import { SUBJECTS } from "@mainline/kit/streams/index";
 import {
   BatchEventType,
@@ -14,6 +14,7 @@ import {
   TestRunJob,
   TestRunKind,
   TestRunLifecycleEvent,
+  TestRunOutcome,
 } from "@mainline/proto/queue";
 import type { Decision, Notice, PlannerState, PrState } from "../domain/index.js";
 import { CANCELLATION_REASONS, FAILURE_REASONS } from "../domain/index.js";
@@ -28,6 +29,11 @@ export interface OutboxMessage {
   msgId: string;
   /** Protobuf bytes, base64. */
   payload: string;
+  /**
+   * The trace of the step that decided the message (e.g. the submit call), so that its publish span joins that
+   * trace even when the timekeeper or another step flushes it later. Absent in entries written before it existed.
+   */
+  trace?: TraceCarrier;
 }
 
 const BYTES: MessageCodec<Uint8Array> = {
@@ -38,12 +44,17 @@ const BYTES: MessageCodec<Uint8Array> = {
 /** Publishes every pending message; the deterministic msgIds make a repeat after a crash a no-op. */
 export async function publishOutbox(js: JetStreamClient, messages: readonly OutboxMessage[]): Promise<void> {
   for (const m of messages) {
-    await publish(js, m.subject, BYTES, Buffer.from(m.payload, "base64"), { msgId: m.msgId });
+    await publish(js, m.subject, BYTES, Buffer.from(m.payload, "base64"), {
+      msgId: m.msgId,
+      ...(m.trace && { traceCarrier: m.trace }),
+    });
   }
 }
 
 function message<T>(subject: string, msgId: string, codec: MessageCodec<T>, value: T): OutboxMessage {
-  return { subject, msgId, payload: Buffer.from(codec.encode(value).finish()).toString("base64") };
+  const payload = Buffer.from(codec.encode(value).finish()).toString("base64");
+  const trace = captureTraceCarrier();
+  return { subject, msgId, payload, ...(Object.keys(trace).length > 0 && { trace }) };
 }
 
 const PR_STATE: Record<PrState, PullRequestState> = {
@@ -125,7 +136,7 @@ export class OutboxBuilder {
     const { connection, state, doc, now } = this.ctx;
     if (d.type === "START_TEST_RUN") {
       const runId = globalId(d.runId, this.suffix);
-      this.lifecycle(TestRunEventType.STARTED, runId, d.kind, [...d.dependentPrs, ...d.prs]);
+      this.lifecycle(TestRunEventType.STARTED, runId, d.kind, [...d.dependentPrs, ...d.prs], d.prs);
       if (!connection) return;
       const entry = (n: number) => state.prs[String(n)];
       const job: TestRunJob = {
@@ -158,7 +169,9 @@ export class OutboxBuilder {
       };
       this.messages.push(message(SUBJECTS.testRunJob, `job-${runId}`, TestRunJob, job));
     } else if (d.type === "CANCEL_TEST_RUN") {
-      this.lifecycle(TestRunEventType.CANCELLED, globalId(d.runId, this.suffix), "main", []);
+      // The step may already have dropped the run; the state before it still knows its kind.
+      const kind = state.runs[d.runId]?.kind ?? doc.planner.runs[d.runId]?.kind ?? "main";
+      this.lifecycle(TestRunEventType.CANCELLED, globalId(d.runId, this.suffix), kind, []);
     } else {
       if (!connection) return;
       const record = this.ctx.runRecords.get(d.runId);
@@ -224,11 +237,31 @@ export class OutboxBuilder {
         ...(n.type === "BATCH_PENDING_FAILURE" ? { testRunId: globalId(n.runId, this.suffix) } : {}),
       };
       this.messages.push(message(SUBJECTS.batchEvent, `evt-${eventId}`, BatchLifecycleEvent, event));
+    } else if (n.type === "BISECTION_RESULT_REUSED") {
+      const eventId = this.nextEventId();
+      const event: TestRunLifecycleEvent = {
+        eventId,
+        type: TestRunEventType.REUSED,
+        timestamp: new Date(n.at),
+        queue: this.queueRef(),
+        testRunId: globalId(n.runId, this.suffix),
+        kind: TestRunKind.BISECTION,
+        prNumbers: n.prs,
+        testedPrNumbers: [],
+        outcome: n.outcome === "PASSED" ? TestRunOutcome.PASSED : TestRunOutcome.FAILED,
+      };
+      this.messages.push(message(SUBJECTS.testRunEvent, `evt-${eventId}`, TestRunLifecycleEvent, event));
     }
   }
 
   /** Test-run facts for the metrics service (runs started, reused, cancelled). */
-  private lifecycle(type: TestRunEventType, runId: string, kind: "main" | "bisection", prs: number[]): void {
+  private lifecycle(
+    type: TestRunEventType,
+    runId: string,
+    kind: "main" | "bisection",
+    prs: number[],
+    tested: number[] = [],
+  ): void {
     const eventId = this.nextEventId();
     const event: TestRunLifecycleEvent = {
       eventId,
@@ -238,6 +271,7 @@ export class OutboxBuilder {
       testRunId: runId,
       kind: kind === "bisection" ? TestRunKind.BISECTION : TestRunKind.MAIN,
       prNumbers: prs,
+      testedPrNumbers: tested,
       outcome: 0,
       ...(type === TestRunEventType.STARTED ? { startedAt: this.ctx.now } : { finishedAt: this.ctx.now }),
     };
@@ -261,6 +295,7 @@ export class OutboxBuilder {
       testRunId: globalId(runId, this.suffix),
       kind: kind === "bisection" ? TestRunKind.BISECTION : TestRunKind.MAIN,
       prNumbers: prs,
+      testedPrNumbers: [],
       outcome,
       ...(startedAt ? { startedAt } : {}),
       finishedAt: this.ctx.now,

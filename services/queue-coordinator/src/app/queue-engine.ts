@@ -87,13 +87,20 @@ export class QueueEngine {
         eventSeq: builder.eventSeq,
         wakeAt,
       };
+      // Written before the queue commits, so a PR never disappears from the queue before its end is readable
+      // (a reader checks the queue first, so an end recorded for a plan that then loses its write is never seen:
+      // the PR is still in the queue, and its real end later replaces this one under the same entry id).
+      for (const n of notices) {
+        if (n.type === "PR_STATE_CHANGED" && n.finalEntry)
+          await this.deps.records.recordFinished(doc._id, n.finalEntry);
+      }
       try {
         await this.deps.queues.save(next);
       } catch (error) {
         if (error instanceof ConflictError && attempt + 1 < MAX_ATTEMPTS) continue;
         throw error;
       }
-      await this.afterCommit(next, decisions, notices, connection !== null, now);
+      await this.afterCommit(next, decisions, connection !== null, now);
       this.onWake(address, wakeAt);
       return this.flush(next);
     }
@@ -142,7 +149,6 @@ export class QueueEngine {
   private async afterCommit(
     doc: QueueDocument,
     decisions: Decision[],
-    notices: Notice[],
     viaRunner: boolean,
     now: Date,
   ): Promise<void> {
@@ -153,10 +159,6 @@ export class QueueEngine {
       } else if (d.type === "CANCEL_TEST_RUN") {
         await this.deps.runs.cancelled(doc._id, globalId(d.runId, suffix), now);
       }
-    }
-    for (const n of notices) {
-      if (n.type === "PR_STATE_CHANGED" && n.finalEntry)
-        await this.deps.records.recordFinished(doc._id, n.finalEntry);
     }
   }
 

@@ -21,6 +21,7 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
     if (batch?.status !== "BISECTING" || batch.bisection === null) continue;
     const progress = advanceBisection(batch.bisection, cap);
     d.editBatch(batchId).bisection = progress.bisection;
+    for (const r of progress.reused) d.notify({ type: "BISECTION_RESULT_REUSED", ...r, at: d.now });
     for (const culprit of progress.culprits) {
       if (d.pr(culprit.pr) !== undefined)
         endPr(d, culprit.pr, "FAILED", culprit.reason, culprit.runId, batchId);

@@ -4,6 +4,11 @@ export interface BisectionResult {
   outcome: "PASSED" | "FAILED";
   runId: string;
   reason: FailureReason | null;
+  /**
+   * The PRs the run tested (its segment; the whole batch for the failure that began the bisection). Another
+   * segment answered by this result is a run saved (rule 10). Absent in results stored before it was kept.
+   */
+  prs?: number[];
 }
 
 /**
@@ -39,6 +44,8 @@ export interface BisectionProgress {
   bisection: Bisection;
   culprits: { pr: number; reason: FailureReason; runId: string }[];
   confirmed: { prs: number[]; base: number[]; runId: string }[];
+  /** Segments settled by the result of a run made for another segment (the same combination). */
+  reused: { prs: number[]; runId: string; outcome: BisectionResult["outcome"] }[];
   /** Combinations worth having in flight, most useful first. */
   needed: NeededCombination[];
   finished: boolean;
@@ -66,7 +73,9 @@ export function startBisection(
     segments: halves(members),
     good: [],
     culprits: [],
-    results: { [resultKey(reuse, [], members)]: { outcome: "FAILED", runId: failedRunId, reason } },
+    results: {
+      [resultKey(reuse, [], members)]: { outcome: "FAILED", runId: failedRunId, reason, prs: [...members] },
+    },
     running: {},
     reuse,
   };
@@ -89,6 +98,7 @@ export function advanceBisection(b: Bisection, cap: number): BisectionProgress {
     bisection: b,
     culprits: [],
     confirmed: [],
+    reused: [],
     needed: [],
     finished: false,
   };
@@ -98,6 +108,9 @@ export function advanceBisection(b: Bisection, cap: number): BisectionProgress {
     if (segment === undefined) break;
     const result = b.results[resultKey(b.reuse, good, segment)];
     if (result === undefined) break;
+    if (result.prs !== undefined && result.prs.join(",") !== segment.join(",")) {
+      progress.reused.push({ prs: [...segment], runId: result.runId, outcome: result.outcome });
+    }
     if (result.outcome === "PASSED") {
       progress.confirmed.push({ prs: segment, base: [...good], runId: result.runId });
       good.push(...segment);

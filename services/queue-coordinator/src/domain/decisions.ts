@@ -45,5 +45,13 @@ export type Notice =
     }
   | { type: "BATCH_PENDING_FAILURE"; batchId: string; prs: number[]; runId: string; at: number }
   | { type: "BATCH_MERGED"; mergeId: string; prs: number[]; at: number }
+  /** A bisection segment settled by an earlier run's result, without a run of its own (rule 10). */
+  | {
+      type: "BISECTION_RESULT_REUSED";
+      runId: string;
+      prs: number[];
+      outcome: "PASSED" | "FAILED";
+      at: number;
+    }
   | { type: "QUEUE_STATE_CHANGED"; from: QueueState; to: QueueState; at: number }
   | { type: "QUEUE_MODE_CHANGED"; from: QueueMode; to: QueueMode; at: number };

@@ -41,8 +41,11 @@ export function endPr(
   runId: string | null = null,
   exceptBatch: string | null = null,
 ): void {
+  // Taken out of its batch first, the PR would no longer show that a bisection decided its end.
+  const batchId = d.pr(n)?.batchId ?? null;
+  const bisected = batchId !== null && d.batch(batchId)?.status === "BISECTING";
   takeOutOfQueue(d, n, exceptBatch);
-  setPrState(d, n, to, reason, runId);
+  setPrState(d, n, to, reason, runId, bisected);
 }
 
 /** The PR changed underneath (new head, targets, base): it leaves its place and must become ready again. */

@@ -66,6 +66,7 @@ export function finishTestRun(
       outcome: passed ? "PASSED" : "FAILED",
       runId,
       reason,
+      prs: [...run.prs],
     });
     if (!passed) d.deleteRun(runId);
     return;

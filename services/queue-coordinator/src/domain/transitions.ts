@@ -13,6 +13,8 @@ export function setPrState(
   to: PrState,
   reason: TransitionReason,
   runId: string | null = null,
+  /** The PR was in a bisecting batch it has just been taken out of. */
+  bisected = false,
 ): void {
   const entry = d.editPr(n);
   const from = entry.state;
@@ -31,7 +33,7 @@ export function setPrState(
     at: d.now,
     runId,
     batched: (batch?.prs.length ?? 1) > 1,
-    isBisection: batch?.status === "BISECTING",
+    isBisection: bisected || batch?.status === "BISECTING",
     finalEntry: terminal ? entry : null,
   });
   if (terminal) d.deletePr(n);

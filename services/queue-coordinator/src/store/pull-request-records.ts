@@ -74,7 +74,7 @@ export class PullRequestRecords {
     org: string,
     repoKey: string,
     number: number,
-  ): Promise<{ facts?: PullRequestFacts; targets?: ImpactedTargets } | null> {
+  ): Promise<{ facts?: PullRequestFacts; targets?: ImpactedTargets; merged?: boolean } | null> {
     return this.facts.findOne({ _id: `${org}#${repoKey}#${number}` });
   }
 

@@ -19,6 +19,26 @@ describe("planner: bisection (rules 8-10)", () => {
     ]);
   });
 
+  it("tells (for the metrics) which segment an earlier run's result settled, and only with reuse on", () => {
+    const reusedAfterAB = (reuse: boolean) => {
+      const s = new Scenario({ batch: true, batchingMinSize: 4 }, { reuseBisectionResults: reuse });
+      for (const line of ["submit A", "submit B", "submit C", "submit D", "fail ABCD", "pass AB"]) s.do(line);
+      return (s.last?.notices ?? []).flatMap((n) =>
+        n.type === "BISECTION_RESULT_REUSED" ? [{ prs: n.prs, outcome: n.outcome }] : [],
+      );
+    };
+    // C+D on top of AB is the combination ABCD, which the batch run already failed.
+    expect(reusedAfterAB(true)).to.deep.equal([{ prs: [num("C"), num("D")], outcome: "FAILED" }]);
+    expect(reusedAfterAB(false)).to.deep.equal([]);
+  });
+
+  it("marks the culprit's failure as decided by the bisection", () => {
+    const s = new Scenario({ batch: true, batchingMinSize: 2 });
+    for (const line of ["submit A", "submit B", "fail AB", "pass A"]) s.do(line);
+    const failed = s.last?.notices.find((n) => n.type === "PR_STATE_CHANGED" && n.to === "FAILED");
+    expect(failed).to.deep.include({ pr: num("B"), isBisection: true });
+  });
+
   it("finds the one bad PR of ABCDEF with fewer runs when results are reused", () => {
     const runsFor = (reuse: boolean): { runs: number; failed: string[] } => {
       const s = new Scenario({ batch: true, batchingMinSize: 6 }, { reuseBisectionResults: reuse });

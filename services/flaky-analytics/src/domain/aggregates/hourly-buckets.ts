@@ -28,8 +28,11 @@ export interface BucketedRun {
 /** Adds a run to its hour's bucket; buckets stay sorted by hour. */
 export function addRunToBuckets(buckets: readonly HourlyBucket[], run: BucketedRun): HourlyBucket[] {
   const hour = hourOf(run.at);
-  const existing = buckets.find((bucket) => bucket.hour === hour);
-  const base: HourlyBucket = existing ?? { hour, runs: 0, failures: 0, pullRequests: [] };
+  // Runs mostly arrive in time order: the hour is the last bucket's or a new one after it.
+  const last = buckets.length - 1;
+  const lastHour = buckets[last]?.hour;
+  const at = lastHour === hour ? last : buckets.findIndex((bucket) => bucket.hour === hour);
+  const base: HourlyBucket = buckets[at] ?? { hour, runs: 0, failures: 0, pullRequests: [] };
   const pullRequests =
     run.failed && run.pullRequest !== undefined && !base.pullRequests.includes(run.pullRequest)
       ? [...base.pullRequests, run.pullRequest].sort((a, b) => a - b)
@@ -40,6 +43,8 @@ export function addRunToBuckets(buckets: readonly HourlyBucket[], run: BucketedR
     failures: base.failures + (run.failed ? 1 : 0),
     pullRequests,
   };
+  if (at >= 0) return buckets.map((bucket, index) => (index === at ? updated : bucket));
+  if (lastHour === undefined || lastHour < hour) return [...buckets, updated];
   const others = buckets.filter((bucket) => bucket.hour !== hour);
   return [...others, updated].sort((a, b) => a.hour - b.hour);
 }

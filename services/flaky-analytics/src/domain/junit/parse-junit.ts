@@ -170,7 +170,8 @@ class CaseCollector {
   private readonly byIdentity = new Map<string, TestCaseResult>();
 
   add(result: TestCaseResult): void {
-    const key = JSON.stringify([result.parent, result.classname ?? "", result.name, result.file ?? ""]);
+    // NUL cannot occur in XML text, so it keeps the parts apart (cheaper than a JSON key per case).
+    const key = `${result.parent}\u0000${result.classname ?? ""}\u0000${result.name}\u0000${result.file ?? ""}`;
     const existing = this.byIdentity.get(key);
     if (existing === undefined) {
       this.byIdentity.set(key, result);

@@ -1,12 +1,13 @@
-import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { XMLValidator } from "fast-xml-parser";
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
+import { buildXmlTree, XmlTreeError } from "./xml-tree.js";
+import type { XmlElement } from "./xml-tree.js";
 
-/** A parsed XML element: attributes under "@_name", text under "#text", children by tag name. */
-export type XmlElement = { readonly [key: string]: unknown };
+export type { XmlElement } from "./xml-tree.js";
 
 /**
  * Elements that may repeat. Declared up front so that one child and many children have the same
- * shape (an array); the parser cannot know it from a document with a single occurrence.
+ * shape (an array); the tree cannot know it from a document with a single occurrence.
  */
 const REPEATABLE = new Set([
   "testsuite",
@@ -21,23 +22,6 @@ const REPEATABLE = new Set([
   "system-out",
   "system-err",
 ]);
-
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "@_",
-  parseTagValue: false,
-  parseAttributeValue: false,
-  // Mixed text and CDATA (Bazel's system-out) must keep its spacing; callers trim.
-  trimValues: false,
-  // Needed for numeric character references (&#10; &#x3C;), which mocha and Go write everywhere.
-  htmlEntities: true,
-  // Custom entities are impossible (a DOCTYPE is refused first); these limits are a second fence.
-  processEntities: { enabled: true, maxEntityCount: 0, maxExpandedLength: 10_000_000 },
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  maxNestedTags: 64,
-  isArray: (tagName) => REPEATABLE.has(tagName),
-});
 
 /**
  * Parses an XML document into plain objects, refusing what a JUnit report never contains.
@@ -64,11 +48,11 @@ export function parseXmlDocument(xml: string, field: string): XmlElement {
   }
 
   try {
-    return parser.parse(xml) as XmlElement;
+    return buildXmlTree(xml, REPEATABLE);
   } catch (cause) {
-    // The validator accepts a few things the parser refuses (nesting deeper than maxNestedTags).
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new InvalidArgumentError(field, `malformed XML: ${reason}`);
+    // The validator accepts a few things the tree refuses (nesting deeper than MAX_DEPTH).
+    if (!(cause instanceof XmlTreeError)) throw cause;
+    throw new InvalidArgumentError(field, `malformed XML: ${cause.message}`);
   }
 }
 

@@ -69,12 +69,12 @@ export function recordObservation(
   if (observation.context === "bisection" || (!failed && !passed)) return evidence;
 
   const next: TestEvidence = { ...evidence };
-  const commit = shortSha(observation.commitSha);
+  const commit = () => shortSha(observation.commitSha);
   // A failure and a pass inside one run (a rerun) is flakiness whatever the context: same code, both outcomes.
   if (failed && passed) {
     next.lastFlakySignal = latest(next.lastFlakySignal, {
       at: observation.at,
-      reason: `failed and then passed on retry on commit ${commit}`,
+      reason: `failed and then passed on retry on commit ${commit()}`,
     });
   }
 
@@ -90,7 +90,7 @@ export function recordObservation(
   if (seen?.failed && seen.passed && !(failed && passed)) {
     next.lastFlakySignal = latest(next.lastFlakySignal, {
       at: observation.at,
-      reason: `failed and passed on the same commit ${commit}`,
+      reason: `failed and passed on the same commit ${commit()}`,
     });
   }
 
@@ -166,15 +166,29 @@ function recordCommit(
   passed: boolean,
   settings: StatusSettings,
 ): CommitOutcomes[] {
-  const previous = commits.find((entry) => entry.sha === observation.commitSha);
-  const others = commits.filter((entry) => entry.sha !== observation.commitSha);
+  const at = commits.findIndex((entry) => entry.sha === observation.commitSha);
+  const previous = commits[at];
   const merged: CommitOutcomes = {
     sha: observation.commitSha,
     at: Math.max(previous?.at ?? observation.at, observation.at),
     failed: (previous?.failed ?? false) || failed,
     passed: (previous?.passed ?? false) || passed,
   };
-  return [...others, merged].sort((a, b) => a.at - b.at).slice(-settings.recentCommitsTracked);
+  // Commits are kept sorted by time: the merged entry goes after every other one not later than it
+  // (where a stable sort of [...others, merged] puts it), without sorting per result.
+  const next: CommitOutcomes[] = [];
+  let placed = false;
+  for (let index = 0; index < commits.length; index++) {
+    const entry = commits[index] as CommitOutcomes;
+    if (index === at) continue;
+    if (!placed && entry.at > merged.at) {
+      next.push(merged);
+      placed = true;
+    }
+    next.push(entry);
+  }
+  if (!placed) next.push(merged);
+  return next.length > settings.recentCommitsTracked ? next.slice(-settings.recentCommitsTracked) : next;
 }
 
 function latest(current: FlakySignal | undefined, candidate: FlakySignal): FlakySignal {

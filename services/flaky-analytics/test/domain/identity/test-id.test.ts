@@ -40,6 +40,16 @@ describe("testId", () => {
     );
   });
 
+  it("is the uuid package's version 5 for any name: unicode, quotes, long ones", () => {
+    for (const name of ["ü ß 漢字 🙂", 'say "hi"\n\ttab', "x".repeat(5000), "a\u0000b"]) {
+      const expected = uuidV5(
+        JSON.stringify(["acme", "github.com", "acme", "pay", "", "", "", name]),
+        TEST_ID_NAMESPACE,
+      );
+      expect(testId({ org: "acme", repo: base.repo, name })).to.equal(expected);
+    }
+  });
+
   it("makes a new test on a rename, a move or another suite", () => {
     const id = testId(base);
     expect(testId({ ...base, name: "test_cancel_open_order" })).to.not.equal(id);

@@ -1,18 +1,27 @@
 import { z } from "zod";
+import type { Context } from "koa";
 import { callUnary } from "@mainline/kit/grpc/index";
 import { HostPullRequestState, PullRequestAction, RunnerKind } from "@mainline/proto/queue";
+import type { Logger } from "@mainline/kit/logging/index";
 import { endpoint, type Endpoint } from "../endpoint.js";
-import { pullRequestEvent } from "../schemas/code-host.js";
+import {
+  commentCommandResponse,
+  issueCommentEvent,
+  pullRequestEvent,
+  pullRequestEventResponse,
+} from "../schemas/code-host.js";
 import { repoSchema } from "../schemas/common.js";
 import type { Upstreams } from "../../upstream/upstreams.js";
+import { runCommentCommand } from "../../code-host/comment-commands.js";
+import { checkWebhookSignature, SIGNATURE_HEADER } from "../../code-host/webhook-signature.js";
 
-const ACTIONS = {
+const ACTIONS: Record<string, PullRequestAction> = {
   opened: PullRequestAction.OPENED,
   synchronize: PullRequestAction.SYNCHRONIZE,
   closed: PullRequestAction.CLOSED,
   reopened: PullRequestAction.REOPENED,
   edited: PullRequestAction.EDITED,
-} as const;
+};
 
 const connection = z.object({
   repo: repoSchema,
@@ -20,7 +29,8 @@ const connection = z.object({
   credentialsSecretName: z.string().default(""),
   pullRefPattern: z
     .string()
-    .includes("{number}", { error: 'must contain "{number}"' })
+    // A regex rather than .includes(): it is written into the OpenAPI document as a standard `pattern`.
+    .regex(/\{number\}/, { error: 'must contain "{number}"' })
     .default("refs/pull/{number}/head"),
   runner: z.object({
     kind: z.preprocess(
@@ -32,22 +42,38 @@ const connection = z.object({
   }),
 });
 
-/** Code-host facts (pull_request events), repository connections, and external CI reports. */
-export function codeHostEndpoints(up: Upstreams): Endpoint[] {
+export interface CodeHostOptions {
+  /** CODE_HOST_WEBHOOK_SECRET: when set, code-host events must be signed with it. */
+  webhookSecret?: string | undefined;
+  logger: Logger;
+}
+
+/** Code-host events (pull_request facts, comment commands), repository connections, and external CI reports. */
+export function codeHostEndpoints(up: Upstreams, options: CodeHostOptions): Endpoint[] {
   const q = up.queue;
+  const verifyBody = (rawBody: string, ctx: Context) =>
+    checkWebhookSignature(options.webhookSecret, rawBody, ctx.get(SIGNATURE_HEADER));
   return [
     endpoint({
       method: "post",
       path: "/code-host/pull-request-events",
       operationId: "recordPullRequestEvent",
       summary:
-        "Receive a pull_request event in GitHub's payload shape (opened, synchronize, closed, reopened, edited)",
+        "Receive a pull_request event in GitHub's payload shape; opened, synchronize, closed, reopened and edited " +
+        "are recorded, other actions ignored. Signed with X-Hub-Signature-256 when the gateway has a webhook secret.",
       tag: "Code host",
       access: "org",
       input: pullRequestEvent,
       inputIn: "body",
-      output: z.object({}),
+      verifyBody,
+      output: pullRequestEventResponse,
       async handle(input, { principal }) {
+        const action = ACTIONS[input.action];
+        if (action === undefined)
+          return {
+            outcome: "ignored" as const,
+            reason: `action ${input.action} changes nothing Mainline tracks (branches, head, title, state)`,
+          };
         const pr = input.pull_request;
         await callUnary(q.recordPullRequestFacts.bind(q), {
           org: principal.org,
@@ -57,7 +83,7 @@ export function codeHostEndpoints(up: Upstreams): Endpoint[] {
             name: input.repository.name,
           },
           number: input.number,
-          action: ACTIONS[input.action],
+          action,
           headBranch: pr.head.ref,
           headSha: pr.head.sha.toLowerCase(),
           title: pr.title,
@@ -66,7 +92,38 @@ export function codeHostEndpoints(up: Upstreams): Endpoint[] {
           state: pr.state === "open" ? HostPullRequestState.OPEN : HostPullRequestState.CLOSED,
           merged: pr.merged ?? false,
         });
-        return {};
+        return { outcome: "recorded" as const };
+      },
+    }),
+    endpoint({
+      method: "post",
+      path: "/code-host/comment-events",
+      operationId: "handleCommentCommand",
+      summary:
+        "Receive an issue_comment event in GitHub's payload shape and act on a /svc command in a pull-request " +
+        "comment: `/svc merge` (with `--no-batch`, `--priority=<level>`) or `/svc cancel`. The reply a bot would " +
+        "post is in the response. Signed with X-Hub-Signature-256 when the gateway has a webhook secret.",
+      tag: "Code host",
+      access: "org",
+      input: issueCommentEvent,
+      inputIn: "body",
+      verifyBody,
+      output: commentCommandResponse,
+      async handle(input, { principal, ctx }) {
+        const result = await runCommentCommand(q, principal.org, input);
+        // We cannot post to the code host from here; the log line is the record of what the bot said.
+        options.logger.info(
+          {
+            request_id: ctx.state.requestId as string,
+            org: principal.org,
+            repo: `${input.repository.owner.login}/${input.repository.name}`,
+            pr: input.issue.number,
+            commenter: input.comment.user.login,
+            ...result,
+          },
+          "comment command",
+        );
+        return result;
       },
     }),
     endpoint({

@@ -1,13 +1,22 @@
 import { z } from "zod";
 
+/** The repository as code-host webhook payloads describe it (GitHub's shape). */
+const repository = z.object({
+  name: z.string().min(1, "must not be empty"),
+  owner: z.object({ login: z.string().min(1, "must not be empty") }),
+  html_url: z.url({ error: "must be the repository's URL" }),
+});
+
+export const PULL_REQUEST_ACTIONS = ["opened", "synchronize", "closed", "reopened", "edited"] as const;
+
 /**
  * The parts of GitHub's `pull_request` webhook payload Mainline reads. Repositories on a plain git server (and
  * the demo) post the same shape through `mainline pr event`, so there is one path for pull-request facts.
+ * Any action is accepted (a code host sends labeled, assigned, ... to the same hook); those that say nothing
+ * about branches or state are acknowledged and ignored.
  */
 export const pullRequestEvent = z.object({
-  action: z.enum(["opened", "synchronize", "closed", "reopened", "edited"], {
-    error: "must be one of opened, synchronize, closed, reopened, edited",
-  }),
+  action: z.string().min(1, "must not be empty"),
   number: z.int().min(1, "must be a positive integer"),
   pull_request: z.object({
     number: z.int().min(1).optional(),
@@ -21,10 +30,39 @@ export const pullRequestEvent = z.object({
     }),
     base: z.object({ ref: z.string().min(1, "must not be empty") }),
   }),
-  repository: z.object({
-    name: z.string().min(1, "must not be empty"),
-    owner: z.object({ login: z.string().min(1, "must not be empty") }),
-    html_url: z.url({ error: "must be the repository's URL" }),
-  }),
+  repository,
 });
 export type PullRequestEvent = z.infer<typeof pullRequestEvent>;
+
+export const pullRequestEventResponse = z.object({
+  outcome: z.enum(["recorded", "ignored"]),
+  reason: z.string().optional().describe("Why the event was ignored"),
+});
+
+/**
+ * The parts of GitHub's `issue_comment` payload that comment commands need. Pull-request comments arrive as
+ * comments on the PR's issue; `issue.pull_request` is present only then.
+ */
+export const issueCommentEvent = z.object({
+  action: z.string().min(1, "must not be empty"),
+  issue: z.object({
+    number: z.int().min(1, "must be a positive integer"),
+    pull_request: z.looseObject({}).nullish(),
+  }),
+  comment: z.object({
+    body: z.string().nullable(),
+    user: z.object({ login: z.string().min(1, "must not be empty") }),
+  }),
+  repository,
+});
+export type IssueCommentEvent = z.infer<typeof issueCommentEvent>;
+
+export const commentCommandResponse = z.object({
+  outcome: z
+    .enum(["ignored", "applied", "refused"])
+    .describe("ignored: no command for us; applied: the queue changed; refused: the reply says why not"),
+  reason: z.string().optional().describe("Why the comment was ignored"),
+  command: z.enum(["merge", "cancel"]).optional(),
+  reply: z.string().optional().describe("What the bot answers in the pull request (Markdown)"),
+});
+export type CommentCommandResponse = z.infer<typeof commentCommandResponse>;

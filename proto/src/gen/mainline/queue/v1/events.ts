@@ -467,11 +467,19 @@ export interface TestRunLifecycleEvent {
   queue?: QueueRef | undefined;
   testRunId: string;
   kind: TestRunKind;
+  /**
+   * Every PR the run applies: the dependent PRs ahead, then the PRs under test. For REUSED: the
+   * bisection segment the earlier run's result answered.
+   */
   prNumbers: number[];
   /** For FINISHED and REUSED. */
   outcome: TestRunOutcome;
   startedAt?: Date | undefined;
-  finishedAt?: Date | undefined;
+  finishedAt?:
+    | Date
+    | undefined;
+  /** For STARTED: the PRs under test alone (the batch), in order. */
+  testedPrNumbers: number[];
 }
 
 /** Something about a queue changed (settings, membership); readers re-fetch it. */
@@ -2485,6 +2493,7 @@ function createBaseTestRunLifecycleEvent(): TestRunLifecycleEvent {
     outcome: 0,
     startedAt: undefined,
     finishedAt: undefined,
+    testedPrNumbers: [],
   };
 }
 
@@ -2523,6 +2532,13 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
     }
     if (message.finishedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.finishedAt), writer.uint32(82).fork()).join();
+    }
+    if (message.testedPrNumbers.length !== 0) {
+      writer.uint32(90).fork();
+      for (const v of message.testedPrNumbers) {
+        writer.uint32(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -2630,6 +2646,24 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
             message.finishedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 11: {
+            if (tag === 88) {
+              message.testedPrNumbers.push(reader.uint32());
+
+              continue;
+            }
+
+            if (tag === 90) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.testedPrNumbers.push(reader.uint32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2674,6 +2708,11 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
         : isSet(object.finished_at)
         ? fromJsonTimestamp(object.finished_at)
         : undefined,
+      testedPrNumbers: globalThis.Array.isArray(object?.testedPrNumbers)
+        ? object.testedPrNumbers.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.tested_pr_numbers)
+        ? object.tested_pr_numbers.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -2709,6 +2748,9 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
     if (message.finishedAt !== undefined) {
       obj.finishedAt = message.finishedAt.toISOString();
     }
+    if (message.testedPrNumbers?.length) {
+      obj.testedPrNumbers = message.testedPrNumbers.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -2729,6 +2771,7 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
     message.outcome = object.outcome ?? 0;
     message.startedAt = object.startedAt ?? undefined;
     message.finishedAt = object.finishedAt ?? undefined;
+    message.testedPrNumbers = object.testedPrNumbers?.map((e) => e) || [];
     return message;
   },
 };

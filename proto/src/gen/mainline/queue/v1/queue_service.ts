@@ -139,9 +139,17 @@ export interface DeleteQueueResponse {
 }
 
 export interface ListQueuesRequest {
+  /** Required unless all_organizations is set. */
   org: string;
   /** Only this repository's queues when set. */
-  repo?: RepoRef | undefined;
+  repo?:
+    | RepoRef
+    | undefined;
+  /**
+   * Every organisation's queues (org and repo must then be unset): for internal readers such as the
+   * metrics service, which re-derives its gauges for all organisations when it starts.
+   */
+  allOrganizations: boolean;
 }
 
 export interface ListQueuesResponse {
@@ -243,6 +251,23 @@ export interface RecordPullRequestFactsRequest {
 }
 
 export interface RecordPullRequestFactsResponse {
+}
+
+export interface GetPullRequestFactsRequest {
+  org: string;
+  repo?: RepoRef | undefined;
+  number: number;
+}
+
+/** NOT_FOUND until a pull_request event for the PR was recorded. */
+export interface GetPullRequestFactsResponse {
+  headBranch: string;
+  headSha: string;
+  title: string;
+  author: string;
+  baseBranch: string;
+  state: HostPullRequestState;
+  merged: boolean;
 }
 
 export interface SetRepositoryConnectionRequest {
@@ -1191,7 +1216,7 @@ export const DeleteQueueResponse: MessageFns<DeleteQueueResponse> = {
 };
 
 function createBaseListQueuesRequest(): ListQueuesRequest {
-  return { org: "", repo: undefined };
+  return { org: "", repo: undefined, allOrganizations: false };
 }
 
 export const ListQueuesRequest: MessageFns<ListQueuesRequest> = {
@@ -1201,6 +1226,9 @@ export const ListQueuesRequest: MessageFns<ListQueuesRequest> = {
     }
     if (message.repo !== undefined) {
       RepoRef.encode(message.repo, writer.uint32(18).fork()).join();
+    }
+    if (message.allOrganizations !== false) {
+      writer.uint32(24).bool(message.allOrganizations);
     }
     return writer;
   },
@@ -1234,6 +1262,14 @@ export const ListQueuesRequest: MessageFns<ListQueuesRequest> = {
             message.repo = RepoRef.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.allOrganizations = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1250,6 +1286,11 @@ export const ListQueuesRequest: MessageFns<ListQueuesRequest> = {
     return {
       org: isSet(object.org) ? globalThis.String(object.org) : "",
       repo: isSet(object.repo) ? RepoRef.fromJSON(object.repo) : undefined,
+      allOrganizations: isSet(object.allOrganizations)
+        ? globalThis.Boolean(object.allOrganizations)
+        : isSet(object.all_organizations)
+        ? globalThis.Boolean(object.all_organizations)
+        : false,
     };
   },
 
@@ -1261,6 +1302,9 @@ export const ListQueuesRequest: MessageFns<ListQueuesRequest> = {
     if (message.repo !== undefined) {
       obj.repo = RepoRef.toJSON(message.repo);
     }
+    if (message.allOrganizations !== false) {
+      obj.allOrganizations = message.allOrganizations;
+    }
     return obj;
   },
 
@@ -1271,6 +1315,7 @@ export const ListQueuesRequest: MessageFns<ListQueuesRequest> = {
     const message = createBaseListQueuesRequest();
     message.org = object.org ?? "";
     message.repo = (object.repo !== undefined && object.repo !== null) ? RepoRef.fromPartial(object.repo) : undefined;
+    message.allOrganizations = object.allOrganizations ?? false;
     return message;
   },
 };
@@ -2834,6 +2879,284 @@ export const RecordPullRequestFactsResponse: MessageFns<RecordPullRequestFactsRe
   },
 };
 
+function createBaseGetPullRequestFactsRequest(): GetPullRequestFactsRequest {
+  return { org: "", repo: undefined, number: 0 };
+}
+
+export const GetPullRequestFactsRequest: MessageFns<GetPullRequestFactsRequest> = {
+  encode(message: GetPullRequestFactsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.org !== "") {
+      writer.uint32(10).string(message.org);
+    }
+    if (message.repo !== undefined) {
+      RepoRef.encode(message.repo, writer.uint32(18).fork()).join();
+    }
+    if (message.number !== 0) {
+      writer.uint32(24).uint32(message.number);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPullRequestFactsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPullRequestFactsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.org = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.repo = RepoRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.number = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPullRequestFactsRequest {
+    return {
+      org: isSet(object.org) ? globalThis.String(object.org) : "",
+      repo: isSet(object.repo) ? RepoRef.fromJSON(object.repo) : undefined,
+      number: isSet(object.number) ? globalThis.Number(object.number) : 0,
+    };
+  },
+
+  toJSON(message: GetPullRequestFactsRequest): unknown {
+    const obj: any = {};
+    if (message.org !== "") {
+      obj.org = message.org;
+    }
+    if (message.repo !== undefined) {
+      obj.repo = RepoRef.toJSON(message.repo);
+    }
+    if (message.number !== 0) {
+      obj.number = Math.round(message.number);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPullRequestFactsRequest>, I>>(base?: I): GetPullRequestFactsRequest {
+    return GetPullRequestFactsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPullRequestFactsRequest>, I>>(object: I): GetPullRequestFactsRequest {
+    const message = createBaseGetPullRequestFactsRequest();
+    message.org = object.org ?? "";
+    message.repo = (object.repo !== undefined && object.repo !== null) ? RepoRef.fromPartial(object.repo) : undefined;
+    message.number = object.number ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetPullRequestFactsResponse(): GetPullRequestFactsResponse {
+  return { headBranch: "", headSha: "", title: "", author: "", baseBranch: "", state: 0, merged: false };
+}
+
+export const GetPullRequestFactsResponse: MessageFns<GetPullRequestFactsResponse> = {
+  encode(message: GetPullRequestFactsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.headBranch !== "") {
+      writer.uint32(10).string(message.headBranch);
+    }
+    if (message.headSha !== "") {
+      writer.uint32(18).string(message.headSha);
+    }
+    if (message.title !== "") {
+      writer.uint32(26).string(message.title);
+    }
+    if (message.author !== "") {
+      writer.uint32(34).string(message.author);
+    }
+    if (message.baseBranch !== "") {
+      writer.uint32(42).string(message.baseBranch);
+    }
+    if (message.state !== 0) {
+      writer.uint32(48).int32(message.state);
+    }
+    if (message.merged !== false) {
+      writer.uint32(56).bool(message.merged);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPullRequestFactsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPullRequestFactsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.headBranch = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.headSha = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.author = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.baseBranch = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.state = reader.int32() as any;
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.merged = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPullRequestFactsResponse {
+    return {
+      headBranch: isSet(object.headBranch)
+        ? globalThis.String(object.headBranch)
+        : isSet(object.head_branch)
+        ? globalThis.String(object.head_branch)
+        : "",
+      headSha: isSet(object.headSha)
+        ? globalThis.String(object.headSha)
+        : isSet(object.head_sha)
+        ? globalThis.String(object.head_sha)
+        : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      author: isSet(object.author) ? globalThis.String(object.author) : "",
+      baseBranch: isSet(object.baseBranch)
+        ? globalThis.String(object.baseBranch)
+        : isSet(object.base_branch)
+        ? globalThis.String(object.base_branch)
+        : "",
+      state: isSet(object.state) ? hostPullRequestStateFromJSON(object.state) : 0,
+      merged: isSet(object.merged) ? globalThis.Boolean(object.merged) : false,
+    };
+  },
+
+  toJSON(message: GetPullRequestFactsResponse): unknown {
+    const obj: any = {};
+    if (message.headBranch !== "") {
+      obj.headBranch = message.headBranch;
+    }
+    if (message.headSha !== "") {
+      obj.headSha = message.headSha;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.author !== "") {
+      obj.author = message.author;
+    }
+    if (message.baseBranch !== "") {
+      obj.baseBranch = message.baseBranch;
+    }
+    if (message.state !== 0) {
+      obj.state = hostPullRequestStateToJSON(message.state);
+    }
+    if (message.merged !== false) {
+      obj.merged = message.merged;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetPullRequestFactsResponse>, I>>(base?: I): GetPullRequestFactsResponse {
+    return GetPullRequestFactsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetPullRequestFactsResponse>, I>>(object: I): GetPullRequestFactsResponse {
+    const message = createBaseGetPullRequestFactsResponse();
+    message.headBranch = object.headBranch ?? "";
+    message.headSha = object.headSha ?? "";
+    message.title = object.title ?? "";
+    message.author = object.author ?? "";
+    message.baseBranch = object.baseBranch ?? "";
+    message.state = object.state ?? 0;
+    message.merged = object.merged ?? false;
+    return message;
+  },
+};
+
 function createBaseSetRepositoryConnectionRequest(): SetRepositoryConnectionRequest {
   return { org: "", connection: undefined };
 }
@@ -3505,6 +3828,18 @@ export const QueueCoordinatorService = {
     responseDeserialize: (value: Buffer): RecordPullRequestFactsResponse =>
       RecordPullRequestFactsResponse.decode(value),
   },
+  /** What the code host last said about a pull request (comment commands need its base branch). */
+  getPullRequestFacts: {
+    path: "/mainline.queue.v1.QueueCoordinator/GetPullRequestFacts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPullRequestFactsRequest): Buffer =>
+      Buffer.from(GetPullRequestFactsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPullRequestFactsRequest => GetPullRequestFactsRequest.decode(value),
+    responseSerialize: (value: GetPullRequestFactsResponse): Buffer =>
+      Buffer.from(GetPullRequestFactsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPullRequestFactsResponse => GetPullRequestFactsResponse.decode(value),
+  },
   setRepositoryConnection: {
     path: "/mainline.queue.v1.QueueCoordinator/SetRepositoryConnection" as const,
     requestStream: false as const,
@@ -3560,6 +3895,8 @@ export interface QueueCoordinatorServer extends UntypedServiceImplementation {
   getMergeQueueTestingDetails: handleUnaryCall<GetMergeQueueTestingDetailsRequest, GetMergeQueueTestingDetailsResponse>;
   /** Facts from code-host pull_request events, received by the gateway. */
   recordPullRequestFacts: handleUnaryCall<RecordPullRequestFactsRequest, RecordPullRequestFactsResponse>;
+  /** What the code host last said about a pull request (comment commands need its base branch). */
+  getPullRequestFacts: handleUnaryCall<GetPullRequestFactsRequest, GetPullRequestFactsResponse>;
   setRepositoryConnection: handleUnaryCall<SetRepositoryConnectionRequest, SetRepositoryConnectionResponse>;
   getRepositoryConnection: handleUnaryCall<GetRepositoryConnectionRequest, GetRepositoryConnectionResponse>;
   /** A report from an external CI for a test run (runner kind EXTERNAL). */
@@ -3750,6 +4087,22 @@ export interface QueueCoordinatorClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RecordPullRequestFactsResponse) => void,
+  ): ClientUnaryCall;
+  /** What the code host last said about a pull request (comment commands need its base branch). */
+  getPullRequestFacts(
+    request: GetPullRequestFactsRequest,
+    callback: (error: ServiceError | null, response: GetPullRequestFactsResponse) => void,
+  ): ClientUnaryCall;
+  getPullRequestFacts(
+    request: GetPullRequestFactsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPullRequestFactsResponse) => void,
+  ): ClientUnaryCall;
+  getPullRequestFacts(
+    request: GetPullRequestFactsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPullRequestFactsResponse) => void,
   ): ClientUnaryCall;
   setRepositoryConnection(
     request: SetRepositoryConnectionRequest,

@@ -1,0 +1,120 @@
+import type { TestDocument } from "../store/documents.js";
+
+/**
+ * One repository's tests, held in memory: what list-failing-tests, the quarantine config and ingest
+ * read. It changes only by whole uploads (apply swaps in every updated test at once, between two
+ * awaits, so no reader ever sees half an upload) and by single-test annotations.
+ *
+ * `seq` is the last journal entry applied; entries since the last snapshot are counted so that the
+ * owner knows when a new snapshot is due.
+ */
+export class TestLedger {
+  private readonly tests = new Map<string, TestDocument>();
+  /**
+   * Ids of the tests with at least one failure time, sorted: the only candidates of a listing, in
+   * the listing's order already (a test joins once, when it first fails).
+   */
+  private readonly everFailed: string[] = [];
+  private appliedSeq: number;
+  private entriesSinceSnapshot = 0;
+  private resultsSinceSnapshot = 0;
+
+  constructor(
+    readonly org: string,
+    readonly repoKey: string,
+    snapshotSeq: number,
+    snapshot: Iterable<TestDocument> = [],
+  ) {
+    this.appliedSeq = snapshotSeq;
+    for (const test of snapshot) {
+      this.tests.set(test._id, test);
+      if (test.failureTimes.length > 0) this.everFailed.push(test._id);
+    }
+    this.everFailed.sort();
+  }
+
+  get seq(): number {
+    return this.appliedSeq;
+  }
+
+  get size(): number {
+    return this.tests.size;
+  }
+
+  /** Journal entries and results applied since the last snapshot. */
+  get journal(): { entries: number; results: number } {
+    return { entries: this.entriesSinceSnapshot, results: this.resultsSinceSnapshot };
+  }
+
+  get(id: string): TestDocument | undefined {
+    return this.tests.get(id);
+  }
+
+  values(): IterableIterator<TestDocument> {
+    return this.tests.values();
+  }
+
+  /** Makes journal entry `seq` (with `results` case results) visible: every updated test at once. */
+  apply(seq: number, updated: readonly TestDocument[], results: number): void {
+    for (const test of updated) this.put(test);
+    this.appliedSeq = seq;
+    this.entriesSinceSnapshot++;
+    this.resultsSinceSnapshot += results;
+  }
+
+  /** Replaces one test (an annotation, a published status event); the caller keeps it a whole test. */
+  replace(test: TestDocument): void {
+    this.put(test);
+  }
+
+  snapshotTaken(seq: number): void {
+    if (seq !== this.appliedSeq) return;
+    this.entriesSinceSnapshot = 0;
+    this.resultsSinceSnapshot = 0;
+  }
+
+  /** Ids of the tests with a failure in [start, end), sorted (the listing's stable order). */
+  failingTestIds(start: number, end: number): string[] {
+    const ids: string[] = [];
+    for (const id of this.everFailed) {
+      const times = this.tests.get(id)?.failureTimes;
+      if (times && failedWithin(times, start, end)) ids.push(id);
+    }
+    return ids;
+  }
+
+  private put(test: TestDocument): void {
+    const known = this.tests.get(test._id);
+    this.tests.set(test._id, test);
+    // Failure times only grow, so a test joins the list once and never leaves it.
+    if (test.failureTimes.length > 0 && !(known && known.failureTimes.length > 0)) {
+      const at = insertionPoint(this.everFailed, test._id);
+      if (this.everFailed[at] !== test._id) this.everFailed.splice(at, 0, test._id);
+    }
+  }
+}
+
+/** The first position in the sorted `ids` not before `id` (the order of Array#sort on strings). */
+function insertionPoint(ids: readonly string[], id: string): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((ids[mid] ?? "") < id) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** Whether the ascending `times` hold one in [start, end) (binary search for the first >= start). */
+function failedWithin(times: readonly number[], start: number, end: number): boolean {
+  let low = 0;
+  let high = times.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((times[mid] ?? 0) < start) low = mid + 1;
+    else high = mid;
+  }
+  const first = times[low];
+  return first !== undefined && first < end;
+}

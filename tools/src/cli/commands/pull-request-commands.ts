@@ -1,0 +1,131 @@
+import type { Command } from "commander";
+import type { SubmittedPullRequest } from "../api/api-types.js";
+import { watchPullRequests, pullRequestRow } from "../app/watch-pull-requests.js";
+import type { CliContext } from "../cli-context.js";
+import { CliError, EXIT } from "../cli-error.js";
+import { withQueueOptions, wholeNumber } from "../command-options.js";
+import { formatRepositoryRef } from "../domain/repository-ref.js";
+import { parsePullRequestNumber, parsePullRequestRef } from "../domain/pull-request-ref.js";
+import { stateDetail } from "../domain/pull-request-states.js";
+
+/** submit, cancel, restart and status: one pull request in one queue. */
+export function registerPullRequestCommands(program: Command, cli: CliContext): void {
+  withQueueOptions(
+    program
+      .command("submit")
+      .description("submit a pull request to the queue")
+      .argument("<pr>", "the PR number")
+      .option("--priority <priority>", "urgent, high, medium, low, or 0-255 (0 is most urgent)")
+      .option("--no-batch", "test this PR on its own, never in a batch")
+      .option(
+        "--wait",
+        "show the PR's progress until it is merged, failed or cancelled (exit 1 unless merged)",
+      )
+      .option("--timeout <minutes>", "with --wait: give up after this many minutes", wholeNumber(1), 60),
+  ).action(async (prText: string, opts: SubmitOptions, command: Command) => {
+    const number = parsePullRequestNumber(prText);
+    const queue = cli.queueKey(command);
+    const api = cli.api();
+    const out = cli.output(command);
+    await api.post("/submitPullRequest", {
+      ...queue,
+      pr: { number },
+      ...(opts.priority !== undefined ? { priority: priorityValue(opts.priority) } : {}),
+      ...(opts.batch === false ? { noBatch: true } : {}),
+    });
+    if (!opts.wait) {
+      out.result(
+        { submitted: true, pr: number },
+        () => `Submitted PR #${number} to ${formatRepositoryRef(queue.repo)} → ${queue.targetBranch}`,
+      );
+      return;
+    }
+    out.note(`Submitted PR #${number}; waiting for it to finish (Ctrl-C stops waiting, not the PR)`);
+    const [final] = await watchPullRequests({
+      api,
+      queue,
+      prs: [{ number }],
+      display: cli.display(command),
+      timeoutMs: opts.timeout * 60_000,
+    });
+    if (!final) throw new CliError(`PR #${number} vanished while waiting`, EXIT.failed);
+    out.result(final, () => describe(final));
+    if (final.state !== "MERGED") cli.exitCode = EXIT.failed;
+  });
+
+  withQueueOptions(
+    program
+      .command("cancel")
+      .description("take a pull request out of the queue")
+      .argument("<pr>", "the PR number"),
+  ).action(async (prText: string, _opts: unknown, command: Command) => {
+    const number = parsePullRequestNumber(prText);
+    const queue = cli.queueKey(command);
+    await cli.api().post("/cancelPullRequest", { ...queue, pr: { number } });
+    cli.output(command).result({ cancelled: true, pr: number }, () => `Cancelled PR #${number}`);
+  });
+
+  withQueueOptions(
+    program
+      .command("restart")
+      .description("re-run the tests of a pull request that is in the queue")
+      .argument("<pr>", "the PR number"),
+  ).action(async (prText: string, _opts: unknown, command: Command) => {
+    const number = parsePullRequestNumber(prText);
+    const queue = cli.queueKey(command);
+    await cli.api().post("/restartTestsOnPullRequest", { ...queue, pr: { number } });
+    cli
+      .output(command)
+      .result({ restarted: true, pr: number }, () => `Restarting the tests of PR #${number}`);
+  });
+
+  withQueueOptions(
+    program
+      .command("status")
+      .description("show pull requests in the queue, by number or head branch")
+      .argument("<pr...>", "PR numbers or head branch names")
+      .option("--wait", "show their progress until every one is merged, failed or cancelled")
+      .option("--timeout <minutes>", "with --wait: give up after this many minutes", wholeNumber(1), 60),
+  ).action(async (prTexts: string[], opts: { wait?: boolean; timeout: number }, command: Command) => {
+    const refs = prTexts.map(parsePullRequestRef);
+    const queue = cli.queueKey(command);
+    const api = cli.api();
+    const out = cli.output(command);
+    const prs = opts.wait
+      ? await watchPullRequests({
+          api,
+          queue,
+          prs: refs,
+          display: cli.display(command),
+          timeoutMs: opts.timeout * 60_000,
+        })
+      : await Promise.all(
+          refs.map((pr) => api.post<SubmittedPullRequest>("/getSubmittedPullRequest", { ...queue, pr })),
+        );
+    out.result(prs.length === 1 ? prs[0] : prs, () =>
+      prs.length === 1 ? describe(prs[0]!) : prs.map(pullRequestRow),
+    );
+  });
+}
+
+interface SubmitOptions {
+  priority?: string;
+  batch: boolean;
+  wait?: boolean;
+  timeout: number;
+}
+
+/** Names pass through (the API checks them); a number must travel as a JSON number. */
+function priorityValue(text: string): string | number {
+  return /^\d+$/.test(text.trim()) ? Number(text) : text;
+}
+
+function describe(pr: SubmittedPullRequest): string[] {
+  const detail = stateDetail(pr);
+  return [
+    `PR #${pr.prNumber} ${pr.state}${detail ? ` (${detail})` : ""}: ${pr.prTitle}`,
+    `  author ${pr.prAuthor || "-"} · head ${pr.prSha ? pr.prSha.slice(0, 12) : "-"} · base ${pr.prBaseBranch || "-"}` +
+      ` · priority ${pr.priorityName} (${pr.priorityValue})`,
+    `  ${pr.isCurrentlySubmittedToQueue ? "in the queue" : "not in the queue"} · state since ${pr.stateChangedAt}`,
+  ];
+}

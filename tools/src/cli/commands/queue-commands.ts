@@ -1,0 +1,162 @@
+import type { Command } from "commander";
+import type { Queue, QueueKey, QueueSettings } from "../api/api-types.js";
+import type { CliContext } from "../cli-context.js";
+import { collect, withQueueOptions, wholeNumber } from "../command-options.js";
+import { formatRepositoryRef } from "../domain/repository-ref.js";
+import { formatTable } from "../output/table.js";
+
+/** `mainline queue get|create|update|pause|resume|drain|delete`. */
+export function registerQueueCommands(program: Command, cli: CliContext): void {
+  const queue = program.command("queue").description("create, inspect, configure and delete a queue");
+
+  withQueueOptions(
+    queue.command("get").description("show the queue's state, settings and pull requests"),
+  ).action(async (_opts: unknown, command: Command) => {
+    const key = cli.queueKey(command);
+    const found = await cli.api().post<Queue>("/getQueue", key);
+    cli.output(command).result(found, () => describeQueue(key, found));
+  });
+
+  withSettingOptions(
+    withQueueOptions(queue.command("create").description("create a queue for a branch")),
+  ).action(async (opts: SettingOptions, command: Command) => {
+    const key = cli.queueKey(command);
+    const api = cli.api();
+    await api.post("/createQueue", { ...key, ...settingsFrom(opts) });
+    const created = await api.post<Queue>("/getQueue", key);
+    cli.output(command).result(created, () => [`Created the queue`, ...describeSettings(key, created)]);
+  });
+
+  withSettingOptions(
+    withQueueOptions(
+      queue.command("update").description("change some settings; the others keep their value"),
+    ),
+  ).action(async (opts: SettingOptions, command: Command) => {
+    const key = cli.queueKey(command);
+    const updated = await cli.api().post<QueueSettings>("/updateQueue", { ...key, ...settingsFrom(opts) });
+    cli.output(command).result(updated, () => [`Updated the queue`, ...describeSettings(key, updated)]);
+  });
+
+  const states = [
+    ["pause", "PAUSED", "stop starting tests (running ones finish)"],
+    ["resume", "RUNNING", "start testing and merging again"],
+    ["drain", "DRAINING", "finish the PRs in the queue but accept no new ones"],
+  ] as const;
+  for (const [name, state, description] of states) {
+    withQueueOptions(queue.command(name).description(description)).action(
+      async (_opts: unknown, command: Command) => {
+        const key = cli.queueKey(command);
+        const updated = await cli.api().post<QueueSettings>("/updateQueue", { ...key, state });
+        cli
+          .output(command)
+          .result(
+            updated,
+            () => `${formatRepositoryRef(key.repo)} → ${key.targetBranch} is now ${updated.state}`,
+          );
+      },
+    );
+  }
+
+  withQueueOptions(queue.command("delete").description("delete an empty queue")).action(
+    async (_opts: unknown, command: Command) => {
+      const key = cli.queueKey(command);
+      await cli.api().post("/deleteQueue", key);
+      cli
+        .output(command)
+        .result(
+          { deleted: true },
+          () => `Deleted the queue ${formatRepositoryRef(key.repo)} → ${key.targetBranch}`,
+        );
+    },
+  );
+}
+
+interface SettingOptions {
+  mode?: string;
+  concurrency?: number;
+  batch?: boolean;
+  batchingMinSize?: number;
+  batchingMaxWait?: number;
+  testingTimeout?: number;
+  pendingFailureDepth?: number;
+  optimisticMerge?: boolean;
+  bisectionConcurrency?: number;
+  mergeMethod?: string;
+  requiredStatus?: string[];
+  directMergeMode?: string;
+  optimizationMode?: string;
+}
+
+function withSettingOptions(command: Command): Command {
+  return command
+    .option("--mode <mode>", "SINGLE or PARALLEL")
+    .option("--concurrency <n>", "test runs at once", wholeNumber(1))
+    .option("--batch", "test several PRs together")
+    .option("--no-batch", "test each PR on its own")
+    .option("--batching-min-size <n>", "PRs a batch waits for", wholeNumber(1))
+    .option("--batching-max-wait <minutes>", "longest wait for a full batch", wholeNumber(1))
+    .option("--testing-timeout <minutes>", "fail a test run after this long (0: no limit)", wholeNumber(0))
+    .option(
+      "--pending-failure-depth <n>",
+      "PRs behind a failure that keep testing (0 disables)",
+      wholeNumber(0),
+    )
+    .option("--optimistic-merge", "merge PRs whose tests a later passing run covered")
+    .option("--no-optimistic-merge", "never merge optimistically")
+    .option("--bisection-concurrency <n>", "bisection test runs at once", wholeNumber(1))
+    .option("--merge-method <method>", "MERGE_COMMIT, SQUASH or REBASE")
+    .option("--required-status <context>", "a required status check (repeat for more)", collect)
+    .option("--direct-merge-mode <mode>", "OFF or ALWAYS")
+    .option("--optimization-mode <mode>", "OFF or BISECTION_SKIP_REDUNDANT_TESTS");
+}
+
+/** Only what was given: updateQueue leaves absent settings as they are. */
+function settingsFrom(opts: SettingOptions): Record<string, unknown> {
+  const settings: Record<string, unknown> = {
+    mode: opts.mode,
+    concurrency: opts.concurrency,
+    batch: opts.batch,
+    batchingMinSize: opts.batchingMinSize,
+    batchingMaxWaitTimeMinutes: opts.batchingMaxWait,
+    testingTimeoutMinutes: opts.testingTimeout,
+    pendingFailureDepth: opts.pendingFailureDepth,
+    canOptimisticallyMerge: opts.optimisticMerge,
+    bisectionConcurrency: opts.bisectionConcurrency,
+    mergeMethod: opts.mergeMethod,
+    requiredStatuses: opts.requiredStatus,
+    directMergeMode: opts.directMergeMode,
+    optimizationMode: opts.optimizationMode,
+  };
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+}
+
+function describeSettings(key: QueueKey, q: QueueSettings): string[] {
+  const batching = q.batch
+    ? `batching on (min size ${q.batchingMinSize}, max wait ${q.batchingMaxWaitTimeMinutes} min)`
+    : "batching off";
+  return [
+    `${formatRepositoryRef(key.repo)} → ${q.branch}: ${q.state}, ${q.mode}, concurrency ${q.concurrency}`,
+    `  ${batching} · pending failure depth ${q.pendingFailureDepth} · optimistic merge ${q.canOptimisticallyMerge ? "on" : "off"}`,
+    `  merge method ${q.mergeMethod} · testing timeout ${q.testingTimeoutMinutes ? `${q.testingTimeoutMinutes} min` : "none"}` +
+      ` · bisection concurrency ${q.bisectionConcurrency} · optimization ${q.optimizationMode}` +
+      (q.requiredStatuses.length > 0 ? ` · required statuses ${q.requiredStatuses.join(", ")}` : ""),
+  ];
+}
+
+function describeQueue(key: QueueKey, q: Queue): string[] {
+  const prs = q.enqueuedPullRequests;
+  const lines = describeSettings(key, q);
+  if (prs.length === 0) return [...lines, "No pull requests in the queue."];
+  const rows = prs.map((pr) => [
+    `#${pr.prNumber}`,
+    pr.state,
+    pr.priorityName,
+    pr.testRunId ?? "",
+    pr.prTitle,
+  ]);
+  return [
+    ...lines,
+    `${prs.length} pull request(s):`,
+    ...formatTable(["PR", "STATE", "PRIORITY", "TEST RUN", "TITLE"], rows),
+  ];
+}

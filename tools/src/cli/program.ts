@@ -1,0 +1,36 @@
+import { Command } from "commander";
+import type { CliContext } from "./cli-context.js";
+import { registerAdminCommands } from "./commands/admin-commands.js";
+import { registerPrEventCommand } from "./commands/pr-event-command.js";
+import { registerPullRequestCommands } from "./commands/pull-request-commands.js";
+import { registerQueueCommands } from "./commands/queue-commands.js";
+import { registerRepoCommands } from "./commands/repo-commands.js";
+import { registerReportCommand } from "./commands/report-command.js";
+import { registerTargetsCommand } from "./commands/targets-command.js";
+import { registerTestCommand } from "./commands/test-command.js";
+import { registerWebhookCommands } from "./commands/webhook-commands.js";
+
+/** The `mainline` command tree. A new program per run, so that in-process runs (tests, the demo) share nothing. */
+export function buildProgram(cli: CliContext): Command {
+  const program = new Command("mainline")
+    .description("Command-line client of a Mainline merge queue and flaky-test service (its HTTP API, /v1)")
+    .option("--json", "print the result as JSON (for scripts); progress and notes go to stderr")
+    .showHelpAfterError("(add --help for usage)")
+    .addHelpText(
+      "after",
+      "\nEnvironment: MAINLINE_URL (default http://127.0.0.1:8080), MAINLINE_TOKEN (required; `make dev` prints one),\n" +
+        "MAINLINE_REPO and MAINLINE_TARGET_BRANCH (defaults for --repo and --target).\n" +
+        "Exit codes: 0 done, 1 the service refused or a PR did not merge, 2 bad usage, 3 service unreachable;\n" +
+        "`mainline test` exits with its command's code unless quarantine forgives every failure.",
+    );
+  registerPullRequestCommands(program, cli);
+  registerQueueCommands(program, cli);
+  registerTargetsCommand(program, cli);
+  registerReportCommand(program, cli);
+  registerRepoCommands(program, cli);
+  registerPrEventCommand(program, cli);
+  registerAdminCommands(program, cli);
+  registerWebhookCommands(program, cli);
+  registerTestCommand(program, cli);
+  return program;
+}

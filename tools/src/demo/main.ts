@@ -1,0 +1,47 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { runDemo } from "./run-demo.js";
+
+/**
+ * `make demo`, with `make dev` running: see runDemo. Reads the gateway address and token the way `make dev`
+ * leaves them (GATEWAY_PORT, .data/dev-api-token) unless MAINLINE_URL / MAINLINE_TOKEN say otherwise.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const dataDir = path.resolve(root, process.env.DEV_DATA_DIR ?? ".data");
+const mainlineUrl = process.env.MAINLINE_URL ?? `http://127.0.0.1:${process.env.GATEWAY_PORT ?? 8080}`;
+const fail = (message: string): never => {
+  process.stderr.write(`demo: ${message}\n`);
+  process.exit(1);
+};
+
+const token =
+  process.env.MAINLINE_TOKEN ??
+  (await readFile(path.join(dataDir, "dev-api-token"), "utf8").then(
+    (text) => text.trim(),
+    () =>
+      fail(
+        `no API token: start \`make dev\` first (it writes ${dataDir}/dev-api-token), or export MAINLINE_TOKEN`,
+      ),
+  ));
+
+const ready = await fetch(`${mainlineUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/readyz`).then(
+  (response) => response.ok,
+  () => false,
+);
+if (!ready)
+  fail(
+    `Mainline is not running at ${mainlineUrl}: run \`make dev\` in another terminal, wait for its token line, then \`make demo\``,
+  );
+
+try {
+  const result = await runDemo({
+    mainlineUrl,
+    token,
+    workDir: path.join(dataDir, "demo"),
+    out: process.stdout,
+  });
+  process.exitCode = result.summary.surprises.length === 0 ? 0 : 1;
+} catch (error) {
+  fail(error instanceof Error ? error.message : String(error));
+}
