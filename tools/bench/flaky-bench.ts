@@ -178,6 +178,25 @@ latencies.sort((a, b) => a - b);
 const p50 = percentile(latencies, 50);
 const p95 = percentile(latencies, 95);
 
+// What CI asks most: the first page of "the last 7 days" at a time that moves on each call, so no
+// listing is cached and every call computes its window's failing set.
+const coldFirstPages: number[] = [];
+for (let call = 0; call < 50; call++) {
+  const end = END - call * 17 * 60_000;
+  const began = performance.now();
+  await app.listFailingTests("acme", {
+    repo,
+    org_url_slug: "acme",
+    start_time: new Date(end - 7 * DAY).toISOString(),
+    end_time: new Date(end).toISOString(),
+    page_query: { page_size: 100, page_token: "" },
+  });
+  coldFirstPages.push(performance.now() - began);
+}
+coldFirstPages.sort((a, b) => a - b);
+// The goal is judged on the worse of the two p95s.
+const worstP95 = Math.max(p95, percentile(coldFirstPages, 95));
+
 // A restart: a new store and service over the same buckets; the first listing loads the ledger.
 await store.close();
 store = await openStore({ database: "flaky-bench", nats: nc });
@@ -200,8 +219,10 @@ console.log(
 );
 console.log(
   `list-failing-tests, page_size 100, ${latencies.length} pages over ${windows.length} windows (${listed.join("; ")}): ` +
-    `p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms per page; first page of a window max ${Math.max(...firstPages).toFixed(1)} ms | ` +
-    `goal p95 < ${P95_GOAL_MS} ms: ${verdict(p95 < P95_GOAL_MS, `${(p95 / P95_GOAL_MS).toFixed(1)}x the goal`)}`,
+    `p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms per page (first page of a window max ${Math.max(...firstPages).toFixed(1)} ms); ` +
+    `uncached first page of a sliding 7-day window, 50 calls: p50 ${percentile(coldFirstPages, 50).toFixed(1)} ms, ` +
+    `p95 ${percentile(coldFirstPages, 95).toFixed(1)} ms | ` +
+    `goal p95 < ${P95_GOAL_MS} ms: ${verdict(worstP95 < P95_GOAL_MS, `${(worstP95 / P95_GOAL_MS).toFixed(1)}x the goal`)}`,
 );
 console.log(
   `restart: the first 7-day page (${fmt(afterRestart.page.total_rows)} tests) answered ${(restartMs / 1000).toFixed(1)} s ` +

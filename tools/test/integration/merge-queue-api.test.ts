@@ -231,4 +231,25 @@ describe("merge queue through the HTTP API (gateway -> gRPC -> queue-coordinator
     expect((await call("/deleteQueue", queue)).status).to.equal(200);
     expect((await call("/getQueue", queue)).status).to.equal(404);
   });
+  it("keeps a repository connection's credentials by Secret name only, and refuses a name that is not one", async () => {
+    const connection = {
+      repo: { host: "git.example.com", owner: "acme", name: "secrets" },
+      remoteUrl: "https://git.example.com/acme/secrets.git",
+      credentialsSecretName: "acme-deploy-token",
+      runner: { kind: "COMMAND", command: "npm test" },
+    };
+    expect((await call("/repositories/connection", connection)).status).to.equal(200);
+    const stored = await call("/repositories/getConnection", { repo: connection.repo });
+    expect(stored.body).to.deep.include({ credentialsSecretName: "acme-deploy-token" });
+
+    for (const name of ["../etc/passwd", "Acme", "a b", "-lead"]) {
+      const refused = await call("/repositories/connection", { ...connection, credentialsSecretName: name });
+      expect(refused.status, name).to.equal(400);
+      expect(refused.body, name).to.match(/^credentialsSecretName: must be a Kubernetes Secret name/);
+    }
+    // The refused calls changed nothing.
+    expect((await call("/repositories/getConnection", { repo: connection.repo })).body).to.deep.equal(
+      stored.body,
+    );
+  });
 });

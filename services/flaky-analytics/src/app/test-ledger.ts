@@ -12,9 +12,13 @@ export class TestLedger {
   private readonly tests = new Map<string, TestDocument>();
   /**
    * Ids of the tests with at least one failure time, sorted: the only candidates of a listing, in
-   * the listing's order already (a test joins once, when it first fails).
+   * the listing's order already (a test joins once, when it first fails). Beside each, its first
+   * and last failure time, in flat arrays: most tests of a window are decided from those two
+   * numbers without reaching for the test itself, which keeps an uncached listing fast.
    */
   private readonly everFailed: string[] = [];
+  private readonly firstFailure: number[] = [];
+  private readonly lastFailure: number[] = [];
   private appliedSeq: number;
   private entriesSinceSnapshot = 0;
   private resultsSinceSnapshot = 0;
@@ -31,6 +35,11 @@ export class TestLedger {
       if (test.failureTimes.length > 0) this.everFailed.push(test._id);
     }
     this.everFailed.sort();
+    for (const id of this.everFailed) {
+      const times = this.tests.get(id)?.failureTimes ?? [];
+      this.firstFailure.push(times[0] ?? 0);
+      this.lastFailure.push(times[times.length - 1] ?? 0);
+    }
   }
 
   get seq(): number {
@@ -76,9 +85,14 @@ export class TestLedger {
   /** Ids of the tests with a failure in [start, end), sorted (the listing's stable order). */
   failingTestIds(start: number, end: number): string[] {
     const ids: string[] = [];
-    for (const id of this.everFailed) {
-      const times = this.tests.get(id)?.failureTimes;
-      if (times && failedWithin(times, start, end)) ids.push(id);
+    for (let at = 0; at < this.everFailed.length; at++) {
+      const first = this.firstFailure[at] ?? 0;
+      const last = this.lastFailure[at] ?? 0;
+      if (last < start || first >= end) continue;
+      const id = this.everFailed[at] as string;
+      // The first or the last failure falls in the window; otherwise look between them.
+      if (first >= start || last < end) ids.push(id);
+      else if (failedWithin(this.tests.get(id)?.failureTimes ?? [], start, end)) ids.push(id);
     }
     return ids;
   }
@@ -86,11 +100,17 @@ export class TestLedger {
   private put(test: TestDocument): void {
     const known = this.tests.get(test._id);
     this.tests.set(test._id, test);
-    // Failure times only grow, so a test joins the list once and never leaves it.
-    if (test.failureTimes.length > 0 && !(known && known.failureTimes.length > 0)) {
-      const at = insertionPoint(this.everFailed, test._id);
-      if (this.everFailed[at] !== test._id) this.everFailed.splice(at, 0, test._id);
+    const times = test.failureTimes;
+    // Failure times only grow: a copy of a test that did not fail again shares its predecessor's.
+    if (times.length === 0 || known?.failureTimes === times) return;
+    const at = insertionPoint(this.everFailed, test._id);
+    if (this.everFailed[at] !== test._id) {
+      this.everFailed.splice(at, 0, test._id);
+      this.firstFailure.splice(at, 0, 0);
+      this.lastFailure.splice(at, 0, 0);
     }
+    this.firstFailure[at] = times[0] ?? 0;
+    this.lastFailure[at] = times[times.length - 1] ?? 0;
   }
 }
 

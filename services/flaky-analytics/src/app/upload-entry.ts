@@ -3,40 +3,58 @@ import type { EntryRun, RepositoryDocument, TestIdentityFields, UploadEntry } fr
 import type { TestIdCache } from "./test-id-cache.js";
 import type { TestResultsUpload } from "./test-results-upload.js";
 
+/** One test's case results in an upload, folded into one run (reruns are attempts). */
+export interface GroupedRun {
+  id: string;
+  outcomes: EntryRun["outcomes"];
+  /** Allocated at the first failed attempt: most runs have none. */
+  failures: EntryRun["failures"] | undefined;
+  /** The first case result: the test's identity, if the repository does not know it yet. */
+  first: TestCaseResult;
+}
+
 /**
  * Groups an upload's case results by test into runs. Runners that retry by repeating the
  * <testcase> (Gradle unmerged, pytest-rerunfailures) write one per attempt: those become attempts
- * of one run. Identity is kept for every run; uploadEntry drops it for tests already known.
+ * of one run.
  */
 export function groupRuns(
   upload: TestResultsUpload,
   repoKey: string,
   results: readonly TestCaseResult[],
   ids: TestIdCache,
-): Map<string, EntryRun & { identity: TestIdentityFields }> {
-  const runs = new Map<string, EntryRun & { identity: TestIdentityFields }>();
+): Map<string, GroupedRun> {
+  const runs = new Map<string, GroupedRun>();
   const idOf = ids.scope(upload.org, upload.repo, repoKey, upload.variant);
   for (const result of results) {
     const id = idOf(result);
     let run = runs.get(id);
     if (run === undefined) {
-      run = { id, outcomes: [], failures: [], identity: identityOf(result) };
+      run = { id, outcomes: [], failures: undefined, first: result };
       runs.set(id, run);
     }
     for (const attempt of result.attempts) {
+      const message = failureMessage(attempt.failure);
+      if (message !== undefined) {
+        run.failures ??= run.outcomes.map(() => null);
+        run.failures.push(message);
+      } else if (run.failures !== undefined) {
+        run.failures.push(null);
+      }
       run.outcomes.push(attempt.outcome);
-      run.failures.push(failureMessage(attempt.failure) ?? null);
     }
   }
   return runs;
 }
+
+const NO_FAILURES: EntryRun["failures"] = [];
 
 /** The journal entry of an upload: what it says, when, and under which repository settings. */
 export function uploadEntry(
   upload: TestResultsUpload,
   ctx: {
     uploadId: string;
-    runs: Iterable<EntryRun & { identity: TestIdentityFields }>;
+    runs: Iterable<GroupedRun>;
     isKnown: (id: string) => boolean;
     settings: RepositoryDocument;
     at: number;
@@ -45,12 +63,12 @@ export function uploadEntry(
 ): UploadEntry {
   const runs: EntryRun[] = [];
   for (const run of ctx.runs) {
-    // Failure messages only for attempts that failed; the identity only for tests not seen before.
-    const failures = run.failures.some((message) => message !== null) ? run.failures : [];
+    // Failure messages only for runs with a failure; the identity only for tests not seen before.
+    const failures = run.failures ?? NO_FAILURES;
     runs.push(
       ctx.isKnown(run.id)
         ? { id: run.id, outcomes: run.outcomes, failures }
-        : { id: run.id, outcomes: run.outcomes, failures, identity: run.identity },
+        : { id: run.id, outcomes: run.outcomes, failures, identity: identityOf(run.first) },
     );
   }
   return {

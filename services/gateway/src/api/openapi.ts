@@ -10,6 +10,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: "Conflict with the current state",
   413: "Body over 20 MiB",
   415: "Body is not JSON",
+  501: "A service behind the gateway does not know this call yet (a rolling upgrade in progress)",
   503: "A service behind the gateway is unavailable; try again",
   504: "A service behind the gateway did not answer in time; try again",
 };
@@ -30,6 +31,7 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl = "/v1"):
       400,
       404,
       409,
+      501,
       503,
       504,
       ...(e.access === "admin" ? [403] : []),

@@ -15,6 +15,7 @@ export type ErrorCode =
   | "UNAVAILABLE"
   | "DEADLINE_EXCEEDED"
   | "ABORTED"
+  | "UNIMPLEMENTED"
   | "INTERNAL";
 
 export abstract class MainlineError extends Error {

@@ -16,6 +16,8 @@ export const STATUS_TABLE: Readonly<Record<ErrorCode, { grpc: GrpcStatus; http: 
   ABORTED: { grpc: GrpcStatus.ABORTED, http: 409 },
   UNAVAILABLE: { grpc: GrpcStatus.UNAVAILABLE, http: 503 },
   DEADLINE_EXCEEDED: { grpc: GrpcStatus.DEADLINE_EXCEEDED, http: 504 },
+  // A service older than the gateway (a rolling upgrade) lacks a method: not the caller's fault, nor a crash.
+  UNIMPLEMENTED: { grpc: GrpcStatus.UNIMPLEMENTED, http: 501 },
   INTERNAL: { grpc: GrpcStatus.INTERNAL, http: 500 },
 };
 

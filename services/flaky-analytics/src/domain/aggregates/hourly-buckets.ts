@@ -56,6 +56,8 @@ export function pruneBuckets(
   keepMs = 8 * DAY_MS,
 ): HourlyBucket[] {
   const oldest = hourOf(now) - keepMs;
+  // Buckets are sorted by hour: usually none is old enough to go.
+  if ((buckets[0]?.hour ?? oldest) >= oldest) return buckets.slice();
   return buckets.filter((bucket) => bucket.hour >= oldest);
 }
 

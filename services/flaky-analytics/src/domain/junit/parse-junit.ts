@@ -152,6 +152,7 @@ class ReportReader {
   }
 
   private outputs(element: XmlElement): { systemOut?: string; systemErr?: string } {
+    if (element["system-out"] === undefined && element["system-err"] === undefined) return NO_OUTPUT;
     const out = children(element, "system-out").map(text).filter(hasContent).join("\n");
     const err = children(element, "system-err").map(text).filter(hasContent).join("\n");
     const max = this.settings.maxOutputChars;
@@ -201,6 +202,8 @@ class CaseCollector {
   }
 }
 
+const NO_OUTPUT: { systemOut?: string; systemErr?: string } = Object.freeze({});
+
 const SEVERITY: Record<TestOutcome, number> = { skipped: 0, error: 1, failed: 2, passed: 3 };
 
 /** A pass in any attempt wins (the case passed on rerun); otherwise failed > error > skipped. */
@@ -226,9 +229,11 @@ function asElement(value: unknown): XmlElement {
   return {};
 }
 
-function children(element: XmlElement, tag: string): XmlElement[] {
+const NO_CHILDREN: readonly XmlElement[] = Object.freeze([]);
+
+function children(element: XmlElement, tag: string): readonly XmlElement[] {
   const value = element[tag];
-  if (value === undefined) return [];
+  if (value === undefined) return NO_CHILDREN;
   return (Array.isArray(value) ? value : [value]).map(asElement);
 }
 

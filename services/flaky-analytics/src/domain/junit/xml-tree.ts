@@ -42,7 +42,7 @@ export function buildXmlTree(source: string, repeatable: ReadonlySet<string>): X
   const xml = source.includes("\r") ? source.replace(/\r\n?/g, "\n") : source;
   const document: OpenElement = {
     name: "",
-    node: Object.create(null) as Record<string, unknown>,
+    node: {},
     text: "",
     structured: true,
   };
@@ -76,7 +76,7 @@ export function buildXmlTree(source: string, repeatable: ReadonlySet<string>): X
     } else {
       const element: OpenElement = {
         name: "",
-        node: Object.create(null) as Record<string, unknown>,
+        node: {},
         text: "",
         structured: false,
       };
@@ -127,8 +127,15 @@ function readStartTag(
   }
 }
 
+/**
+ * Element names that are properties of every object: such an element is left out, so that the tree
+ * (plain objects, which the reader indexes by tag name) never reads or replaces an inherited property.
+ */
+const INHERITED = new Set([...Object.getOwnPropertyNames(Object.prototype), "__proto__"]);
+
 /** Adds a finished element to its parent, as fast-xml-parser lays children out. */
 function attach(parent: OpenElement, child: OpenElement, repeatable: ReadonlySet<string>): void {
+  if (INHERITED.has(child.name)) return;
   let value: unknown;
   if (child.structured) {
     if (child.text.trim() !== "") child.node["#text"] = child.text;

@@ -26,7 +26,14 @@ const ACTIONS: Record<string, PullRequestAction> = {
 const connection = z.object({
   repo: repoSchema,
   remoteUrl: z.string().min(1, "must not be empty"),
-  credentialsSecretName: z.string().default(""),
+  // The name of a Kubernetes Secret mounted into the batch-runner (never the secret itself); "" for none.
+  credentialsSecretName: z
+    .string()
+    .regex(
+      /^$|^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/,
+      "must be a Kubernetes Secret name: lowercase letters, digits, '-' and '.', starting and ending alphanumeric",
+    )
+    .default(""),
   pullRefPattern: z
     .string()
     // A regex rather than .includes(): it is written into the OpenAPI document as a standard `pattern`.
