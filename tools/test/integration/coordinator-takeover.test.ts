@@ -7,7 +7,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { connect, type NatsConnection } from "nats";
-import { eventually, freePort, NatsServer } from "@mainline/testing";
+import { eventually, freePort, NatsServer, git } from "@mainline/testing";
 import { checkGrpcHealth } from "@mainline/kit/grpc/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner/app/start-batch-runner";
@@ -16,20 +16,6 @@ import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const COORDINATOR_MAIN = path.join(ROOT, "services/queue-coordinator/src/main.ts");
 const LEASE_ACQUIRED = "timekeeper lease acquired";
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: "Dev",
-      GIT_AUTHOR_EMAIL: "dev@example.com",
-      GIT_COMMITTER_NAME: "Dev",
-      GIT_COMMITTER_EMAIL: "dev@example.com",
-    },
-  }).trim();
 
 /** A queue-coordinator replica as its own OS process, so that "dies" can mean SIGKILL. */
 class CoordinatorReplica {

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { git } from "@mainline/testing";
 import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -8,19 +9,6 @@ import { createLogger } from "@mainline/kit/logging/index";
 import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner/app/start-batch-runner";
 import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
 import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: "Dev",
-      GIT_AUTHOR_EMAIL: "dev@example.com",
-      GIT_COMMITTER_NAME: "Dev",
-      GIT_COMMITTER_EMAIL: "dev@example.com",
-    },
-  }).trim();
 
 const repo = { host: "git.example.com", owner: "acme", name: "app" };
 const queue = { repo, targetBranch: "main" };

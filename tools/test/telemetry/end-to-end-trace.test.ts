@@ -1,29 +1,14 @@
 import { expect } from "chai";
-import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { SUBJECTS } from "@mainline/kit/streams/index";
 import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
-import { freePortBlock } from "@mainline/testing";
+import { freePortBlock, git } from "@mainline/testing";
 import { OtlpSpanKind, OtlpTraceReceiver, type ReceivedSpan } from "./otlp-receiver.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: "Dev",
-      GIT_AUTHOR_EMAIL: "dev@example.com",
-      GIT_COMMITTER_NAME: "Dev",
-      GIT_COMMITTER_EMAIL: "dev@example.com",
-    },
-  }).trim();
 
 const repo = { host: "git.example.com", owner: "acme", name: "traced" };
 const queue = { repo, targetBranch: "main" };

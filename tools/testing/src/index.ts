@@ -1,4 +1,5 @@
 export * from "./nats-server.js";
 export * from "./eventually.js";
 export * from "./free-port.js";
+export * from "./git.js";
 export * from "./rejection.js";
