@@ -44,6 +44,8 @@ elif [ $mocha_status -ne 0 ]; then
   failed=$((failed + 1))
   failures+=("mocha did not run")
 fi
+# Every skipped test with its reason (skipBecause writes it into the title), so a reader can check each one.
+[ -s "$summary" ] && node -e 'for (const t of JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).skippedTests ?? []) console.log(`skipped: ${t}`)' "$summary"
 rm -f "$summary"
 
 [ ${#failures[@]} -eq 0 ] || echo "failed gates: ${failures[*]}"

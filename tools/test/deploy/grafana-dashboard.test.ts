@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { skipBecause } from "@mainline/testing";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readText, repoRoot } from "./deploy-files.js";
@@ -100,7 +101,8 @@ describe("Grafana dashboard deploy/grafana/mainline-dashboard.json", () => {
 
   it("covers the catalogue of compat-notes.md when the shared spec is beside the repository", function () {
     const notes = join(repoRoot, "..", "shared", "spec", "compat-notes.md");
-    if (!existsSync(notes)) this.skip(); // skipped: ../shared/spec is not beside this checkout (CI and dev machines have it)
+    if (!existsSync(notes))
+      skipBecause(this, `${notes} does not exist (../shared/spec is not beside this checkout)`);
     const section = /## Prometheus metrics[\s\S]*?(?=\n## )/.exec(readFileSync(notes, "utf8"))?.[0] ?? "";
     const named = new Set([...section.matchAll(/`(mq_[a-z0-9_]+)`/g)].map((m) => m[1]!));
     expect([...named].sort()).to.deep.equal([...CATALOGUE].sort());

@@ -6,11 +6,16 @@ const Mocha = require("mocha");
 class SummaryReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
+    const skipped = [];
+    runner.on("pending", (test) => skipped.push(test.fullTitle()));
     runner.once("end", () => {
       const file = process.env.MAINLINE_TEST_SUMMARY;
       if (!file) return;
       const { passes = 0, failures = 0, pending = 0 } = runner.stats ?? {};
-      fs.writeFileSync(file, JSON.stringify({ passed: passes, failed: failures, skipped: pending }));
+      fs.writeFileSync(
+        file,
+        JSON.stringify({ passed: passes, failed: failures, skipped: pending, skippedTests: skipped }),
+      );
     });
   }
 }

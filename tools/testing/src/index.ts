@@ -3,3 +3,4 @@ export * from "./eventually.js";
 export * from "./free-port.js";
 export * from "./git.js";
 export * from "./rejection.js";
+export * from "./skip-because.js";

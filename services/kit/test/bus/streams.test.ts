@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { skipBecause } from "@mainline/testing";
 import { nanos } from "nats";
 import { FailedPreconditionError, InvalidArgumentError } from "../../src/errors/index.js";
 import { ensureConsumer, ensureStream, type StreamSpec } from "../../src/bus/index.js";
@@ -162,7 +163,11 @@ describe("bus provisioning", () => {
     it("refuses several filter subjects on a server that would ignore them, leaving no consumer behind", async function () {
       const { jsm, nc } = await bus.connect();
       const [major = 0, minor = 0] = nc.info?.version.split(".").map(Number) ?? [];
-      if (major > 2 || (major === 2 && minor >= 10)) this.skip(); // only servers before 2.10 ignore filter_subjects
+      if (major > 2 || (major === 2 && minor >= 10))
+        skipBecause(
+          this,
+          `nats-server ${nc.info?.version} is 2.10 or later; only older servers ignore filter_subjects`,
+        );
       await ensureStream(jsm, { name: "MULTI", subjects: ["m.>"], retention: "limits" });
       const spec = { durable: "both", filterSubjects: ["m.a", "m.b"], ackWaitMs: 1_000, maxDeliver: 2 };
       const error = await ensureConsumer(jsm, "MULTI", spec).catch((e: unknown) => e);
