@@ -1,11 +1,11 @@
 import { expect } from "chai";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { contractCheckedFetch, type CheckedFetch } from "@mainline/gateway/testing/openapi-contract";
 import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
+import { freePortBlock } from "@mainline/testing";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -44,25 +44,6 @@ function prEvent(number: number, base: string, title: string) {
       html_url: "https://github.com/acme/widgets",
     },
   };
-}
-
-/** A free block of ports: the gateway, then nats and the five services above it. */
-async function freePortBlock(size: number): Promise<number> {
-  for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
-    const free = await Promise.all(
-      Array.from(
-        { length: size },
-        (_, i) =>
-          new Promise<boolean>((resolve) => {
-            const server = createServer();
-            server.once("error", () => resolve(false));
-            server.listen(base + i, "127.0.0.1", () => server.close(() => resolve(true)));
-          }),
-      ),
-    );
-    if (free.every(Boolean)) return base;
-  }
 }
 
 interface Answer {

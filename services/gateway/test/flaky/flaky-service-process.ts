@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
-import { NatsServer } from "@mainline/testing";
+import { freePort, NatsServer } from "@mainline/testing";
 import { checkGrpcHealth } from "@mainline/kit/grpc/index";
 
 const ENTRY = fileURLToPath(new URL("../../../flaky-analytics/src/main.ts", import.meta.url));
@@ -40,14 +39,4 @@ export class FlakyServiceProcess {
     }
     await this.nats.stop();
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  if (address === null || typeof address === "string") throw new Error("no free port");
-  return address.port;
 }

@@ -6,19 +6,11 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Webhook } from "standardwebhooks";
-import { NatsServer } from "@mainline/testing";
+import { freePort, NatsServer } from "@mainline/testing";
 import { checkGrpcHealth } from "@mainline/kit/grpc/index";
 import { GatewayHarness } from "../gateway-harness.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, "127.0.0.1");
-  await once(probe, "listening");
-  const { port } = probe.address() as AddressInfo;
-  probe.close();
-  return port;
-}
 
 /** The real webhooks service as its own process (as make dev runs it), on its own nats-server. */
 async function startWebhooksService(natsUrl: string): Promise<{ child: ChildProcess; address: string }> {
