@@ -170,6 +170,28 @@ describe("merge queue through the HTTP API (gateway -> gRPC -> queue-coordinator
     );
   });
 
+  it("answers concurrent status polls each on its own, as it answers them one at a time", async () => {
+    // Polls that arrive together share one gRPC call; each must still get exactly its own answer, and a poll
+    // with another organisation's token must not see this organisation's PR through the shared call.
+    const polls: [unknown, string?][] = [
+      [{ ...queue, pr: { number: 1 } }],
+      [{ ...queue, pr: { number: 99 } }],
+      [{ ...queue, pr: { branch: "feature-1" } }],
+      [{ ...queue, pr: { branch: "nope" } }],
+      [{ ...queue, targetBranch: "release", pr: { number: 1 } }],
+      [{ ...queue, pr: { number: 1 } }, otherToken],
+    ];
+    const one = async ([body, t]: [unknown, string?]) => {
+      const r = await call("/getSubmittedPullRequest", body, t);
+      return { status: r.status, body: r.body };
+    };
+    const sequential = [];
+    for (const poll of polls) sequential.push(await one(poll));
+    expect(sequential.map((r) => r.status)).to.deep.equal([200, 404, 200, 404, 404, 404]);
+    const together = await Promise.all(Array.from({ length: 5 }, () => polls.map(one)).flat());
+    expect(together).to.deep.equal(Array.from({ length: 5 }, () => sequential).flat());
+  });
+
   it("fails a PR whose run fails, with the failure reason", async () => {
     await call("/code-host/pull-request-events", prEvent(2));
     await call("/submitPullRequest", { ...queue, pr: { number: 2 }, priority: "high" });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 
 /**
  * API tokens look like `mlt_<id>_<secret>`. Only the SHA-256 of the whole token is stored: tokens are 192 bits
@@ -18,7 +18,8 @@ export function generateApiToken(): NewApiToken {
 }
 
 export function hashApiToken(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("hex");
+  // The one-shot form: every request hashes its token, and a Hash object per call costs several times more.
+  return hash("sha256", token, "hex");
 }
 
 /** The id part of a token in our format; a foreign token (e.g. a seeded dev token) gets an id from its hash. */

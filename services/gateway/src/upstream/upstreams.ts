@@ -3,10 +3,13 @@ import { QueueCoordinatorClient } from "@mainline/proto/queue";
 import { FlakyAnalyticsClient } from "@mainline/proto/flaky";
 import { MetricsClient } from "@mainline/proto/metrics";
 import { WebhooksClient } from "@mainline/proto/webhooks";
+import { SubmittedPullRequestLookups } from "./submitted-pull-request-lookups.js";
 
 /** The gRPC clients of the services behind the gateway. */
 export interface Upstreams {
   queue: QueueCoordinatorClient;
+  /** getSubmittedPullRequest, coalesced across concurrent requests. */
+  submittedPullRequests: SubmittedPullRequestLookups;
   flaky: FlakyAnalyticsClient;
   metrics: MetricsClient;
   webhooks: WebhooksClient;
@@ -25,6 +28,7 @@ export function connectUpstreams(addresses: {
   const webhooks = createGrpcClient(WebhooksClient, addresses.webhooks);
   return {
     queue,
+    submittedPullRequests: new SubmittedPullRequestLookups(queue),
     flaky,
     metrics,
     webhooks,

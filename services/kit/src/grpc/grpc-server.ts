@@ -28,7 +28,7 @@ export async function startGrpcServer(options: {
   port: number;
   services: GrpcService[];
 }): Promise<GrpcServerHandle> {
-  const server = new Server({ "grpc.max_receive_message_length": 32 * 1024 * 1024 });
+  const server = new Server({ "grpc.max_receive_message_length": 32 * 1024 * 1024, "grpc.enable_channelz": 0 });
   const health = new HealthImplementation({ "": "NOT_SERVING" });
   health.addToServer(server);
   for (const service of options.services) server.addService(service.definition, service.implementation);

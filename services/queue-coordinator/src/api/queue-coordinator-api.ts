@@ -1,5 +1,11 @@
 import type { JetStreamClient } from "nats";
-import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from "@mainline/kit/errors/index";
+import {
+  FailedPreconditionError,
+  InvalidArgumentError,
+  MainlineError,
+  NotFoundError,
+  STATUS_TABLE,
+} from "@mainline/kit/errors/index";
 import { publish } from "@mainline/kit/bus/index";
 import { SUBJECTS } from "@mainline/kit/streams/index";
 import type { AsyncImplementation } from "@mainline/kit/grpc/index";
@@ -11,15 +17,18 @@ import {
   QueueState,
   RunnerKind,
   TestRunOutcome,
+  type GetSubmittedPullRequestRequest,
+  type SubmittedPullRequest,
+  type SubmittedPullRequestLookup,
   TestRunStatus,
   type QueueCoordinatorServer,
 } from "@mainline/proto/queue";
 import { createPlannerState, createQueueSettings, type PullRequestFacts } from "../domain/index.js";
 import type { QueueEngine } from "../app/queue-engine.js";
-import { queueAddress, queueKey, repoKey, repoRef } from "../app/queue-key.js";
+import { queueAddress, queueKey, repoKey, repoRef, type QueueAddress } from "../app/queue-key.js";
 import { incarnation, localId } from "../app/run-ids.js";
 import type { PullRequestRecords } from "../store/pull-request-records.js";
-import type { QueueRepository } from "../store/queue-repository.js";
+import type { QueueDocument, QueueRepository } from "../store/queue-repository.js";
 import { DEFAULT_PULL_REF_PATTERN, type RepositoryConnections } from "../store/repository-connections.js";
 import type { TestRunRecords } from "../store/test-run-records.js";
 import { nameOf, priorityInput, queueToProto, submittedToProto } from "./proto-mapping.js";
@@ -33,6 +42,9 @@ export interface ApiDeps {
   js: JetStreamClient;
   clock: () => Date;
 }
+
+/** Enough for every poller a gateway replica coalesces in one turn of its event loop. */
+const MAX_LOOKUPS_PER_CALL = 1000;
 
 const NOT_SUBMITTED =
   "Pull request with the provided number does not exist or has never been submitted to the specified queue before";
@@ -56,6 +68,40 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
     }
     return patch;
   };
+
+  /** One lookup by number or branch; `readQueue` lets a batch read each queue once. */
+  const lookupSubmitted = async (
+    req: GetSubmittedPullRequestRequest,
+    readQueue: (address: QueueAddress) => Promise<QueueDocument>,
+  ): Promise<SubmittedPullRequest> => {
+    const address = queueAddress(req.queue);
+    const doc = await readQueue(address);
+    const key = queueKey(address);
+    if (!req.pr) throw new InvalidArgumentError("pr", "one of pr.number or pr.branch is required");
+    if (req.pr.$case === "number") {
+      const number = prNumber(req.pr.value);
+      const active = doc.planner.prs[String(number)];
+      if (active) return submittedToProto(active, doc.planner, true);
+      const finished = await records.latestFinished(key, number);
+      if (finished) return submittedToProto(finished.entry, doc.planner, false);
+      throw new NotFoundError(NOT_SUBMITTED);
+    }
+    const branch = req.pr.value.trim();
+    if (!branch) throw new InvalidArgumentError("pr.branch", "must not be empty");
+    // Spec rule 3: an open PR from the branch that was submitted, else the most recently closed one.
+    const facts = await records.factsByBranch(address.org, repoKey(address.repo), branch);
+    const openNumbers = new Set(facts.filter((f) => f.facts.open).map((f) => f.number));
+    const active = Object.values(doc.planner.prs).filter((e) => e.facts?.headBranch === branch);
+    const finished = await records.finishedByBranch(key, branch);
+    const openActive = active.find((e) => openNumbers.has(e.number)) ?? active[0];
+    if (openActive) return submittedToProto(openActive, doc.planner, true);
+    const openFinished = finished.find((f) => openNumbers.has(f.number));
+    if (openFinished) return submittedToProto(openFinished.entry, doc.planner, false);
+    const closed = finished[0];
+    if (closed) return submittedToProto(closed.entry, doc.planner, false);
+    throw new NotFoundError(NOT_SUBMITTED_BRANCH);
+  };
+  const readFresh = (address: QueueAddress) => queues.get(address, true);
 
   return {
     async createQueue(req) {
@@ -141,32 +187,36 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
     },
 
     async getSubmittedPullRequest(req) {
-      const address = queueAddress(req.queue);
-      const doc = await queues.get(address, true);
-      const key = queueKey(address);
-      if (!req.pr) throw new InvalidArgumentError("pr", "one of pr.number or pr.branch is required");
-      if (req.pr.$case === "number") {
-        const number = prNumber(req.pr.value);
-        const active = doc.planner.prs[String(number)];
-        if (active) return { pullRequest: submittedToProto(active, doc.planner, true) };
-        const finished = await records.latestFinished(key, number);
-        if (finished) return { pullRequest: submittedToProto(finished.entry, doc.planner, false) };
-        throw new NotFoundError(NOT_SUBMITTED);
+      return { pullRequest: await lookupSubmitted(req, readFresh) };
+    },
+
+    async getSubmittedPullRequests(req) {
+      if (req.lookups.length > MAX_LOOKUPS_PER_CALL)
+        throw new InvalidArgumentError("lookups", `must hold at most ${MAX_LOOKUPS_PER_CALL} lookups`);
+      // Each queue is read once for the whole batch: the lookups see one state of it, as one call would.
+      const reads = new Map<string, Promise<QueueDocument>>();
+      const readOnce = (address: QueueAddress) => {
+        const key = queueKey(address);
+        let read = reads.get(key);
+        if (!read) {
+          read = readFresh(address);
+          reads.set(key, read);
+        }
+        return read;
+      };
+      const results: SubmittedPullRequestLookup[] = [];
+      for (const lookup of req.lookups) {
+        try {
+          results.push({ result: { $case: "pullRequest", value: await lookupSubmitted(lookup, readOnce) } });
+        } catch (error) {
+          // Only a refusal belongs to its lookup; anything else is a fault of the whole call.
+          if (!(error instanceof MainlineError)) throw error;
+          results.push({
+            result: { $case: "error", value: { code: STATUS_TABLE[error.code].grpc, message: error.message } },
+          });
+        }
       }
-      const branch = req.pr.value.trim();
-      if (!branch) throw new InvalidArgumentError("pr.branch", "must not be empty");
-      // Spec rule 3: an open PR from the branch that was submitted, else the most recently closed one.
-      const facts = await records.factsByBranch(address.org, repoKey(address.repo), branch);
-      const openNumbers = new Set(facts.filter((f) => f.facts.open).map((f) => f.number));
-      const active = Object.values(doc.planner.prs).filter((e) => e.facts?.headBranch === branch);
-      const finished = await records.finishedByBranch(key, branch);
-      const openActive = active.find((e) => openNumbers.has(e.number)) ?? active[0];
-      if (openActive) return { pullRequest: submittedToProto(openActive, doc.planner, true) };
-      const openFinished = finished.find((f) => openNumbers.has(f.number));
-      if (openFinished) return { pullRequest: submittedToProto(openFinished.entry, doc.planner, false) };
-      const closed = finished[0];
-      if (closed) return { pullRequest: submittedToProto(closed.entry, doc.planner, false) };
-      throw new NotFoundError(NOT_SUBMITTED_BRANCH);
+      return { results };
     },
 
     async setImpactedTargets(req) {

@@ -110,12 +110,11 @@ export function mergeQueueEndpoints(up: Upstreams): Endpoint[] {
           input.pr.number !== undefined
             ? { $case: "number" as const, value: input.pr.number }
             : { $case: "branch" as const, value: input.pr.branch ?? "" };
-        const response = await callUnary(q.getSubmittedPullRequest.bind(q), {
+        const pullRequest = await up.submittedPullRequests.get({
           queue: queueRef(principal.org, input.repo, input.targetBranch),
           pr,
         });
-        if (!response.pullRequest) throw new Error("queue-coordinator answered without a pull request");
-        return submittedToJson(response.pullRequest);
+        return submittedToJson(pullRequest);
       },
     }),
     endpoint({

@@ -209,6 +209,27 @@ export interface GetSubmittedPullRequestResponse {
   pullRequest?: SubmittedPullRequest | undefined;
 }
 
+export interface GetSubmittedPullRequestsRequest {
+  lookups: GetSubmittedPullRequestRequest[];
+}
+
+export interface GetSubmittedPullRequestsResponse {
+  /** One per lookup, in the same order. */
+  results: SubmittedPullRequestLookup[];
+}
+
+export interface SubmittedPullRequestLookup {
+  result?: { $case: "pullRequest"; value: SubmittedPullRequest } | //
+  /** What GetSubmittedPullRequest would have failed with for this lookup alone. */
+  { $case: "error"; value: LookupError } | undefined;
+}
+
+export interface LookupError {
+  /** A google.rpc.Code (gRPC status code). */
+  code: number;
+  message: string;
+}
+
 export interface SetImpactedTargetsRequest {
   queue?: QueueRef | undefined;
   prNumber: number;
@@ -2177,6 +2198,342 @@ export const GetSubmittedPullRequestResponse: MessageFns<GetSubmittedPullRequest
   },
 };
 
+function createBaseGetSubmittedPullRequestsRequest(): GetSubmittedPullRequestsRequest {
+  return { lookups: [] };
+}
+
+export const GetSubmittedPullRequestsRequest: MessageFns<GetSubmittedPullRequestsRequest> = {
+  encode(message: GetSubmittedPullRequestsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.lookups) {
+      GetSubmittedPullRequestRequest.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSubmittedPullRequestsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSubmittedPullRequestsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.lookups.push(GetSubmittedPullRequestRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSubmittedPullRequestsRequest {
+    return {
+      lookups: globalThis.Array.isArray(object?.lookups)
+        ? object.lookups.map((e: any) => GetSubmittedPullRequestRequest.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetSubmittedPullRequestsRequest): unknown {
+    const obj: any = {};
+    if (message.lookups?.length) {
+      obj.lookups = message.lookups.map((e) => GetSubmittedPullRequestRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSubmittedPullRequestsRequest>, I>>(base?: I): GetSubmittedPullRequestsRequest {
+    return GetSubmittedPullRequestsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSubmittedPullRequestsRequest>, I>>(
+    object: I,
+  ): GetSubmittedPullRequestsRequest {
+    const message = createBaseGetSubmittedPullRequestsRequest();
+    message.lookups = object.lookups?.map((e) => GetSubmittedPullRequestRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetSubmittedPullRequestsResponse(): GetSubmittedPullRequestsResponse {
+  return { results: [] };
+}
+
+export const GetSubmittedPullRequestsResponse: MessageFns<GetSubmittedPullRequestsResponse> = {
+  encode(message: GetSubmittedPullRequestsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      SubmittedPullRequestLookup.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSubmittedPullRequestsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSubmittedPullRequestsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(SubmittedPullRequestLookup.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSubmittedPullRequestsResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results)
+        ? object.results.map((e: any) => SubmittedPullRequestLookup.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetSubmittedPullRequestsResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => SubmittedPullRequestLookup.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSubmittedPullRequestsResponse>, I>>(
+    base?: I,
+  ): GetSubmittedPullRequestsResponse {
+    return GetSubmittedPullRequestsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSubmittedPullRequestsResponse>, I>>(
+    object: I,
+  ): GetSubmittedPullRequestsResponse {
+    const message = createBaseGetSubmittedPullRequestsResponse();
+    message.results = object.results?.map((e) => SubmittedPullRequestLookup.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSubmittedPullRequestLookup(): SubmittedPullRequestLookup {
+  return { result: undefined };
+}
+
+export const SubmittedPullRequestLookup: MessageFns<SubmittedPullRequestLookup> = {
+  encode(message: SubmittedPullRequestLookup, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.result?.$case) {
+      case "pullRequest":
+        SubmittedPullRequest.encode(message.result.value, writer.uint32(10).fork()).join();
+        break;
+      case "error":
+        LookupError.encode(message.result.value, writer.uint32(18).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubmittedPullRequestLookup {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubmittedPullRequestLookup();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.result = { $case: "pullRequest", value: SubmittedPullRequest.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.result = { $case: "error", value: LookupError.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubmittedPullRequestLookup {
+    return {
+      result: isSet(object.pullRequest)
+        ? { $case: "pullRequest", value: SubmittedPullRequest.fromJSON(object.pullRequest) }
+        : isSet(object.pull_request)
+        ? { $case: "pullRequest", value: SubmittedPullRequest.fromJSON(object.pull_request) }
+        : isSet(object.error)
+        ? { $case: "error", value: LookupError.fromJSON(object.error) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: SubmittedPullRequestLookup): unknown {
+    const obj: any = {};
+    if (message.result?.$case === "pullRequest") {
+      obj.pullRequest = SubmittedPullRequest.toJSON(message.result.value);
+    } else if (message.result?.$case === "error") {
+      obj.error = LookupError.toJSON(message.result.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubmittedPullRequestLookup>, I>>(base?: I): SubmittedPullRequestLookup {
+    return SubmittedPullRequestLookup.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubmittedPullRequestLookup>, I>>(object: I): SubmittedPullRequestLookup {
+    const message = createBaseSubmittedPullRequestLookup();
+    switch (object.result?.$case) {
+      case "pullRequest": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "pullRequest", value: SubmittedPullRequest.fromPartial(object.result.value) };
+        }
+        break;
+      }
+      case "error": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "error", value: LookupError.fromPartial(object.result.value) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseLookupError(): LookupError {
+  return { code: 0, message: "" };
+}
+
+export const LookupError: MessageFns<LookupError> = {
+  encode(message: LookupError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== 0) {
+      writer.uint32(8).int32(message.code);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LookupError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLookupError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.code = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LookupError {
+    return {
+      code: isSet(object.code) ? globalThis.Number(object.code) : 0,
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+    };
+  },
+
+  toJSON(message: LookupError): unknown {
+    const obj: any = {};
+    if (message.code !== 0) {
+      obj.code = Math.round(message.code);
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LookupError>, I>>(base?: I): LookupError {
+    return LookupError.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LookupError>, I>>(object: I): LookupError {
+    const message = createBaseLookupError();
+    message.code = object.code ?? 0;
+    message.message = object.message ?? "";
+    return message;
+  },
+};
+
 function createBaseSetImpactedTargetsRequest(): SetImpactedTargetsRequest {
   return { queue: undefined, prNumber: 0, prSha: "", impactedTargets: undefined };
 }
@@ -3791,6 +4148,23 @@ export const QueueCoordinatorService = {
     responseDeserialize: (value: Buffer): GetSubmittedPullRequestResponse =>
       GetSubmittedPullRequestResponse.decode(value),
   },
+  /**
+   * Many lookups in one call, each answered on its own (one unknown PR does not fail the others). The
+   * gateway coalesces concurrent getSubmittedPullRequest requests into it: status polling is the hottest read.
+   */
+  getSubmittedPullRequests: {
+    path: "/mainline.queue.v1.QueueCoordinator/GetSubmittedPullRequests" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSubmittedPullRequestsRequest): Buffer =>
+      Buffer.from(GetSubmittedPullRequestsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSubmittedPullRequestsRequest =>
+      GetSubmittedPullRequestsRequest.decode(value),
+    responseSerialize: (value: GetSubmittedPullRequestsResponse): Buffer =>
+      Buffer.from(GetSubmittedPullRequestsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSubmittedPullRequestsResponse =>
+      GetSubmittedPullRequestsResponse.decode(value),
+  },
   setImpactedTargets: {
     path: "/mainline.queue.v1.QueueCoordinator/SetImpactedTargets" as const,
     requestStream: false as const,
@@ -3891,6 +4265,11 @@ export interface QueueCoordinatorServer extends UntypedServiceImplementation {
   /** Keeps the PR's position and restarts nothing else. */
   restartTestsOnPullRequest: handleUnaryCall<RestartTestsOnPullRequestRequest, RestartTestsOnPullRequestResponse>;
   getSubmittedPullRequest: handleUnaryCall<GetSubmittedPullRequestRequest, GetSubmittedPullRequestResponse>;
+  /**
+   * Many lookups in one call, each answered on its own (one unknown PR does not fail the others). The
+   * gateway coalesces concurrent getSubmittedPullRequest requests into it: status polling is the hottest read.
+   */
+  getSubmittedPullRequests: handleUnaryCall<GetSubmittedPullRequestsRequest, GetSubmittedPullRequestsResponse>;
   setImpactedTargets: handleUnaryCall<SetImpactedTargetsRequest, SetImpactedTargetsResponse>;
   getMergeQueueTestingDetails: handleUnaryCall<GetMergeQueueTestingDetailsRequest, GetMergeQueueTestingDetailsResponse>;
   /** Facts from code-host pull_request events, received by the gateway. */
@@ -4041,6 +4420,25 @@ export interface QueueCoordinatorClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetSubmittedPullRequestResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Many lookups in one call, each answered on its own (one unknown PR does not fail the others). The
+   * gateway coalesces concurrent getSubmittedPullRequest requests into it: status polling is the hottest read.
+   */
+  getSubmittedPullRequests(
+    request: GetSubmittedPullRequestsRequest,
+    callback: (error: ServiceError | null, response: GetSubmittedPullRequestsResponse) => void,
+  ): ClientUnaryCall;
+  getSubmittedPullRequests(
+    request: GetSubmittedPullRequestsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSubmittedPullRequestsResponse) => void,
+  ): ClientUnaryCall;
+  getSubmittedPullRequests(
+    request: GetSubmittedPullRequestsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSubmittedPullRequestsResponse) => void,
   ): ClientUnaryCall;
   setImpactedTargets(
     request: SetImpactedTargetsRequest,

@@ -1,0 +1,117 @@
+import { expect } from "chai";
+import { status as GrpcStatus } from "@grpc/grpc-js";
+import { callUnary, createGrpcClient, RemoteCallError } from "@mainline/kit/grpc/index";
+import { rejection } from "@mainline/testing";
+import {
+  CreateQueueRequest,
+  HostPullRequestState,
+  RecordPullRequestFactsRequest,
+  SubmitPullRequestRequest,
+  PullRequestAction,
+  QueueCoordinatorClient,
+  type GetSubmittedPullRequestRequest,
+} from "@mainline/proto/queue";
+import { CoordinatorHarness } from "../../src/testing/coordinator-harness.js";
+
+const repo = { host: "github.com", owner: "acme", name: "widgets" };
+const queue = { org: "acme", repo, targetBranch: "main" };
+
+describe("GetSubmittedPullRequests (many status lookups in one call)", function () {
+  this.timeout(20_000);
+  let coordinator: CoordinatorHarness;
+  let client: QueueCoordinatorClient;
+
+  const byNumber = (value: number, q = queue): GetSubmittedPullRequestRequest => ({
+    queue: q,
+    pr: { $case: "number", value },
+  });
+  const byBranch = (value: string): GetSubmittedPullRequestRequest => ({
+    queue,
+    pr: { $case: "branch", value },
+  });
+  const lookups = (requests: GetSubmittedPullRequestRequest[]) =>
+    callUnary(client.getSubmittedPullRequests.bind(client), { lookups: requests });
+
+  before(async () => {
+    coordinator = await CoordinatorHarness.start();
+    client = createGrpcClient(QueueCoordinatorClient, coordinator.address);
+    await callUnary(client.createQueue.bind(client), CreateQueueRequest.fromPartial({ queue }));
+    for (const number of [1, 2]) {
+      await callUnary(
+        client.recordPullRequestFacts.bind(client),
+        RecordPullRequestFactsRequest.fromPartial({
+          org: queue.org,
+          repo,
+          number,
+          action: PullRequestAction.PULL_REQUEST_ACTION_OPENED,
+          headBranch: `feature-${number}`,
+          headSha: String(number).repeat(40),
+          title: `Change ${number}`,
+          author: "dev",
+          baseBranch: "main",
+          state: HostPullRequestState.HOST_PULL_REQUEST_STATE_OPEN,
+          merged: false,
+        }),
+      );
+      await callUnary(
+        client.submitPullRequest.bind(client),
+        SubmitPullRequestRequest.fromPartial({ queue, prNumber: number }),
+      );
+    }
+  });
+  after(async () => {
+    client.close();
+    await coordinator.stop();
+    await coordinator.nats.stop();
+  });
+
+  it("answers every lookup on its own, in the order asked, as the single call would", async () => {
+    const asked = [
+      byNumber(2),
+      byNumber(99),
+      byBranch("feature-1"),
+      byNumber(1, { ...queue, targetBranch: "release" }),
+      byBranch("  "),
+      byNumber(1, { ...queue, org: "rival" }),
+      byNumber(1),
+    ];
+    const { results } = await lookups(asked);
+    expect(results).to.have.length(asked.length);
+    for (const [i, request] of asked.entries()) {
+      const single = await callUnary(client.getSubmittedPullRequest.bind(client), request).then(
+        (r) => ({ $case: "pullRequest" as const, value: r.pullRequest }),
+        (e: RemoteCallError) => ({
+          $case: "error" as const,
+          value: { code: e.grpcStatus, message: e.message },
+        }),
+      );
+      expect(results[i]?.result, `lookup ${i}`).to.deep.equal(single);
+    }
+    const codes = results.map((r) => (r.result?.$case === "error" ? r.result.value.code : GrpcStatus.OK));
+    expect(codes).to.deep.equal([
+      GrpcStatus.OK,
+      GrpcStatus.NOT_FOUND,
+      GrpcStatus.OK,
+      GrpcStatus.NOT_FOUND,
+      GrpcStatus.INVALID_ARGUMENT,
+      // Another organisation's queue of the same name is not this one.
+      GrpcStatus.NOT_FOUND,
+      GrpcStatus.OK,
+    ]);
+    const found = results.map((r) =>
+      r.result?.$case === "pullRequest" ? r.result.value.prNumber : undefined,
+    );
+    expect(found).to.deep.equal([2, undefined, 1, undefined, undefined, undefined, 1]);
+  });
+
+  it("answers an empty call with no results", async () => {
+    expect((await lookups([])).results).to.deep.equal([]);
+  });
+
+  it("refuses more than 1000 lookups in one call, naming the field", async () => {
+    const error = await rejection(lookups(Array.from({ length: 1001 }, () => byNumber(1))));
+    expect(error).to.be.instanceOf(RemoteCallError);
+    expect((error as RemoteCallError).grpcStatus).to.equal(GrpcStatus.INVALID_ARGUMENT);
+    expect((error as Error).message).to.match(/lookups.*at most 1000/);
+  });
+});

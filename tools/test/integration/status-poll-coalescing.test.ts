@@ -1,0 +1,95 @@
+import { expect } from "chai";
+import { status as GrpcStatus } from "@grpc/grpc-js";
+import { callUnary, createGrpcClient, RemoteCallError } from "@mainline/kit/grpc/index";
+import { rejection } from "@mainline/testing";
+import { SubmittedPullRequestLookups } from "@mainline/gateway/upstream/submitted-pull-request-lookups";
+import { CreateQueueRequest, QueueCoordinatorClient, SubmitPullRequestRequest } from "@mainline/proto/queue";
+import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+
+const queue = {
+  org: "acme",
+  repo: { host: "github.com", owner: "acme", name: "widgets" },
+  targetBranch: "main",
+};
+const byNumber = (value: number) => ({ queue, pr: { $case: "number" as const, value } });
+
+describe("gateway status polls share gRPC calls (SubmittedPullRequestLookups)", function () {
+  this.timeout(20_000);
+  let coordinator: CoordinatorHarness;
+  let client: QueueCoordinatorClient;
+  let calls: number[];
+
+  /** Lookups over the real coordinator, counting the size of every GetSubmittedPullRequests call. */
+  const lookupsOver = (c: QueueCoordinatorClient, maxBatchSize?: number) => {
+    const counted = Object.create(c) as QueueCoordinatorClient;
+    counted.getSubmittedPullRequests = ((request, ...rest: unknown[]) => {
+      calls.push(request.lookups.length);
+      return (c.getSubmittedPullRequests as (...args: unknown[]) => unknown).call(c, request, ...rest);
+    }) as QueueCoordinatorClient["getSubmittedPullRequests"];
+    return new SubmittedPullRequestLookups(counted, maxBatchSize);
+  };
+
+  before(async () => {
+    coordinator = await CoordinatorHarness.start();
+    client = createGrpcClient(QueueCoordinatorClient, coordinator.address);
+    await callUnary(client.createQueue.bind(client), CreateQueueRequest.fromPartial({ queue }));
+    for (const prNumber of [1, 2, 3])
+      await callUnary(
+        client.submitPullRequest.bind(client),
+        SubmitPullRequestRequest.fromPartial({ queue, prNumber }),
+      );
+  });
+  beforeEach(() => {
+    calls = [];
+  });
+  after(async () => {
+    client.close();
+    await coordinator.stop();
+    await coordinator.nats.stop();
+  });
+
+  it("answers lookups that arrive together with one call, each with its own PR or error", async () => {
+    const lookups = lookupsOver(client);
+    const numbers = Array.from({ length: 30 }, (_, i) => (i % 4) + 1);
+    const answers = await Promise.all(
+      numbers.map((n) =>
+        lookups.get(byNumber(n)).then(
+          (pr) => pr.prNumber,
+          (error: RemoteCallError) => error.grpcStatus,
+        ),
+      ),
+    );
+    expect(calls).to.deep.equal([30]);
+    // PR 4 was never submitted: NOT_FOUND for it alone.
+    expect(answers).to.deep.equal(numbers.map((n) => (n === 4 ? GrpcStatus.NOT_FOUND : n)));
+  });
+
+  it("splits a crowd into calls of at most maxBatchSize lookups", async () => {
+    const lookups = lookupsOver(client, 10);
+    const answers = await Promise.all(Array.from({ length: 25 }, () => lookups.get(byNumber(2))));
+    expect(calls).to.deep.equal([10, 10, 5]);
+    expect(answers.map((pr) => pr.prNumber)).to.deep.equal(Array.from({ length: 25 }, () => 2));
+  });
+
+  it("makes a separate call for lookups that arrive later, so no poll waits on a stranger", async () => {
+    const lookups = lookupsOver(client);
+    expect((await lookups.get(byNumber(1))).prNumber).to.equal(1);
+    expect((await lookups.get(byNumber(3))).prNumber).to.equal(3);
+    expect(calls).to.deep.equal([1, 1]);
+  });
+
+  it("fails every lookup of a call the coordinator never answered, as retryable UNAVAILABLE", async () => {
+    const unreachable = createGrpcClient(QueueCoordinatorClient, "127.0.0.1:1");
+    try {
+      const lookups = lookupsOver(unreachable);
+      const errors = await Promise.all([1, 2].map((n) => rejection(lookups.get(byNumber(n)))));
+      expect(calls).to.deep.equal([2]);
+      for (const error of errors) {
+        expect(error).to.be.instanceOf(RemoteCallError);
+        expect(error).to.include({ grpcStatus: GrpcStatus.UNAVAILABLE, retryable: true });
+      }
+    } finally {
+      unreachable.close();
+    }
+  });
+});
