@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { address, commonConfig, port } from "@mainline/kit/config/index";
+import { address, commonConfig, port, positiveInt } from "@mainline/kit/config/index";
 import { DEFAULT_AUTH_CACHE_TTL_MS } from "./auth/auth-repository.js";
 
 export const configSchema = z.object({
@@ -23,6 +23,13 @@ export const configSchema = z.object({
     .min(0, "expected a whole number of milliseconds (0 disables)")
     .max(300_000, "expected at most 300000 (5 minutes): revocation must take effect soon")
     .default(DEFAULT_AUTH_CACHE_TTL_MS),
+  /**
+   * At most this many getSubmittedPullRequest polls share one gRPC call to the queue-coordinator (polls that
+   * arrive in the same turn of the event loop are coalesced); 1 gives every poll its own call.
+   */
+  GATEWAY_STATUS_POLL_BATCH_SIZE: positiveInt(100, "a whole number of polls from 1 to 1000").pipe(
+    z.number().max(1000, "expected at most 1000 (the queue-coordinator's limit per call)"),
+  ),
   /**
    * Secret of the code host's webhooks: when set, code-host events must carry a valid X-Hub-Signature-256.
    * Empty counts as unset, so a chart can always pass the variable.

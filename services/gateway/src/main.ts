@@ -32,6 +32,7 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
     flaky: config.FLAKY_ANALYTICS_ADDR,
     metrics: config.METRICS_ADDR,
     webhooks: config.WEBHOOKS_ADDR,
+    statusPollBatchSize: config.GATEWAY_STATUS_POLL_BATCH_SIZE,
   });
   const readinessTargets = {
     "queue-coordinator": config.QUEUE_COORDINATOR_ADDR,

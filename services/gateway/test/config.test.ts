@@ -12,11 +12,27 @@ const problemsOf = (env: NodeJS.ProcessEnv): string[] => {
   return [];
 };
 
-describe("gateway configuration: code-host secret and token cache", () => {
+describe("gateway configuration: code-host secret, token cache, status-poll coalescing", () => {
   it("has no webhook secret and a 5 s token cache by default", () => {
     const config = loadConfig(configSchema, {});
     expect(config.CODE_HOST_WEBHOOK_SECRET).to.equal(undefined);
     expect(config.GATEWAY_AUTH_CACHE_TTL_MS).to.equal(5000);
+    expect(config.GATEWAY_STATUS_POLL_BATCH_SIZE).to.equal(100);
+  });
+
+  it("takes 1..1000 status polls per coalesced call, naming the variable and the rule otherwise", () => {
+    expect(
+      loadConfig(configSchema, { GATEWAY_STATUS_POLL_BATCH_SIZE: "1" }).GATEWAY_STATUS_POLL_BATCH_SIZE,
+    ).to.equal(1);
+    expect(problemsOf({ GATEWAY_STATUS_POLL_BATCH_SIZE: "0" })).to.deep.equal([
+      'GATEWAY_STATUS_POLL_BATCH_SIZE: expected a whole number of polls from 1 to 1000 (got "0")',
+    ]);
+    expect(problemsOf({ GATEWAY_STATUS_POLL_BATCH_SIZE: "2.5" })).to.deep.equal([
+      'GATEWAY_STATUS_POLL_BATCH_SIZE: expected a whole number of polls from 1 to 1000 (got "2.5")',
+    ]);
+    expect(problemsOf({ GATEWAY_STATUS_POLL_BATCH_SIZE: "1001" })).to.deep.equal([
+      'GATEWAY_STATUS_POLL_BATCH_SIZE: expected at most 1000 (the queue-coordinator\'s limit per call) (got "1001")',
+    ]);
   });
 
   it("treats an empty secret as unset (a chart always passes the variable)", () => {

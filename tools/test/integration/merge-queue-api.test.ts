@@ -185,7 +185,7 @@ describe("merge queue through the HTTP API (gateway -> gRPC -> queue-coordinator
       const r = await call("/getSubmittedPullRequest", body, t);
       return { status: r.status, body: r.body };
     };
-    const sequential = [];
+    const sequential: Awaited<ReturnType<typeof one>>[] = [];
     for (const poll of polls) sequential.push(await one(poll));
     expect(sequential.map((r) => r.status)).to.deep.equal([200, 404, 200, 404, 404, 404]);
     const together = await Promise.all(Array.from({ length: 5 }, () => polls.map(one)).flat());

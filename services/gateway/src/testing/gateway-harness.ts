@@ -17,6 +17,8 @@ export interface GatewayHarnessOptions {
   webhookSecret?: string;
   /** How long authenticated tokens are cached (the gateway's GATEWAY_AUTH_CACHE_TTL_MS); 0 disables. */
   authCacheTtlMs?: number;
+  /** Most status polls per coalesced gRPC call (GATEWAY_STATUS_POLL_BATCH_SIZE); 1 turns coalescing off. */
+  statusPollBatchSize?: number;
   /** Also answer GET /static with a fixed 200 from the same Koa app (the benchmark's baseline). */
   staticRoute?: boolean;
   logger?: Logger;
@@ -68,6 +70,7 @@ export class GatewayHarness {
       flaky: addresses.flaky ?? unreachable,
       metrics: addresses.metrics ?? unreachable,
       webhooks: addresses.webhooks ?? unreachable,
+      ...(options.statusPollBatchSize !== undefined ? { statusPollBatchSize: options.statusPollBatchSize } : {}),
     });
     const logger = options.logger ?? createLogger("gateway-test", "silent");
     const app = createApp({

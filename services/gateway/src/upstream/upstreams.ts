@@ -21,6 +21,8 @@ export function connectUpstreams(addresses: {
   flaky: string;
   metrics: string;
   webhooks: string;
+  /** Most status polls per coalesced call (GATEWAY_STATUS_POLL_BATCH_SIZE). */
+  statusPollBatchSize?: number;
 }): Upstreams {
   const queue = createGrpcClient(QueueCoordinatorClient, addresses.queue);
   const flaky = createGrpcClient(FlakyAnalyticsClient, addresses.flaky);
@@ -28,7 +30,7 @@ export function connectUpstreams(addresses: {
   const webhooks = createGrpcClient(WebhooksClient, addresses.webhooks);
   return {
     queue,
-    submittedPullRequests: new SubmittedPullRequestLookups(queue),
+    submittedPullRequests: new SubmittedPullRequestLookups(queue, addresses.statusPollBatchSize),
     flaky,
     metrics,
     webhooks,
