@@ -70,7 +70,9 @@ export class GatewayHarness {
       flaky: addresses.flaky ?? unreachable,
       metrics: addresses.metrics ?? unreachable,
       webhooks: addresses.webhooks ?? unreachable,
-      ...(options.statusPollBatchSize !== undefined ? { statusPollBatchSize: options.statusPollBatchSize } : {}),
+      ...(options.statusPollBatchSize !== undefined
+        ? { statusPollBatchSize: options.statusPollBatchSize }
+        : {}),
     });
     const logger = options.logger ?? createLogger("gateway-test", "silent");
     const app = createApp({

@@ -65,8 +65,11 @@ export class SubmittedPullRequestLookups {
           return lookups.map((_, i) => {
             const result = results[i]?.result;
             if (result?.$case === "pullRequest") return result.value;
-            if (result?.$case === "error") return new RemoteCallError(result.value.message, result.value.code);
-            return new Error(`queue-coordinator answered ${results.length} results for ${lookups.length} lookups`);
+            if (result?.$case === "error")
+              return new RemoteCallError(result.value.message, result.value.code);
+            return new Error(
+              `queue-coordinator answered ${results.length} results for ${lookups.length} lookups`,
+            );
           });
         } finally {
           span.end();

@@ -212,7 +212,10 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
           // Only a refusal belongs to its lookup; anything else is a fault of the whole call.
           if (!(error instanceof MainlineError)) throw error;
           results.push({
-            result: { $case: "error", value: { code: STATUS_TABLE[error.code].grpc, message: error.message } },
+            result: {
+              $case: "error",
+              value: { code: STATUS_TABLE[error.code].grpc, message: error.message },
+            },
           });
         }
       }
