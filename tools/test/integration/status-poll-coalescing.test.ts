@@ -1,5 +1,8 @@
 import { expect } from "chai";
 import { status as GrpcStatus } from "@grpc/grpc-js";
+import { context, propagation, trace } from "@opentelemetry/api";
+import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { callUnary, createGrpcClient, RemoteCallError } from "@mainline/kit/grpc/index";
 import { rejection } from "@mainline/testing";
 import { SubmittedPullRequestLookups } from "@mainline/gateway/upstream/submitted-pull-request-lookups";
@@ -76,6 +79,44 @@ describe("gateway status polls share gRPC calls (SubmittedPullRequestLookups)", 
     expect((await lookups.get(byNumber(1))).prNumber).to.equal(1);
     expect((await lookups.get(byNumber(3))).prNumber).to.equal(3);
     expect(calls).to.deep.equal([1, 1]);
+  });
+
+  it("traces the shared call under the first poll's span, linking every other poll's span", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    trace.disable();
+    context.disable();
+    propagation.disable();
+    provider.register();
+    try {
+      const lookups = lookupsOver(client);
+      const tracer = trace.getTracer("test");
+      const polls = [1, 2, 3].map((n) =>
+        tracer.startActiveSpan(`POST /v1/getSubmittedPullRequest ${n}`, (span) =>
+          lookups.get(byNumber(n)).finally(() => span.end()),
+        ),
+      );
+      await Promise.all(polls);
+      const spans = exporter.getFinishedSpans();
+      const poll = (n: number) => spans.find((s) => s.name === `POST /v1/getSubmittedPullRequest ${n}`)!;
+      const batch = spans.find((s) => s.name === "getSubmittedPullRequest batch");
+      expect(batch, spans.map((s) => s.name).join(", ")).to.not.equal(undefined);
+      expect(batch!.attributes["mainline.batch.size"]).to.equal(3);
+      expect(batch!.spanContext().traceId).to.equal(poll(1).spanContext().traceId);
+      expect(batch!.parentSpanContext?.spanId).to.equal(poll(1).spanContext().spanId);
+      expect(batch!.links.map((l) => l.context.spanId)).to.deep.equal([
+        poll(2).spanContext().spanId,
+        poll(3).spanContext().spanId,
+      ]);
+      // The coordinator's handler span (same process here) continues the batch's trace through gRPC metadata.
+      const handler = spans.find((s) => s.name.endsWith("QueueCoordinator/GetSubmittedPullRequests"));
+      expect(handler?.parentSpanContext?.spanId).to.equal(batch!.spanContext().spanId);
+    } finally {
+      await provider.shutdown();
+      trace.disable();
+      context.disable();
+      propagation.disable();
+    }
   });
 
   it("fails every lookup of a call the coordinator never answered, as retryable UNAVAILABLE", async () => {

@@ -1,6 +1,7 @@
 import DataLoader from "dataloader";
 import { context, SpanKind, trace, type Context, type Link } from "@opentelemetry/api";
 import { callUnary, RemoteCallError } from "@mainline/kit/grpc/index";
+import { failSpan } from "@mainline/kit/telemetry/index";
 import type {
   GetSubmittedPullRequestRequest,
   QueueCoordinatorClient,
@@ -45,8 +46,8 @@ export class SubmittedPullRequestLookups {
   }
 
   private fetch(lookups: readonly Lookup[]): Promise<(SubmittedPullRequest | Error)[]> {
-    // The call continues the first caller's trace and links every other caller's span, so each request's trace
-    // leads to the call that answered it.
+    // The call continues the first caller's trace and links every other caller's span: the call's span names
+    // every request it answered.
     const links: Link[] = [];
     for (const lookup of lookups.slice(1)) {
       const caller = trace.getSpanContext(lookup.caller);
@@ -71,6 +72,9 @@ export class SubmittedPullRequestLookups {
               `queue-coordinator answered ${results.length} results for ${lookups.length} lookups`,
             );
           });
+        } catch (error) {
+          failSpan(span, error);
+          throw error;
         } finally {
           span.end();
         }
