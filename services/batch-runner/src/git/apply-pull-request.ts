@@ -32,16 +32,7 @@ export async function applyPullRequest(
     case "SQUASH": {
       await mergeOrConflict(worktree, pr, ["merge", "--squash", "--no-verify", headSha]);
       // An already-contained PR still gets its own (empty) commit: each PR lands as one commit.
-      await worktree.run([
-        "commit",
-        "--quiet",
-        "--allow-empty",
-        "--no-verify",
-        "-m",
-        `${title} (#${pr.number})`,
-        "--trailer",
-        trailer,
-      ]);
+      await worktree.run(commitArgs(["-m", `${title} (#${pr.number})`], trailer));
       break;
     }
     case "MERGE_COMMIT": {
@@ -69,30 +60,12 @@ export async function applyPullRequest(
         .split("\n")
         .filter(Boolean);
       if (commits.length === 0) {
-        await worktree.run([
-          "commit",
-          "--quiet",
-          "--allow-empty",
-          "--no-verify",
-          "-m",
-          `${title} (#${pr.number})`,
-          "--trailer",
-          trailer,
-        ]);
+        await worktree.run(commitArgs(["-m", `${title} (#${pr.number})`], trailer));
       }
       for (const commit of commits) {
         await mergeOrConflict(worktree, pr, ["cherry-pick", "--no-commit", commit]);
         // -C keeps the original author and message; the committer becomes Mainline.
-        await worktree.run([
-          "commit",
-          "--quiet",
-          "--allow-empty",
-          "--no-verify",
-          "-C",
-          commit,
-          "--trailer",
-          trailer,
-        ]);
+        await worktree.run(commitArgs(["-C", commit], trailer));
       }
       break;
     }
@@ -108,6 +81,11 @@ async function mergeOrConflict(worktree: Git, pr: PullRequestToApply, args: stri
   if (files.length > 0 || /CONFLICT/.test(result.stdout)) throw new MergeConflictError(pr.number, files);
   // Exit 1 without a conflict (e.g. untracked files in the way) is a real failure; re-run to raise it.
   await worktree.run(args);
+}
+
+/** A commit of what is staged (possibly nothing) with the given message options and the PR trailer. */
+function commitArgs(message: string[], trailer: string): string[] {
+  return ["commit", "--quiet", "--allow-empty", "--no-verify", ...message, "--trailer", trailer];
 }
 
 function head(worktree: Git): Promise<string> {

@@ -16,6 +16,7 @@ import {
 } from "@mainline/proto/queue";
 import type { QueueRef } from "@mainline/proto/common";
 import type { RepoInput } from "./schemas/common.js";
+import type { PR_STATES, QUEUE_STATES } from "./schemas/merge-queue.js";
 
 /**
  * Between the REST shapes (compat-notes: camelCase, UPPERCASE states) and the gRPC messages. Enum names are the
@@ -48,19 +49,11 @@ export function enqueuedToJson(pr: EnqueuedPullRequest) {
   };
 }
 
-type PullRequestStateName =
-  | "NOT_READY"
-  | "PENDING"
-  | "TESTING"
-  | "TESTS_PASSED"
-  | "MERGED"
-  | "FAILED"
-  | "CANCELLED"
-  | "PENDING_FAILURE";
+type PullRequestStateName = (typeof PR_STATES)[number];
 
 export function queueSettingsToJson(q: Queue) {
   return {
-    state: nameOf(QueueState, q.state) as "RUNNING" | "PAUSED" | "DRAINING" | "SWITCHING_MODES",
+    state: nameOf(QueueState, q.state) as (typeof QUEUE_STATES)[number],
     branch: q.ref?.targetBranch ?? "",
     concurrency: q.concurrency,
     testingTimeoutMinutes: q.testingTimeoutMinutes,

@@ -50,7 +50,7 @@ export function createGrpcClient<C extends Client>(Ctor: ClientConstructor<C>, a
   });
 }
 
-type UnaryMethod<Req, Res> = (
+export type UnaryMethod<Req, Res> = (
   request: Req,
   metadata: Metadata,
   options: Partial<CallOptions>,

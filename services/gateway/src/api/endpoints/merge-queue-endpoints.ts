@@ -1,6 +1,14 @@
 import { z } from "zod";
-import { callUnary } from "@mainline/kit/grpc/index";
-import { DirectMergeMode, MergeMethod, OptimizationMode, QueueMode, QueueState } from "@mainline/proto/queue";
+import { callUnary, type UnaryMethod } from "@mainline/kit/grpc/index";
+import {
+  DirectMergeMode,
+  MergeMethod,
+  OptimizationMode,
+  QueueMode,
+  QueueState,
+  type CancelPullRequestRequest,
+  type CancelPullRequestResponse,
+} from "@mainline/proto/queue";
 import { endpoint, type Endpoint } from "../endpoint.js";
 import {
   enumValue,
@@ -31,6 +39,36 @@ import type { Upstreams } from "../../upstream/upstreams.js";
 const TAG = "Merge queue";
 const empty = z.object({});
 
+/**
+ * A command on one PR of a queue (by number), recorded as requested by the calling token. Cancel and restart
+ * take the same request fields, so either RPC fits the cancel signature.
+ */
+function prCommand(
+  operationId: string,
+  summary: string,
+  rpc: UnaryMethod<CancelPullRequestRequest, CancelPullRequestResponse>,
+): Endpoint {
+  return endpoint({
+    method: "post",
+    path: `/${operationId}`,
+    operationId,
+    summary,
+    tag: TAG,
+    access: "org",
+    input: prRequest,
+    inputIn: "body",
+    output: empty,
+    async handle(input, { principal }) {
+      await callUnary(rpc, {
+        queue: queueRef(principal.org, input.repo, input.targetBranch),
+        prNumber: input.pr.number,
+        requestedBy: `token:${principal.tokenId}`,
+      });
+      return {};
+    },
+  });
+}
+
 /** The merge-queue endpoints of service-spec.md (all POST with JSON bodies; metrics live elsewhere). */
 export function mergeQueueEndpoints(up: Upstreams): Endpoint[] {
   const q = up.queue;
@@ -57,44 +95,12 @@ export function mergeQueueEndpoints(up: Upstreams): Endpoint[] {
         return {};
       },
     }),
-    endpoint({
-      method: "post",
-      path: "/cancelPullRequest",
-      operationId: "cancelPullRequest",
-      summary: "Remove a PR from the queue",
-      tag: TAG,
-      access: "org",
-      input: prRequest,
-      inputIn: "body",
-      output: empty,
-      async handle(input, { principal }) {
-        await callUnary(q.cancelPullRequest.bind(q), {
-          queue: queueRef(principal.org, input.repo, input.targetBranch),
-          prNumber: input.pr.number,
-          requestedBy: `token:${principal.tokenId}`,
-        });
-        return {};
-      },
-    }),
-    endpoint({
-      method: "post",
-      path: "/restartTestsOnPullRequest",
-      operationId: "restartTestsOnPullRequest",
-      summary: "Re-run tests on a PR currently in the queue",
-      tag: TAG,
-      access: "org",
-      input: prRequest,
-      inputIn: "body",
-      output: empty,
-      async handle(input, { principal }) {
-        await callUnary(q.restartTestsOnPullRequest.bind(q), {
-          queue: queueRef(principal.org, input.repo, input.targetBranch),
-          prNumber: input.pr.number,
-          requestedBy: `token:${principal.tokenId}`,
-        });
-        return {};
-      },
-    }),
+    prCommand("cancelPullRequest", "Remove a PR from the queue", q.cancelPullRequest.bind(q)),
+    prCommand(
+      "restartTestsOnPullRequest",
+      "Re-run tests on a PR currently in the queue",
+      q.restartTestsOnPullRequest.bind(q),
+    ),
     endpoint({
       method: "post",
       path: "/getSubmittedPullRequest",
