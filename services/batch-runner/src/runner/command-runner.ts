@@ -4,6 +4,7 @@ import { isAbsolute, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import { glob } from "tinyglobby";
+import { commandEnvironment, createRunArea, type RunArea } from "./command-environment.js";
 import { OutputTail } from "./output-tail.js";
 import type { JunitFile, RunOutcome } from "./run-result.js";
 
@@ -16,6 +17,7 @@ export interface CommandRun {
   readonly timeoutMs: number;
   /** Globs relative to `cwd` of the JUnit XML files to collect after the command ends. */
   readonly junitGlobs?: readonly string[];
+  /** The run's own variables; the command sees these and an allow-list, never the runner's environment. */
   readonly env?: Readonly<Record<string, string>>;
   readonly outputTailBytes?: number;
   /** JUnit files beyond this total size are left out rather than held in memory. */
@@ -53,7 +55,8 @@ export async function runCommand(run: CommandRun): Promise<CommandRunResult> {
 
   const started = performance.now();
   const tail = new OutputTail(run.outputTailBytes ?? DEFAULT_TAIL_BYTES);
-  const { exitCode, timedOut } = await runInProcessGroup(run, tail);
+  const area = await createRunArea();
+  const { exitCode, timedOut } = await runInProcessGroup(run, tail, area).finally(() => area.remove());
   const durationMs = Math.round(performance.now() - started);
   const junitFiles = await collectJunitFiles(
     run.cwd,
@@ -73,13 +76,14 @@ export async function runCommand(run: CommandRun): Promise<CommandRunResult> {
 function runInProcessGroup(
   run: CommandRun,
   tail: OutputTail,
+  area: RunArea,
 ): Promise<{ exitCode: number | null; timedOut: boolean }> {
   return new Promise((resolve, reject) => {
     // detached puts sh at the head of a new process group, so kill(-pid) reaches everything the
     // command started (test workers, servers), not just the shell.
     const child = spawn("sh", ["-c", run.command], {
       cwd: run.cwd,
-      env: { ...process.env, ...run.env, CI: "true" },
+      env: commandEnvironment(area, run.env),
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
