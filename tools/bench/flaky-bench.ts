@@ -121,7 +121,7 @@ async function listWindow(app: FlakyAnalytics, start: number, end: number) {
 }
 
 const nats = await NatsServer.start();
-const nc = await connect({ servers: nats.url });
+const nc = await connect(nats.connectOptions());
 let store = await openStore({ database: "flaky-bench", nats: nc });
 let now = START;
 let app = await openService(store, nc, () => now);

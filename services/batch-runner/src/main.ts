@@ -10,6 +10,8 @@ runMain(createLogger("batch-runner", config.LOG_LEVEL), async () => {
   const runtime = await startServiceRuntime({
     name: "batch-runner",
     natsUrl: config.NATS_URL,
+    natsUser: config.NATS_USER,
+    natsPassword: config.NATS_PASSWORD,
     mongodbUri: config.MONGODB_URI,
     logLevel: config.LOG_LEVEL,
     otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,

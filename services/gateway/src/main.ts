@@ -16,6 +16,8 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
   const runtime = await startServiceRuntime({
     name: "gateway",
     natsUrl: config.NATS_URL,
+    natsUser: config.NATS_USER,
+    natsPassword: config.NATS_PASSWORD,
     mongodbUri: config.MONGODB_URI,
     logLevel: config.LOG_LEVEL,
     otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,

@@ -27,7 +27,7 @@ describe("metrics state on the embedded store", () => {
 
   before(async () => {
     nats = await NatsServer.start();
-    nc = await connect({ servers: nats.url });
+    nc = await connect(nats.connectOptions());
     store = await openStore({ database: "metrics-state-test", nats: nc });
   });
   after(async () => {

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { NatsServer } from "@mainline/testing";
+import { defaultBatchRunnerWorkDir } from "./batch-runner-work-dir.js";
+import { NatsProcess } from "./nats-process.js";
+import { serviceNatsUsers } from "./nats-users.js";
 import { ServiceProcess } from "./service-process.js";
 
 /** The services of Mainline, in start order: the gateway last, once what it calls is there. */
@@ -23,6 +25,11 @@ export interface SystemOptions {
   /** gRPC ports are grpcBasePort + 1..5. */
   grpcBasePort: number;
   apiToken?: string;
+  /**
+   * The batch-runner's mirrors and test worktrees. Outside any checkout by default: a worktree under
+   * Mainline's own tree would inherit its package.json ("type": "module") and other settings.
+   */
+  batchRunnerWorkDir?: string;
   env?: NodeJS.ProcessEnv;
   output: (line: string) => void;
   log: (message: string) => void;
@@ -32,6 +39,7 @@ export interface RunningSystem {
   readonly apiUrl: string;
   readonly apiToken: string;
   readonly natsUrl: string;
+  readonly nats: NatsProcess;
   readonly processes: ReadonlyMap<string, ServiceProcess>;
   stop(): Promise<void>;
 }
@@ -53,29 +61,38 @@ async function devToken(dataDir: string, given: string | undefined): Promise<str
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   await mkdir(path.join(options.dataDir, "nats"), { recursive: true });
   const apiToken = await devToken(options.dataDir, options.apiToken);
-  const nats = await NatsServer.start({
-    storeDir: path.join(options.dataDir, "nats"),
-    ...(options.natsPort ? { port: options.natsPort } : {}),
-    keepStore: true,
-    logFile: path.join(options.dataDir, "nats-server.log"),
-  });
+  const serviceNames = [...SERVICES.map((s) => s.name), "gateway"];
+  const users = await serviceNatsUsers(options.dataDir, serviceNames);
+  const nats = await NatsProcess.start(
+    {
+      storeDir: path.join(options.dataDir, "nats"),
+      ...(options.natsPort ? { port: options.natsPort } : {}),
+      keepStore: true,
+      logFile: path.join(options.dataDir, "nats-server.log"),
+      users,
+    },
+    options.log,
+  );
   options.log(`nats-server with JetStream at ${nats.url} (data in ${path.join(options.dataDir, "nats")})`);
   const addresses = Object.fromEntries(
     SERVICES.map((s) => [s.addrVar, `127.0.0.1:${options.grpcBasePort + s.portOffset}`]),
   );
+  // The admin token goes to the gateway alone, even when the developer's shell exports it.
+  const { DEV_API_TOKEN: _devToken, ...inherited } = process.env;
   const baseEnv: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...inherited,
     ...options.env,
     NATS_URL: nats.url,
     ...addresses,
   };
   const processes = new Map<string, ServiceProcess>();
   const launch = (name: string, env: NodeJS.ProcessEnv) => {
+    const user = users.find((u) => u.user === name)!;
     const proc = new ServiceProcess({
       name,
       entry: path.join(options.root, "services", name, "src", "main.ts"),
       cwd: options.root,
-      env,
+      env: { ...env, NATS_USER: user.user, NATS_PASSWORD: user.password },
       output: options.output,
       log: options.log,
     });
@@ -87,7 +104,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       ...baseEnv,
       GRPC_PORT: String(options.grpcBasePort + service.portOffset),
       ...(service.name === "batch-runner"
-        ? { BATCH_RUNNER_WORK_DIR: path.join(options.dataDir, "batch-runner") }
+        ? { BATCH_RUNNER_WORK_DIR: options.batchRunnerWorkDir ?? defaultBatchRunnerWorkDir() }
         : {}),
     });
   }
@@ -96,6 +113,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     apiUrl: `http://127.0.0.1:${options.gatewayPort}/v1`,
     apiToken,
     natsUrl: nats.url,
+    nats,
     processes,
     async stop() {
       // Gateway first (no new requests), then the services, then NATS they all depend on.

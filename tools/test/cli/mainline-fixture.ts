@@ -55,7 +55,7 @@ export class MainlineFixture {
       stops.unshift(() => coordinator.stop());
 
       const connection = async (): Promise<NatsConnection> => {
-        const nc = await connect({ servers: nats.url });
+        const nc = await connect(nats.connectOptions());
         stops.unshift(() => nc.close());
         return nc;
       };

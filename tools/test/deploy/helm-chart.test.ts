@@ -312,6 +312,8 @@ describe("Helm chart deploy/helm/mainline", function () {
       "mongodb-uri",
       "api-token",
       "page-token-key",
+      ...runnableServices().map((name) => `nats-password-${name}`),
+      "nats-authorization.conf",
     ]);
     const env = ofKind(manifests, "ConfigMap")[0]?.data as JsonObject;
     expect(env.NATS_URL).to.equal("nats://nats:4222");

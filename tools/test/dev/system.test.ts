@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { connect } from "nats";
 import { freePortBlock } from "@mainline/testing";
 import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
 
@@ -67,6 +68,33 @@ describe("make dev: the whole system under its supervisor", function () {
       await new Promise((r) => setTimeout(r, 250));
     }
     expect(coordinator.restarts).to.equal(1);
+  });
+
+  it("refuses a bus connection without credentials, such as a test command's", async () => {
+    const error = await connect({ servers: system!.natsUrl, reconnect: false }).then(
+      (nc) => nc.close().then(() => undefined),
+      (e: { code?: string }) => e,
+    );
+    expect(error?.code).to.equal("AUTHORIZATION_VIOLATION");
+  });
+
+  it("restarts nats-server killed with SIGKILL, and the services work again", async () => {
+    const s = system!;
+    const pid = s.nats.pid!;
+    process.kill(pid, "SIGKILL");
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      // A write goes through the coordinator's store, which lives on NATS (the embedded store).
+      const response = await post(s, "/updateQueue", { ...queue, concurrency: 3 }).catch(() => undefined);
+      if (response?.status === 200 && s.nats.pid !== pid) break;
+      if (Date.now() > deadline) throw new Error("the system did not work again within 60 s of killing NATS");
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(s.nats.restarts).to.equal(1);
+    const response = await post(s, "/getQueue", queue);
+    expect(await response.json()).to.include({ concurrency: 3 });
+    // Later tests expect the original settings.
+    expect((await post(s, "/updateQueue", { ...queue, concurrency: 2 })).status).to.equal(200);
   });
 
   it("keeps the data and the token across a stop and start of the whole system", async () => {

@@ -26,11 +26,11 @@ class CoordinatorReplica {
     readonly child: ChildProcess,
   ) {}
 
-  static async start(name: string, natsUrl: string): Promise<CoordinatorReplica> {
+  static async start(name: string, nats: NatsServer): Promise<CoordinatorReplica> {
     const port = await freePort();
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      NATS_URL: natsUrl,
+      ...nats.serviceEnv(),
       GRPC_PORT: String(port),
       LOG_LEVEL: "info",
       COORDINATOR_LEASE_TTL_MS: "1500",
@@ -133,10 +133,10 @@ describe("queue-coordinator replicas: the owner dies mid-batch", function () {
     }
 
     nats = await NatsServer.start();
-    first = await CoordinatorReplica.start("first", nats.url);
+    first = await CoordinatorReplica.start("first", nats);
     await eventually(() => expect(first.keepsTime, "the first replica keeps time").to.equal(true), 20_000);
-    second = await CoordinatorReplica.start("second", nats.url);
-    runnerNats = await connect({ servers: nats.url });
+    second = await CoordinatorReplica.start("second", nats);
+    runnerNats = await connect(nats.connectOptions());
     runner = await startBatchRunner({
       nats: runnerNats,
       logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),

@@ -67,7 +67,7 @@ describe("merge queue end to end with real git (coordinator + batch-runner + nat
     }
 
     coordinator = await CoordinatorHarness.start();
-    runnerNats = await connect({ servers: coordinator.nats.url });
+    runnerNats = await connect(coordinator.nats.connectOptions());
     runner = await startBatchRunner({
       nats: runnerNats,
       logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),

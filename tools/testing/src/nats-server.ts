@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,6 +16,22 @@ export class NatsServerMissingError extends Error {
   }
 }
 
+/** A NATS user of the server's `authorization` block; without permissions it may use every subject. */
+export interface NatsUser {
+  readonly user: string;
+  readonly password: string;
+  readonly permissions?: {
+    readonly publish?: { readonly allow?: readonly string[]; readonly deny?: readonly string[] };
+    readonly subscribe?: { readonly allow?: readonly string[]; readonly deny?: readonly string[] };
+  };
+}
+
+/** What a client passes to `connect()` of the `nats` package, and a service in NATS_USER / NATS_PASSWORD. */
+export interface NatsCredentials {
+  readonly user: string;
+  readonly pass: string;
+}
+
 export interface NatsServerOptions {
   /** Store directory for JetStream; a fresh temporary one when omitted. */
   storeDir?: string;
@@ -25,6 +42,11 @@ export interface NatsServerOptions {
   keepStore?: boolean;
   /** Log file; the server is silent when omitted. */
   logFile?: string;
+  /**
+   * Who may connect. Nobody connects without credentials: when omitted, one user with a random password
+   * is made, and `credentials` / `connectOptions()` / `serviceEnv()` carry it.
+   */
+  users?: readonly NatsUser[];
 }
 
 /** A real nats-server with JetStream, owned by the caller. */
@@ -36,7 +58,29 @@ export class NatsServer {
     readonly storeDir: string,
     private readonly workDir: string,
     private readonly keepStore: boolean,
+    /** The first user's; what tests and services connect with. */
+    readonly credentials: NatsCredentials,
   ) {}
+
+  /** For `connect()` of the `nats` package: the server and the credentials. */
+  connectOptions(): { servers: string; user: string; pass: string } {
+    return { servers: this.url, ...this.credentials };
+  }
+
+  /** The variables a Mainline service reads to reach this server. */
+  serviceEnv(): { NATS_URL: string; NATS_USER: string; NATS_PASSWORD: string } {
+    return { NATS_URL: this.url, NATS_USER: this.credentials.user, NATS_PASSWORD: this.credentials.pass };
+  }
+
+  /** Resolves when the server process ends, for whatever reason (a supervisor restarts it). */
+  exited(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => this.child.once("exit", () => resolve()));
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
 
   static binary(): string {
     return process.env.NATS_SERVER_BIN ?? "nats-server";
@@ -53,6 +97,9 @@ export class NatsServer {
     const workDir = await mkdtemp(path.join(tmpdir(), "mainline-nats-"));
     const storeDir = options.storeDir ?? path.join(workDir, "js");
     const host = options.host ?? "127.0.0.1";
+    const users = options.users ?? [{ user: "mainline", password: randomBytes(18).toString("base64url") }];
+    const first = users[0];
+    if (first === undefined) throw new Error("NatsServer.start: users must name at least one user");
     // port -1 lets the server choose; it writes the chosen ports into ports_file_dir.
     const config = [
       `host: "${host}"`,
@@ -63,9 +110,11 @@ export class NatsServer {
       // for a queue with a few thousand PRs in flight.
       "max_payload: 8MB",
       options.logFile ? `log_file: "${options.logFile}"` : "",
+      authorizationBlock(users),
     ].join("\n");
     const configFile = path.join(workDir, "nats.conf");
-    await writeFile(configFile, config);
+    // The file holds passwords: readable by this user only.
+    await writeFile(configFile, config, { mode: 0o600 });
     const child = spawn(binary, ["-c", configFile], { stdio: ["ignore", "ignore", "pipe"] });
     // What the server said last, so an early exit (port taken, store locked) explains itself.
     let said = "";
@@ -94,6 +143,7 @@ export class NatsServer {
             storeDir,
             workDir,
             options.keepStore ?? false,
+            { user: first.user, pass: first.password },
           );
         }
       }
@@ -112,6 +162,18 @@ export class NatsServer {
       this.child.kill(signal);
       await exited;
     }
-    if (!this.keepStore) await rm(this.workDir, { recursive: true, force: true });
+    // The work dir holds the config (with passwords) and, unless given elsewhere, the store.
+    const storeInside = !path.relative(this.workDir, this.storeDir).startsWith("..");
+    if (!this.keepStore || !storeInside) await rm(this.workDir, { recursive: true, force: true });
   }
+}
+
+/** The `authorization` block of nats-server's config; JSON strings are valid in its syntax. */
+function authorizationBlock(users: readonly NatsUser[]): string {
+  const entries = users.map((u) => {
+    const fields = [`user: ${JSON.stringify(u.user)}`, `password: ${JSON.stringify(u.password)}`];
+    if (u.permissions) fields.push(`permissions: ${JSON.stringify(u.permissions)}`);
+    return `    { ${fields.join(", ")} }`;
+  });
+  return `authorization {\n  users = [\n${entries.join("\n")}\n  ]\n}`;
 }

@@ -113,3 +113,19 @@ app.kubernetes.io/component: {{ .name }}
 {{- fail "serviceMonitor.enabled needs components.gateway (it scrapes /v1/getMergeQueueMetrics)" }}
 {{- end }}
 {{- end }}
+
+{{/*
+NATS server config for the components' users (the list of rendered user lines is the argument): include it in
+your NATS configuration. The permissions are those of tools/src/dev/nats-users.ts.
+*/}}
+{{- define "mainline.natsAuthorization" -}}
+MAINLINE_SERVICE = {
+  publish: { allow: ["mainline.>", "$JS.API.>", "$JS.ACK.>", "$JS.FC.>", "$KV.>", "_INBOX.>"] }
+  subscribe: { allow: ["_INBOX.>"] }
+}
+authorization {
+  users = [
+{{ join "\n" . }}
+  ]
+}
+{{- end }}

@@ -61,7 +61,7 @@ export class BatchRunnerFixture {
 
   static async start(consumers?: JobConsumerSettings): Promise<BatchRunnerFixture> {
     const server = await NatsServer.start();
-    const nc = await connect({ servers: server.url });
+    const nc = await connect(server.connectOptions());
     const js = nc.jetstream();
     const jsm = await nc.jetstreamManager();
     const { runner, workDir } = await BatchRunnerFixture.startRunnerOn(nc, consumers);
@@ -101,7 +101,7 @@ export class BatchRunnerFixture {
 
   /** Another replica on its own connection and work dir, sharing the durable consumers. */
   async addReplica(): Promise<void> {
-    const nc = await connect({ servers: this.server.url });
+    const nc = await connect(this.server.connectOptions());
     const { runner, workDir } = await BatchRunnerFixture.startRunnerOn(nc);
     this.connections.push(nc);
     this.runners.push(runner);

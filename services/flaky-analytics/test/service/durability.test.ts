@@ -26,7 +26,7 @@ class Instance {
   ) {}
 
   static async start(server: NatsServer, policy?: SnapshotPolicy): Promise<Instance> {
-    const nc = await connect({ servers: server.url, reconnect: false });
+    const nc = await connect({ ...server.connectOptions(), reconnect: false });
     const store = new EmbeddedStore({ nats: nc, database: DATABASE });
     const service = await createFlakyService({
       nats: nc,
@@ -96,7 +96,7 @@ async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
 
 /** Drops `victim`'s connection as soon as a key-value write reaches `collection`'s bucket. */
 async function crashOnFirstWriteTo(server: NatsServer, collection: string, victim: Instance) {
-  const observer = await connect({ servers: server.url });
+  const observer = await connect(server.connectOptions());
   const subject = `$KV.${bucketName(DATABASE, collection)}.>`;
   let crashed: Promise<void> | undefined;
   const sub = observer.subscribe(subject, {
@@ -223,7 +223,7 @@ describe("flaky-analytics durability: the upload journal and snapshots across cr
   it("publishes a status change once: a restart does not announce it again", async () => {
     const org = "events";
     const events: TestStatusChanged[] = [];
-    const watcher = await connect({ servers: server.url });
+    const watcher = await connect(server.connectOptions());
     watcher.subscribe(SUBJECTS.testStatusEvent, {
       callback: (_error, message) => {
         const event = TestStatusChanged.decode(message.data);

@@ -45,7 +45,7 @@ export class FlakyFixture {
 
   static async start(): Promise<FlakyFixture> {
     const nats = await NatsServer.start();
-    const nc = await connect({ servers: nats.url });
+    const nc = await connect(nats.connectOptions());
     const store = await openStore({ database: "flaky-test", nats: nc });
     const clock = { now: T0 };
     const service = await createFlakyService({

@@ -58,7 +58,7 @@ export class GatewayHarness {
     options: GatewayHarnessOptions = {},
   ): Promise<GatewayHarness> {
     const nats = await NatsServer.start();
-    const nc = await connect({ servers: nats.url });
+    const nc = await connect(nats.connectOptions());
     const store = await openStore({ database: "gateway-test", nats: nc });
     const auth = await AuthRepository.open(
       store,

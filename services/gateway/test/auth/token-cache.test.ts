@@ -18,7 +18,7 @@ describe("gateway: cached authentication never outlives a revocation", () => {
 
   before(async () => {
     nats = await NatsServer.start();
-    nc = await connect({ servers: nats.url });
+    nc = await connect(nats.connectOptions());
     store = await openStore({ database: "gateway-auth-cache-test", nats: nc });
     clock = Date.parse("2026-03-01T00:00:00Z");
     replicaA = await AuthRepository.open(store, { cacheTtlMs: 5_000, now: () => clock });

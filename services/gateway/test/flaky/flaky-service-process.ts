@@ -18,7 +18,7 @@ export class FlakyServiceProcess {
     const nats = await NatsServer.start();
     const port = await freePort();
     const child = spawn(process.execPath, ["--conditions=mainline-source", "--import", "tsx", ENTRY], {
-      env: { ...process.env, NATS_URL: nats.url, GRPC_PORT: String(port), LOG_LEVEL: "warn", ...env },
+      env: { ...process.env, ...nats.serviceEnv(), GRPC_PORT: String(port), LOG_LEVEL: "warn", ...env },
       stdio: ["ignore", "ignore", "inherit"],
     });
     const address = `127.0.0.1:${port}`;

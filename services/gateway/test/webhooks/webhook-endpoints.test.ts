@@ -13,7 +13,7 @@ import { GatewayHarness } from "../gateway-harness.js";
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 
 /** The real webhooks service as its own process (as make dev runs it), on its own nats-server. */
-async function startWebhooksService(natsUrl: string): Promise<{ child: ChildProcess; address: string }> {
+async function startWebhooksService(nats: NatsServer): Promise<{ child: ChildProcess; address: string }> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
@@ -22,7 +22,7 @@ async function startWebhooksService(natsUrl: string): Promise<{ child: ChildProc
       cwd: repoRoot,
       env: {
         ...process.env,
-        NATS_URL: natsUrl,
+        ...nats.serviceEnv(),
         GRPC_PORT: String(port),
         LOG_LEVEL: "silent",
         WEBHOOKS_ALLOW_LOOPBACK: "true",
@@ -53,7 +53,7 @@ describe("gateway: webhook subscription endpoints", function () {
 
   before(async () => {
     nats = await NatsServer.start();
-    service = await startWebhooksService(nats.url);
+    service = await startWebhooksService(nats);
     gw = await GatewayHarness.start({ webhooks: service.address });
     tokenA = await gw.organization("org-a");
     tokenB = await gw.organization("org-b");

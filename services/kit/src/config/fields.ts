@@ -29,9 +29,25 @@ export const address = (fallback: string) =>
     .regex(/^[^\s:]+:\d{1,5}$/, "expected host:port, e.g. 127.0.0.1:50051")
     .default(fallback);
 
+/**
+ * Each service's own NATS user (the server refuses connections without one). Not in NATS_URL: the URL is
+ * logged, and the `nats` client ignores credentials written in it.
+ */
+export const natsUser = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]{1,128}$/, "expected a NATS user name of 1 to 128 letters, digits, '_', '.' or '-'")
+  .optional();
+export const natsPassword = z
+  .string()
+  .min(1, "expected a non-empty password")
+  .max(1024, "expected a password of at most 1024 characters")
+  .optional();
+
 /** Settings every service shares: where NATS is, where MongoDB is (embedded store when unset), logging. */
 export const commonConfig = {
   NATS_URL: natsUrl,
+  NATS_USER: natsUser,
+  NATS_PASSWORD: natsPassword,
   MONGODB_URI: z
     .string()
     .regex(

@@ -3,11 +3,15 @@ import { createLogger, type Logger } from "../logging/index.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { openStore, type Store } from "../store/index.js";
 import { startGrpcServer, type GrpcServerHandle, type GrpcService } from "../grpc/index.js";
+import { ConfigError } from "../config/index.js";
 import { Shutdown } from "./shutdown.js";
 
 export interface RuntimeOptions {
   name: string;
   natsUrl: string;
+  /** NATS_USER / NATS_PASSWORD: both or neither (a server without authorization). */
+  natsUser?: string | undefined;
+  natsPassword?: string | undefined;
   logLevel?: string;
   otlpEndpoint?: string | undefined;
   /** MongoDB when set; the embedded store over NATS otherwise. */
@@ -26,12 +30,14 @@ export interface ServiceRuntime {
 }
 
 export async function startServiceRuntime(options: RuntimeOptions): Promise<ServiceRuntime> {
+  const credentials = natsCredentials(options);
   const telemetry = startTelemetry({ serviceName: options.name, otlpEndpoint: options.otlpEndpoint });
   const logger = createLogger(options.name, options.logLevel);
   const shutdown = new Shutdown(logger);
   shutdown.on("flush-telemetry", "telemetry", () => telemetry.shutdown());
   const nats = await connect({
     servers: options.natsUrl,
+    ...credentials,
     name: options.name,
     // A NATS restart must not kill the service: keep reconnecting, and let health/readiness tell the story.
     maxReconnectAttempts: -1,
@@ -52,6 +58,16 @@ export async function startServiceRuntime(options: RuntimeOptions): Promise<Serv
   shutdown.on("close-store", "store", () => store.close());
   logger.info({ nats: options.natsUrl, store: options.mongodbUri ? "mongodb" : "embedded" }, "connected");
   return { name: options.name, logger, nats, store, shutdown };
+}
+
+function natsCredentials(options: RuntimeOptions): { user: string; pass: string } | Record<string, never> {
+  const { natsUser: user, natsPassword: pass } = options;
+  if (user !== undefined && pass !== undefined) return { user, pass };
+  if (user !== undefined)
+    throw new ConfigError(["NATS_PASSWORD: expected a password when NATS_USER is set (unset)"]);
+  if (pass !== undefined)
+    throw new ConfigError(["NATS_USER: expected a user when NATS_PASSWORD is set (unset)"]);
+  return {};
 }
 
 /** Serves gRPC (with health) and registers its place in the shutdown order. */

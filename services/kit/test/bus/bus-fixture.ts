@@ -13,7 +13,7 @@ export class BusFixture {
   }
 
   async connect(): Promise<{ nc: NatsConnection; js: JetStreamClient; jsm: JetStreamManager }> {
-    const nc = await connect({ servers: this.server.url });
+    const nc = await connect(this.server.connectOptions());
     this.connections.push(nc);
     return { nc, js: nc.jetstream(), jsm: await nc.jetstreamManager() };
   }

@@ -32,7 +32,7 @@ describe("store", () => {
 
     before(async () => {
       server = await NatsServer.start();
-      nats = await connect({ servers: server.url });
+      nats = await connect(server.connectOptions());
     });
     after(async () => {
       await nats.close();
@@ -44,7 +44,7 @@ describe("store", () => {
     });
 
     it("keeps an acknowledged write when the process drops its connection without closing the store", async () => {
-      const doomed = await connect({ servers: server.url });
+      const doomed = await connect(server.connectOptions());
       const first = new EmbeddedStore({ nats: doomed, database: "crash" });
       const counters = first.collection<Counter>("counters");
       await counters.insertMany([
@@ -65,7 +65,7 @@ describe("store", () => {
       const storeDir = await mkdtemp(path.join(tmpdir(), "mainline-store-"));
       let own = await NatsServer.start({ storeDir });
       try {
-        let connection = await connect({ servers: own.url });
+        let connection = await connect(own.connectOptions());
         const before = new EmbeddedStore({ nats: connection, database: "restart" });
         await before.collection<Counter>("counters").insertOne({ _id: "c1", value: 7 });
         await before.collection<Counter>("counters").updateOne({ _id: "c1" }, { $set: { value: 8 } });
@@ -73,7 +73,7 @@ describe("store", () => {
         await own.stop("SIGKILL");
 
         own = await NatsServer.start({ storeDir });
-        connection = await connect({ servers: own.url });
+        connection = await connect(own.connectOptions());
         const after = new EmbeddedStore({ nats: connection, database: "restart" });
         const counters = after.collection<Counter>("counters");
         expect(await counters.find({})).to.deep.equal([{ _id: "c1", value: 8 }]);
@@ -176,7 +176,7 @@ describe("store", () => {
     });
 
     it("fails with UnavailableError when NATS is gone, and changes nothing in memory", async () => {
-      const connection = await connect({ servers: server.url, reconnect: false });
+      const connection = await connect({ ...server.connectOptions(), reconnect: false });
       const counters = new EmbeddedStore({ nats: connection, database: "offline" }).collection<Counter>("c");
       await counters.insertOne({ _id: "c", value: 1 });
       await connection.close();

@@ -76,7 +76,7 @@ export class MetricsSystem {
 
   /** A metrics instance on the shared NATS; `database` other than the default starts from an empty store. */
   async startMetrics(options: { database?: string } = {}): Promise<MetricsApp> {
-    const nc = await connect({ servers: this.coordinator.nats.url });
+    const nc = await connect(this.coordinator.nats.connectOptions());
     const store = await openStore({ database: options.database ?? "mainline-metrics", nats: nc });
     const app = await MetricsApp.start({
       nats: nc,

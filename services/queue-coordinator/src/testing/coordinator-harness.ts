@@ -26,7 +26,7 @@ export class CoordinatorHarness {
 
   /** Another coordinator process on the same NATS (a restart, or a second replica). */
   static async startOn(nats: NatsServer, options: CoordinatorOptions = {}): Promise<CoordinatorHarness> {
-    const nc = await connect({ servers: nats.url });
+    const nc = await connect(nats.connectOptions());
     const logger = createLogger("queue-coordinator-test", process.env.TEST_LOG_LEVEL ?? "silent");
     const store = await openStore({ database: "mainline-queue-coordinator", nats: nc });
     const runtime: ServiceRuntime = {

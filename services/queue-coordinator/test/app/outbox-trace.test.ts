@@ -51,7 +51,7 @@ describe("outbox: publish spans join the trace of the step that decided the mess
     propagation.disable();
     provider.register();
     server = await NatsServer.start();
-    nc = await connect({ servers: server.url });
+    nc = await connect(server.connectOptions());
     await provisionMainlineStreams(await nc.jetstreamManager());
   });
   after(async () => {

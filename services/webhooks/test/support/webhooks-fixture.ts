@@ -54,7 +54,7 @@ export class WebhooksFixture {
   static async start(settings: Partial<WebhooksSettings> = {}): Promise<WebhooksFixture> {
     const fixture = new WebhooksFixture(await NatsServer.start(), { ...TEST_SETTINGS, ...settings });
     await fixture.startInstance();
-    fixture.publisher = await connect({ servers: fixture.nats.url });
+    fixture.publisher = await connect(fixture.nats.connectOptions());
     return fixture;
   }
 
@@ -69,7 +69,7 @@ export class WebhooksFixture {
 
   /** A new instance on the same nats-server and store, optionally with other settings. */
   async startInstance(overrides: Partial<WebhooksSettings> = {}): Promise<void> {
-    const nc = await connect({ servers: this.nats.url });
+    const nc = await connect(this.nats.connectOptions());
     const store = await openStore({ database: "mainline-webhooks", nats: nc });
     const logger = createLogger("webhooks-test", "silent");
     const settings = { ...this.settings, ...overrides };

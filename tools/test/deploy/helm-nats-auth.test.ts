@@ -1,0 +1,99 @@
+import { expect } from "chai";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connect } from "nats";
+import { freePort, NatsServer, skipBecause } from "@mainline/testing";
+import { renderChart, runnableServices, type JsonObject, type Manifest } from "./deploy-files.js";
+
+// The chart gives every component its own NATS user and password, and renders the NATS authorization block
+// for them; a real nats-server configured with that block lets each component in and refuses anyone else.
+
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: { name: string; key: string } };
+}
+const componentOf = (m: Manifest) => m.metadata.labels?.["app.kubernetes.io/component"] ?? "";
+const envOf = (d: Manifest): EnvVar[] =>
+  (d.spec as { template: { spec: { containers: { env?: EnvVar[] }[] } } }).template.spec.containers[0]?.env ??
+  [];
+const decode = (value: unknown) => Buffer.from(String(value), "base64").toString("utf8");
+
+describe("Helm chart: NATS credentials per component", function () {
+  this.timeout(60_000);
+  const manifests = renderChart("ci/default-values.yaml");
+  const secret = manifests.find((m) => m.kind === "Secret")!;
+  const data = secret.data as JsonObject;
+  let server: ChildProcess | undefined;
+  let dir: string | undefined;
+  let url: string;
+
+  before(async function () {
+    if (!NatsServer.isInstalled())
+      return skipBecause(this, "nats-server is not installed (apt-get install nats-server)");
+    dir = await mkdtemp(join(tmpdir(), "mainline-helm-nats-"));
+    const port = await freePort();
+    url = `nats://127.0.0.1:${port}`;
+    await writeFile(join(dir, "authorization.conf"), decode(data["nats-authorization.conf"]));
+    await writeFile(
+      join(dir, "nats.conf"),
+      `port: ${port}\nhost: "127.0.0.1"\njetstream { store_dir: "${join(dir, "js")}" }\ninclude ./authorization.conf\n`,
+    );
+    server = spawn(NatsServer.binary(), ["-c", join(dir, "nats.conf")], { stdio: "ignore" });
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const probe = await connect({ servers: url, reconnect: false }).catch((e: { code?: string }) => e);
+      if ("code" in probe && probe.code === "AUTHORIZATION_VIOLATION") break;
+      if (Date.now() > deadline)
+        throw new Error("nats-server with the chart's authorization did not come up");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+  after(async () => {
+    server?.kill("SIGTERM");
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("sets NATS_USER to the component and NATS_PASSWORD from its key in the chart's Secret", () => {
+    for (const deployment of manifests.filter((m) => m.kind === "Deployment")) {
+      const name = componentOf(deployment);
+      const env = envOf(deployment);
+      expect(env.find((e) => e.name === "NATS_USER")?.value, name).to.equal(name);
+      const ref = env.find((e) => e.name === "NATS_PASSWORD")?.valueFrom?.secretKeyRef;
+      expect(ref, name).to.deep.equal({ name: secret.metadata.name, key: `nats-password-${name}` });
+      expect(decode(data[`nats-password-${name}`]).length, name).to.be.at.least(32);
+    }
+  });
+
+  it("refuses a client without credentials", async () => {
+    const error = await connect({ servers: url, reconnect: false }).then(
+      (nc) => nc.close().then(() => undefined),
+      (e: { code?: string }) => e,
+    );
+    expect(error?.code).to.equal("AUTHORIZATION_VIOLATION");
+  });
+
+  for (const name of runnableServices()) {
+    it(`lets ${name} in with its password, to JetStream`, async () => {
+      const nc = await connect({
+        servers: url,
+        user: name,
+        pass: decode(data[`nats-password-${name}`]),
+        reconnect: false,
+      });
+      try {
+        expect((await (await nc.jetstreamManager()).getAccountInfo()).limits).to.be.an("object");
+      } finally {
+        await nc.close();
+      }
+    });
+  }
+
+  it("gives no component NATS credentials when nats.auth is false", () => {
+    const plain = renderChart("ci/default-values.yaml", "nats.auth=false");
+    for (const deployment of plain.filter((m) => m.kind === "Deployment"))
+      expect(envOf(deployment).map((e) => e.name)).to.not.include.members(["NATS_USER", "NATS_PASSWORD"]);
+  });
+});
