@@ -53,7 +53,7 @@ export async function runTests(
     };
   }
 
-  const { command, junitGlobs } = request.runner;
+  const { command, junitGlobs, env } = request.runner;
   const run = await withTestCommitWorktree(
     deps.cache,
     {
@@ -70,6 +70,7 @@ export async function runTests(
         maxJunitBytes: MAX_JUNIT_BYTES,
         // Lets a test command tell which run it belongs to (e.g. to tag its own reports).
         env: {
+          ...env,
           MAINLINE_TEST_RUN_ID: request.testRunId,
           MAINLINE_TEST_BRANCH: branch.testBranch,
           MAINLINE_TEST_SHA: branch.testBranchSha,

@@ -12,7 +12,13 @@ import {
 } from "../git/ref-names.js";
 
 export type TestRunner =
-  | { readonly kind: "command"; readonly command: string; readonly junitGlobs: readonly string[] }
+  | {
+      readonly kind: "command";
+      readonly command: string;
+      readonly junitGlobs: readonly string[];
+      /** The repository's declared variables (the coordinator checked them); the runner's own win. */
+      readonly env: Readonly<Record<string, string>>;
+    }
   | { readonly kind: "external" };
 
 /** A TestRunJob checked and translated into what the git and runner modules take. */
@@ -100,7 +106,11 @@ function readRunner(job: TestRunJob): TestRunner {
     case RunnerKind.COMMAND: {
       const command = job.runner.command;
       if (command.trim() === "") throw new InvalidArgumentError("runner.command", "must not be empty");
-      return { kind: "command", command, junitGlobs: job.runner.junitGlobs };
+      // The coordinator refuses these; a job that still carries one could never spawn its command.
+      for (const [name, value] of Object.entries(job.runner.env))
+        if (name.includes("=") || `${name}${value}`.includes("\0"))
+          throw new InvalidArgumentError(`runner.env.${name}`, "must not contain '=' in its name or a NUL");
+      return { kind: "command", command, junitGlobs: job.runner.junitGlobs, env: job.runner.env };
     }
     case RunnerKind.EXTERNAL:
       return { kind: "external" };

@@ -57,6 +57,7 @@ describe("readTestRunJob", () => {
       kind: "command",
       command: "make test",
       junitGlobs: ["out/*.xml"],
+      env: {},
     });
     expect(request.timeoutMs).to.equal(600_000);
   });
@@ -84,8 +85,13 @@ describe("readTestRunJob", () => {
     expect(invalidField({ kind: TestRunKind.UNSPECIFIED })).to.equal("kind");
     expect(invalidField({ testBranch: "mq/tests/main/another-run" })).to.equal("testBranch");
     expect(invalidField({ runner: undefined })).to.equal("runner.kind");
-    expect(invalidField({ runner: { kind: RunnerKind.COMMAND, command: "  ", junitGlobs: [] } })).to.equal(
-      "runner.command",
-    );
+    expect(
+      invalidField({
+        runner: { kind: RunnerKind.COMMAND, command: "make", junitGlobs: [], env: { A: "a\0b" } },
+      }),
+    ).to.equal("runner.env.A");
+    expect(
+      invalidField({ runner: { kind: RunnerKind.COMMAND, command: "  ", junitGlobs: [], env: {} } }),
+    ).to.equal("runner.command");
   });
 });

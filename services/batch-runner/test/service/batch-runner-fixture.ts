@@ -34,12 +34,12 @@ let runIds = 0;
 /** Unique per test file run: the result ledger lives as long as the nats-server. */
 export const newRunId = (label: string): string => `${label}-${++runIds}`;
 
-export const commandRunner = (command: string, junitGlobs: string[] = []): Runner => ({
-  kind: RunnerKind.COMMAND,
-  command,
-  junitGlobs,
-});
-export const externalRunner: Runner = { kind: RunnerKind.EXTERNAL, command: "", junitGlobs: [] };
+export const commandRunner = (
+  command: string,
+  junitGlobs: string[] = [],
+  env: Record<string, string> = {},
+): Runner => ({ kind: RunnerKind.COMMAND, command, junitGlobs, env });
+export const externalRunner: Runner = { kind: RunnerKind.EXTERNAL, command: "", junitGlobs: [], env: {} };
 
 /**
  * A real nats-server, the batch-runner's job handling started in-process on it (as main.ts does),

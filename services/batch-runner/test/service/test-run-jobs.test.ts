@@ -157,6 +157,7 @@ describe("batch-runner: test-run jobs", () => {
         kind: RunnerKind.UNSPECIFIED,
         command: "",
         junitGlobs: [],
+        env: {},
       }),
     );
 

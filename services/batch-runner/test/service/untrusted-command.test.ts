@@ -89,4 +89,22 @@ describe("batch-runner: a test command is untrusted", () => {
     // Only the runner's own result reached the results stream.
     expect(await service.resultsStored()).to.equal(storedBefore + 1);
   });
+
+  it("gives the command the variables its repository declares, but not in place of PATH, HOME or CI", async () => {
+    const runId = newRunId("declared-env");
+    await service.publishTestRunJob(
+      service.testRunJob(
+        fx,
+        runId,
+        [{ number: 1 }],
+        commandRunner('test "$GREETING" = "hello world" && test "$CI" = true && test "$PATH" != /evil', [], {
+          GREETING: "hello world",
+          PATH: "/evil",
+          CI: "false",
+        }),
+      ),
+    );
+    const result = await service.testRunResults.first(runId);
+    expect(result.outcome, result.message).to.equal(TestRunOutcome.PASSED);
+  });
 });

@@ -31,6 +31,7 @@ import type { PullRequestRecords } from "../store/pull-request-records.js";
 import type { QueueDocument, QueueRepository } from "../store/queue-repository.js";
 import { DEFAULT_PULL_REF_PATTERN, type RepositoryConnections } from "../store/repository-connections.js";
 import type { TestRunRecords } from "../store/test-run-records.js";
+import { assertTestCommandEnv } from "../domain/test-command-env.js";
 import { nameOf, priorityInput, queueToProto, submittedToProto } from "./proto-mapping.js";
 
 export interface ApiDeps {
@@ -332,6 +333,8 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
       if (!kind) throw new InvalidArgumentError("runner.kind", "must be COMMAND or EXTERNAL");
       if (kind === "COMMAND" && !c?.runner?.command.trim())
         throw new InvalidArgumentError("runner.command", "is required for the COMMAND runner");
+      const env = c?.runner?.env ?? {};
+      assertTestCommandEnv(env);
       const pullRefPattern = c?.pullRefPattern || DEFAULT_PULL_REF_PATTERN;
       if (!pullRefPattern.includes("{number}"))
         throw new InvalidArgumentError("pullRefPattern", 'must contain "{number}"');
@@ -339,7 +342,7 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
         remoteUrl,
         credentialsSecretName: c?.credentialsSecretName ?? "",
         pullRefPattern,
-        runner: { kind, command: c?.runner?.command ?? "", junitGlobs: c?.runner?.junitGlobs ?? [] },
+        runner: { kind, command: c?.runner?.command ?? "", junitGlobs: c?.runner?.junitGlobs ?? [], env },
       } as const;
       await connections.set(
         req.org,
@@ -367,6 +370,7 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
           ...c,
           runner: {
             ...c.runner,
+            env: c.runner.env ?? {},
             kind: c.runner.kind === "COMMAND" ? RunnerKind.COMMAND : RunnerKind.EXTERNAL,
           },
         },

@@ -162,6 +162,7 @@ export class OutboxBuilder {
           kind: connection.runner.kind === "COMMAND" ? RunnerKind.COMMAND : RunnerKind.EXTERNAL,
           command: connection.runner.command,
           junitGlobs: connection.runner.junitGlobs,
+          env: connection.runner.env ?? {},
         },
         // 0 disables the queue's timeout; the runner still needs a bound, a day is the longest CI we wait for.
         timeoutSeconds: (state.settings.testingTimeoutMinutes || 24 * 60) * 60,

@@ -10,7 +10,8 @@ export interface RepositoryConnection {
   remoteUrl: string;
   credentialsSecretName: string;
   pullRefPattern: string;
-  runner: { kind: RunnerKind; command: string; junitGlobs: string[] };
+  /** env: the variables the repository declares for its command (checked by assertTestCommandEnv). */
+  runner: { kind: RunnerKind; command: string; junitGlobs: string[]; env?: Record<string, string> };
 }
 
 interface ConnectionDocument extends RepositoryConnection {

@@ -46,6 +46,21 @@ const connection = z.object({
     ),
     command: z.string().default(""),
     junitGlobs: z.array(z.string().min(1)).default([]),
+    // Variables the repository declares for its command; the queue-coordinator also refuses names of
+    // Mainline's own (NATS_*, *_ADDR...) and those the runner sets (PATH, HOME, CI...).
+    env: z
+      .record(z.string(), z.string().max(4096, "must be at most 4096 characters"))
+      .superRefine((env, ctx) => {
+        const names = Object.keys(env);
+        if (names.length > 64) ctx.addIssue({ code: "custom", message: "must have at most 64 variables" });
+        const bad = names.find((name) => !/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(name));
+        if (bad !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            message: `variable names must match ^[A-Za-z_][A-Za-z0-9_]{0,127}$ (got ${JSON.stringify(bad.slice(0, 140))})`,
+          });
+      })
+      .default({}),
   }),
 });
 
@@ -181,6 +196,7 @@ export function codeHostEndpoints(up: Upstreams, options: CodeHostOptions): Endp
             kind: c?.runner?.kind === RunnerKind.EXTERNAL ? ("EXTERNAL" as const) : ("COMMAND" as const),
             command: c?.runner?.command ?? "",
             junitGlobs: c?.runner?.junitGlobs ?? [],
+            env: c?.runner?.env ?? {},
           },
         };
       },

@@ -739,6 +739,16 @@ export interface Runner {
   command: string;
   /** JUnit XML files to collect, relative to the worktree. */
   junitGlobs: string[];
+  /**
+   * Variables the repository declares for its command (RUNNER_KIND_COMMAND), on top of the runner's
+   * allow-list (PATH, HOME, LANG, CI...); never a variable of Mainline's own.
+   */
+  env: { [key: string]: string };
+}
+
+export interface Runner_EnvEntry {
+  key: string;
+  value: string;
 }
 
 /** Git and CI settings of a repository (owned by the coordinator, used by the batch-runner). */
@@ -2791,7 +2801,7 @@ export const TestingDetails: MessageFns<TestingDetails> = {
 };
 
 function createBaseRunner(): Runner {
-  return { kind: 0, command: "", junitGlobs: [] };
+  return { kind: 0, command: "", junitGlobs: [], env: {} };
 }
 
 export const Runner: MessageFns<Runner> = {
@@ -2805,6 +2815,9 @@ export const Runner: MessageFns<Runner> = {
     for (const v of message.junitGlobs) {
       writer.uint32(26).string(v!);
     }
+    globalThis.Object.entries(message.env).forEach(([key, value]: [string, string]) => {
+      Runner_EnvEntry.encode({ key: key as any, value }, writer.uint32(34).fork()).join();
+    });
     return writer;
   },
 
@@ -2845,6 +2858,17 @@ export const Runner: MessageFns<Runner> = {
             message.junitGlobs.push(reader.string());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            const entry4 = Runner_EnvEntry.decode(reader, reader.uint32());
+            if (entry4.value !== undefined) {
+              message.env[entry4.key] = entry4.value;
+            }
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2866,6 +2890,20 @@ export const Runner: MessageFns<Runner> = {
         : globalThis.Array.isArray(object?.junit_globs)
         ? object.junit_globs.map((e: any) => globalThis.String(e))
         : [],
+      env: isObject(object.env)
+        ? (globalThis.Object.entries(object.env) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
     };
   },
 
@@ -2880,6 +2918,15 @@ export const Runner: MessageFns<Runner> = {
     if (message.junitGlobs?.length) {
       obj.junitGlobs = message.junitGlobs;
     }
+    if (message.env) {
+      const entries = globalThis.Object.entries(message.env) as [string, string][];
+      if (entries.length > 0) {
+        obj.env = {};
+        entries.forEach(([k, v]) => {
+          obj.env[k] = v;
+        });
+      }
+    }
     return obj;
   },
 
@@ -2891,6 +2938,100 @@ export const Runner: MessageFns<Runner> = {
     message.kind = object.kind ?? 0;
     message.command = object.command ?? "";
     message.junitGlobs = object.junitGlobs?.map((e) => e) || [];
+    message.env = (globalThis.Object.entries(object.env ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseRunner_EnvEntry(): Runner_EnvEntry {
+  return { key: "", value: "" };
+}
+
+export const Runner_EnvEntry: MessageFns<Runner_EnvEntry> = {
+  encode(message: Runner_EnvEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Runner_EnvEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRunner_EnvEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Runner_EnvEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: Runner_EnvEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Runner_EnvEntry>, I>>(base?: I): Runner_EnvEntry {
+    return Runner_EnvEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Runner_EnvEntry>, I>>(object: I): Runner_EnvEntry {
+    const message = createBaseRunner_EnvEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
@@ -3144,6 +3285,10 @@ function fromJsonTimestamp(o: any): Date {
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
   }
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {
