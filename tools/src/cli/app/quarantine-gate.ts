@@ -28,6 +28,8 @@ export interface GateResult {
   reason: string;
   verdict?: QuarantineVerdict["kind"];
   upload?: UploadSummary;
+  /** Why the JUnit reports the command wrote were not uploaded: CI must hear of results that were lost. */
+  uploadError?: string;
   quarantined: FailingTest[];
   notQuarantined: FailingTest[];
 }
@@ -42,7 +44,6 @@ export async function applyQuarantine(
   facts: TestRunFacts,
   commandExitCode: number,
   files: readonly JunitFile[],
-  warn: (line: string) => void,
 ): Promise<GateResult> {
   const outcome = (reason: string, extra: Partial<GateResult> = {}): GateResult => ({
     exitCode: commandExitCode,
@@ -53,6 +54,7 @@ export async function applyQuarantine(
     ...extra,
   });
   let upload: UploadSummary | undefined;
+  let uploadError: string | undefined;
   if (files.length > 0) {
     try {
       upload = await api.post<UploadSummary>("/flaky-tests/upload", {
@@ -66,11 +68,11 @@ export async function applyQuarantine(
         ...(facts.jobName ? { job_name: facts.jobName } : {}),
       });
     } catch (error) {
-      if (error instanceof ServiceUnreachableError) return outcome(error.message);
-      warn(`uploading the JUnit reports failed: ${(error as Error).message}`);
+      uploadError = (error as Error).message;
+      if (error instanceof ServiceUnreachableError) return outcome(uploadError, { uploadError });
     }
   }
-  const withUpload = upload ? { upload } : {};
+  const withUpload = upload ? { upload } : uploadError ? { uploadError } : {};
   if (commandExitCode === 0) return outcome("the command passed", { ...withUpload, verdict: "passed" });
   if (files.length === 0) {
     return outcome(
