@@ -178,6 +178,47 @@ describe("mainline CLI: queues, pull requests, administration and webhooks over 
       await mainline("queue", "resume", "--repo", REPO);
     });
 
+    it("says what a NOT_READY PR waits for: a pull_request event, or the right base branch", async () => {
+      const submitted = await mainline("submit", "8", "--repo", REPO);
+      expect(submitted.code, submitted.stderr).to.equal(0);
+      const unknown = await mainline("status", "8", "--repo", REPO);
+      expect(unknown.code, unknown.stderr).to.equal(0);
+      expect(unknown.stdout).to.match(
+        /^PR #8 NOT_READY \(no pull_request event seen for #8: send one with `mainline pr event` \(POST \/v1\/code-host\/pull-request-events\)\): \n/,
+      );
+      expect(unknown.stdout).not.to.include("base branch");
+      const json = JSON.parse((await mainline("status", "8", "--repo", REPO, "--json")).stdout);
+      expect(json.readiness.reason).to.match(
+        /^no pull_request event seen for #8: send one with `mainline pr event`/,
+      );
+
+      const sha = "b1b2c3d4e5f60718293a4b5c6d7e8f9012345678";
+      const elsewhere = await mainline(
+        "pr",
+        "event",
+        "opened",
+        "8",
+        "--repo",
+        REPO,
+        "--head",
+        "fix/typo",
+        "--sha",
+        sha,
+        "--base",
+        "release",
+        "--title",
+        "Fix a typo",
+      );
+      expect(elsewhere.code, elsewhere.stderr).to.equal(0);
+      const mismatch = await mainline("status", "8", "--repo", REPO);
+      expect(mismatch.stdout).to.match(
+        /^PR #8 NOT_READY \(its base branch is release, not the queue's main: retarget it, or submit it to that branch's queue\): Fix a typo\n/,
+      );
+
+      const cancelled = await mainline("cancel", "8", "--repo", REPO);
+      expect(cancelled.code, cancelled.stderr).to.equal(0);
+    });
+
     it("sets impacted targets for a PR at a commit", async () => {
       const run = await mainline("targets", "set", "7", "web", "api", "--repo", REPO, "--sha", "abcdef1");
       expect(run.code, run.stderr).to.equal(0);
