@@ -271,6 +271,14 @@ describe("mainline CLI: queues, pull requests, administration and webhooks over 
       const report = await mainline("report", "run-1");
       expect(report.code).to.equal(2);
       expect(report.stderr).to.include("give exactly one of --passed or --failed");
+      const both = await mainline("report", "run-1", "--pr", "7", "--passed", "--repo", REPO);
+      expect(both.code).to.equal(2);
+      expect(both.stderr).to.include("give the test run id, or --pr <number> for the run testing that PR");
+      const notQueued = await mainline("report", "--pr", "7", "--passed", "--repo", REPO);
+      expect(notQueued.code).to.equal(1);
+      expect(notQueued.stderr.trim()).to.match(
+        /^mainline: PR #7 is CANCELLED( \([A-Z_]+\))?, not in the queue: there is no test run to report$/,
+      );
       const unknownRun = await mainline("report", "run-that-never-was", "--passed");
       expect(unknownRun.code).to.equal(1);
       expect(unknownRun.stderr).to.match(/POST \/reportTestRun answered 4\d\d: /);
