@@ -1,5 +1,5 @@
 import { parseJUnitXml, testId } from "@mainline/flaky-analytics/domain/index";
-import type { QuarantineConfig, RepositoryRef, TokenSummary, UploadSummary } from "../api/api-types.js";
+import type { QuarantineConfig, RepositoryRef, UploadSummary } from "../api/api-types.js";
 import { ServiceUnreachableError, type MainlineApi } from "../api/mainline-api.js";
 import {
   quarantineVerdict,
@@ -8,6 +8,7 @@ import {
   type QuarantineVerdict,
 } from "../domain/quarantine-verdict.js";
 import type { JunitFile } from "./junit-files.js";
+import { organisationOfToken } from "./token-organisation.js";
 
 export interface TestRunFacts {
   repo: RepositoryRef;
@@ -142,14 +143,6 @@ function failingTests(files: readonly JunitFile[], facts: TestRunFacts & { org: 
 
 function displayName(result: { name: string; classname?: string; parent: string }): string {
   return [result.classname ?? result.parent, result.name].filter(Boolean).join(" › ");
-}
-
-/** Test ids include the organisation's slug; the token's own summary names it. */
-async function organisationOfToken(api: MainlineApi): Promise<string> {
-  const { tokens } = await api.get<{ tokens: TokenSummary[] }>("/admin/tokens");
-  const org = tokens[0]?.org;
-  if (!org) throw new Error("could not tell the token's organisation: give --org <slug>");
-  return org;
 }
 
 function names(tests: readonly FailingTest[]): string {
