@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort } from "@mainline/testing";
+import { eventually, freePort } from "@mainline/testing";
 import { MainlineFixture } from "./mainline-fixture.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -217,6 +217,41 @@ describe("mainline CLI: queues, pull requests, administration and webhooks over 
 
       const cancelled = await mainline("cancel", "8", "--repo", REPO);
       expect(cancelled.code, cancelled.stderr).to.equal(0);
+    });
+
+    it("says a PR of a parallel queue waits for its impacted targets, until they are set", async () => {
+      const target = ["--repo", REPO, "--target", "parallel"];
+      expect((await mainline("queue", "create", "--mode", "PARALLEL", ...target)).code).to.equal(0);
+      const sha = "c1b2c3d4e5f60718293a4b5c6d7e8f9012345678";
+      const event = await mainline(
+        "pr",
+        "event",
+        "opened",
+        "9",
+        "--head",
+        "feature/parallel",
+        "--sha",
+        sha,
+        "--base",
+        "parallel",
+        "--title",
+        "Parallel work",
+        "--repo",
+        REPO,
+      );
+      expect(event.code, event.stderr).to.equal(0);
+      expect((await mainline("submit", "9", ...target)).code).to.equal(0);
+      const waiting = await mainline("status", "9", ...target);
+      expect(waiting.stdout).to.match(
+        /^PR #9 NOT_READY \(no impacted targets for its head c1b2c3d4e5f6 \(parallel mode\): set them with `mainline targets set` \(POST \/v1\/setImpactedTargets\)\): Parallel work\n/,
+      );
+      expect((await mainline("targets", "set", "9", "--all", "--sha", sha, ...target)).code).to.equal(0);
+      await eventually(async () => {
+        const ready = JSON.parse((await mainline("status", "9", "--json", ...target)).stdout);
+        expect(ready.state).to.not.equal("NOT_READY");
+        expect(ready.readiness).to.not.have.property("reason");
+      });
+      expect((await mainline("cancel", "9", ...target)).code).to.equal(0);
     });
 
     it("sets impacted targets for a PR at a commit", async () => {
