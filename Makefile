@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps dev demo test lint typecheck proto proto-check build bench clean
+.PHONY: help deps dev demo test lint typecheck proto proto-check build bench helm-check clean
 
 help:
 	@echo "make dev    - install what is missing, start NATS and every service; API on http://127.0.0.1:$${GATEWAY_PORT:-8080}/v1"
@@ -10,6 +10,7 @@ help:
 	@echo "make test   - install what is missing, then lint, proto freshness, type-check and every test"
 	@echo "make proto  - regenerate TypeScript from proto/"
 	@echo "make bench  - run the benchmarks under tools/bench"
+	@echo "make helm-check - helm lint --strict and helm template of deploy/helm/mainline for each ci/*.yaml"
 
 deps:
 	@tools/scripts/ensure-deps.sh
@@ -40,6 +41,10 @@ proto-check: deps
 
 bench: deps
 	@for f in tools/bench/*-bench.ts; do echo "== $$f"; node --conditions=mainline-source --import tsx "$$f" || exit 1; done
+
+# Not part of `make test`: tools/test/deploy/helm-chart.test.ts already lints and renders the chart there.
+helm-check: deps
+	@tools/scripts/helm-check.sh
 
 clean:
 	rm -rf node_modules/.cache .bench $$(find . -name dist -type d -not -path './node_modules/*') $$(find . -name '*.tsbuildinfo' -not -path './node_modules/*')

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import type { CliContext } from "./cli-context.js";
 import { registerAdminCommands } from "./commands/admin-commands.js";
+import { registerFlakyCommands } from "./commands/flaky-commands.js";
 import { registerPrEventCommand } from "./commands/pr-event-command.js";
 import { registerPullRequestCommands } from "./commands/pull-request-commands.js";
 import { registerQueueCommands } from "./commands/queue-commands.js";
@@ -32,5 +33,6 @@ export function buildProgram(cli: CliContext): Command {
   registerAdminCommands(program, cli);
   registerWebhookCommands(program, cli);
   registerTestCommand(program, cli);
+  registerFlakyCommands(program, cli);
   return program;
 }

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { EXIT } from "../cli/cli-error.js";
 import { runDemo } from "./run-demo.js";
 
 /**
@@ -10,9 +11,10 @@ import { runDemo } from "./run-demo.js";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const dataDir = path.resolve(root, process.env.DEV_DATA_DIR ?? ".data");
 const mainlineUrl = process.env.MAINLINE_URL ?? `http://127.0.0.1:${process.env.GATEWAY_PORT ?? 8080}`;
-const fail = (message: string): never => {
+// The CLI's exit codes (README), so a script tells "not set up" and "not running" from "a PR went wrong".
+const fail = (message: string, code: number = EXIT.failed): never => {
   process.stderr.write(`demo: ${message}\n`);
-  process.exit(1);
+  process.exit(code);
 };
 
 const token =
@@ -22,6 +24,7 @@ const token =
     () =>
       fail(
         `no API token: start \`make dev\` first (it writes ${dataDir}/dev-api-token), or export MAINLINE_TOKEN`,
+        EXIT.usage,
       ),
   ));
 
@@ -32,6 +35,7 @@ const ready = await fetch(`${mainlineUrl.replace(/\/+$/, "").replace(/\/v1$/, ""
 if (!ready)
   fail(
     `Mainline is not running at ${mainlineUrl}: run \`make dev\` in another terminal, wait for its token line, then \`make demo\``,
+    EXIT.unreachable,
   );
 
 try {
@@ -41,7 +45,7 @@ try {
     workDir: path.join(dataDir, "demo"),
     out: process.stdout,
   });
-  process.exitCode = result.summary.surprises.length === 0 ? 0 : 1;
+  process.exitCode = result.summary.surprises.length === 0 ? EXIT.ok : EXIT.failed;
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 }

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort } from "@mainline/testing";
+import { eventually, freePort } from "@mainline/testing";
 import { MainlineFixture } from "./mainline-fixture.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -178,6 +178,82 @@ describe("mainline CLI: queues, pull requests, administration and webhooks over 
       await mainline("queue", "resume", "--repo", REPO);
     });
 
+    it("says what a NOT_READY PR waits for: a pull_request event, or the right base branch", async () => {
+      const submitted = await mainline("submit", "8", "--repo", REPO);
+      expect(submitted.code, submitted.stderr).to.equal(0);
+      const unknown = await mainline("status", "8", "--repo", REPO);
+      expect(unknown.code, unknown.stderr).to.equal(0);
+      expect(unknown.stdout).to.match(
+        /^PR #8 NOT_READY \(no pull_request event seen for #8: send one with `mainline pr event` \(POST \/v1\/code-host\/pull-request-events\)\): \n/,
+      );
+      expect(unknown.stdout).not.to.include("base branch");
+      const json = JSON.parse((await mainline("status", "8", "--repo", REPO, "--json")).stdout);
+      expect(json.readiness.reason).to.match(
+        /^no pull_request event seen for #8: send one with `mainline pr event`/,
+      );
+
+      const sha = "b1b2c3d4e5f60718293a4b5c6d7e8f9012345678";
+      const elsewhere = await mainline(
+        "pr",
+        "event",
+        "opened",
+        "8",
+        "--repo",
+        REPO,
+        "--head",
+        "fix/typo",
+        "--sha",
+        sha,
+        "--base",
+        "release",
+        "--title",
+        "Fix a typo",
+      );
+      expect(elsewhere.code, elsewhere.stderr).to.equal(0);
+      const mismatch = await mainline("status", "8", "--repo", REPO);
+      expect(mismatch.stdout).to.match(
+        /^PR #8 NOT_READY \(its base branch is release, not the queue's main: retarget it, or submit it to that branch's queue\): Fix a typo\n/,
+      );
+
+      const cancelled = await mainline("cancel", "8", "--repo", REPO);
+      expect(cancelled.code, cancelled.stderr).to.equal(0);
+    });
+
+    it("says a PR of a parallel queue waits for its impacted targets, until they are set", async () => {
+      const target = ["--repo", REPO, "--target", "parallel"];
+      expect((await mainline("queue", "create", "--mode", "PARALLEL", ...target)).code).to.equal(0);
+      const sha = "c1b2c3d4e5f60718293a4b5c6d7e8f9012345678";
+      const event = await mainline(
+        "pr",
+        "event",
+        "opened",
+        "9",
+        "--head",
+        "feature/parallel",
+        "--sha",
+        sha,
+        "--base",
+        "parallel",
+        "--title",
+        "Parallel work",
+        "--repo",
+        REPO,
+      );
+      expect(event.code, event.stderr).to.equal(0);
+      expect((await mainline("submit", "9", ...target)).code).to.equal(0);
+      const waiting = await mainline("status", "9", ...target);
+      expect(waiting.stdout).to.match(
+        /^PR #9 NOT_READY \(no impacted targets for its head c1b2c3d4e5f6 \(parallel mode\): set them with `mainline targets set` \(POST \/v1\/setImpactedTargets\)\): Parallel work\n/,
+      );
+      expect((await mainline("targets", "set", "9", "--all", "--sha", sha, ...target)).code).to.equal(0);
+      await eventually(async () => {
+        const ready = JSON.parse((await mainline("status", "9", "--json", ...target)).stdout);
+        expect(ready.state).to.not.equal("NOT_READY");
+        expect(ready.readiness).to.not.have.property("reason");
+      });
+      expect((await mainline("cancel", "9", ...target)).code).to.equal(0);
+    });
+
     it("sets impacted targets for a PR at a commit", async () => {
       const run = await mainline("targets", "set", "7", "web", "api", "--repo", REPO, "--sha", "abcdef1");
       expect(run.code, run.stderr).to.equal(0);
@@ -230,6 +306,14 @@ describe("mainline CLI: queues, pull requests, administration and webhooks over 
       const report = await mainline("report", "run-1");
       expect(report.code).to.equal(2);
       expect(report.stderr).to.include("give exactly one of --passed or --failed");
+      const both = await mainline("report", "run-1", "--pr", "7", "--passed", "--repo", REPO);
+      expect(both.code).to.equal(2);
+      expect(both.stderr).to.include("give the test run id, or --pr <number> for the run testing that PR");
+      const notQueued = await mainline("report", "--pr", "7", "--passed", "--repo", REPO);
+      expect(notQueued.code).to.equal(1);
+      expect(notQueued.stderr.trim()).to.match(
+        /^mainline: PR #7 is CANCELLED( \([A-Z_]+\))?, not in the queue: there is no test run to report$/,
+      );
       const unknownRun = await mainline("report", "run-that-never-was", "--passed");
       expect(unknownRun.code).to.equal(1);
       expect(unknownRun.stderr).to.match(/POST \/reportTestRun answered 4\d\d: /);

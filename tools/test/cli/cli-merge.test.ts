@@ -94,14 +94,14 @@ describe("mainline CLI: submit --wait, status --wait and report against real git
       expect(run.stderr).not.to.match(/\[\s*\d+s\]/);
     });
 
-    it("status --wait on a terminal redraws one table in place until every PR is done", async () => {
+    it("status --wait on a terminal redraws one table in place until every PR is done, and exits 1 as one failed", async () => {
       expect((await mainline("submit", "3")).code).to.equal(0);
       const run = await system.run(["status", "1", "2", "3", "--wait"], {
         cwd: remote.workDir,
         env: system.env({ MAINLINE_REPO: REPO }),
         tty: true,
       });
-      expect(run.code, run.stderr).to.equal(0);
+      expect(run.code, run.stderr).to.equal(1);
       expect(run.stderr).to.include("\u001b[J");
       expect(run.stderr).to.include("git.example.com/acme/app → main");
       expect(run.stderr).to.include("merged 2 · failed 1 · cancelled 0 · open 0");

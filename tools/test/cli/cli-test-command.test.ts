@@ -136,6 +136,30 @@ describe("mainline test -- <command>: upload JUnit, forgive only quarantined fai
     );
   });
 
+  it("exits 0 when the command passed but says on stderr that the results were not uploaded, and why", async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const run = await test({ MAINLINE_URL: url }, "--", "sh", "run-tests.sh");
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stdout).to.include("running the shop tests");
+    expect(run.stderr).to.match(
+      /^mainline test: the results were not uploaded \(1 JUnit file\(s\)\): cannot reach Mainline at http:\/\/127\.0\.0\.1:\d+\/v1 \(connect ECONNREFUSED .*\)/m,
+    );
+
+    const json = await test({ MAINLINE_URL: url }, "--json", "--", "sh", "run-tests.sh");
+    expect(json.code).to.equal(0);
+    expect(JSON.parse(json.stdout))
+      .to.have.property("uploadError")
+      .that.matches(/^cannot reach Mainline at /);
+  });
+
+  it("says the results were not uploaded when the service refuses them", async () => {
+    const run = await test({ MAINLINE_TOKEN: "not-a-token" }, "--", "sh", "run-tests.sh");
+    expect(run.code, run.stderr).to.equal(0);
+    expect(run.stderr).to.include(
+      "mainline test: the results were not uploaded (1 JUnit file(s)): POST /flaky-tests/upload answered 401",
+    );
+  });
+
   it("runs one quoted argument through sh, and never forgives a failure whose report is older than the run", async () => {
     await test({}, "--", "sh", "run-tests.sh");
     const old = new Date(Date.now() - 3_600_000);

@@ -84,7 +84,23 @@ describe("make demo: ten pull requests of a real git repository through the real
       ["--conditions=mainline-source", "--import", "tsx", "tools/src/demo/main.ts"],
       { cwd: root, encoding: "utf8", env: { ...process.env, MAINLINE_URL: url, MAINLINE_TOKEN: "t" } },
     );
-    expect(ran.status).to.equal(1);
+    expect(ran.status, "3: the service cannot be reached, as for the CLI").to.equal(3);
     expect(ran.stderr).to.include(`Mainline is not running at ${url}: run \`make dev\` in another terminal`);
+  });
+
+  it("says where the token comes from when there is none, and exits 2 (settings)", () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, MAINLINE_URL: system.baseUrl, DEV_DATA_DIR: dir };
+    delete env.MAINLINE_TOKEN;
+    const ran = spawnSync(
+      process.execPath,
+      ["--conditions=mainline-source", "--import", "tsx", "tools/src/demo/main.ts"],
+      {
+        cwd: root,
+        encoding: "utf8",
+        env,
+      },
+    );
+    expect(ran.status).to.equal(2);
+    expect(ran.stderr).to.include("demo: no API token: start `make dev` first");
   });
 });

@@ -389,6 +389,10 @@ describe("Helm chart deploy/helm/mainline", function () {
       [["components.gateway.port=http"], /components\.gateway\.port/],
       [["logLevel=loud"], /logLevel/],
       [["nats.url=localhost:4222"], /nats\.url/],
+      [
+        ["serviceMonitor.enabled=true"],
+        /serviceMonitor\.enabled needs auth\.metricsToken: .*mainline admin token create/,
+      ],
     ];
     for (const [sets, message] of cases) {
       const result = helm("template", "ci-release", ".", ...sets.flatMap((s) => ["--set", s]));

@@ -112,6 +112,10 @@ app.kubernetes.io/component: {{ .name }}
 {{- if and .Values.serviceMonitor.enabled (not (hasKey $components "gateway")) }}
 {{- fail "serviceMonitor.enabled needs components.gateway (it scrapes /v1/getMergeQueueMetrics)" }}
 {{- end }}
+{{- /* The gateway accepts only tokens it issued: an invented metricsToken would make every scrape a 401. */}}
+{{- if and .Values.serviceMonitor.enabled (not .Values.secrets.existingSecret) (not .Values.auth.metricsToken) }}
+{{- fail "serviceMonitor.enabled needs auth.metricsToken: an API token minted by Mainline for the organisation to scrape (mainline admin token create --org <slug> --description prometheus, or POST /v1/admin/tokens), see the chart's README" }}
+{{- end }}
 {{- end }}
 
 {{/*

@@ -15,6 +15,7 @@ import {
   type TestingDetails,
 } from "@mainline/proto/queue";
 import type { QueueRef } from "@mainline/proto/common";
+import { notReadyReason } from "./not-ready-reason.js";
 import type { RepoInput } from "./schemas/common.js";
 import type { PR_STATES, QUEUE_STATES } from "./schemas/merge-queue.js";
 
@@ -79,11 +80,13 @@ export function queueToJson(q: Queue) {
   return { ...queueSettingsToJson(q), enqueuedPullRequests: q.enqueuedPullRequests.map(enqueuedToJson) };
 }
 
-export function submittedToJson(pr: SubmittedPullRequest) {
+export function submittedToJson(pr: SubmittedPullRequest, targetBranch: string) {
   const readiness = pr.readiness;
+  const state = nameOf(PullRequestState, pr.state) as PullRequestStateName;
+  const reason = state === "NOT_READY" ? notReadyReason(pr, targetBranch) : undefined;
   return {
     id: pr.id,
-    state: nameOf(PullRequestState, pr.state) as PullRequestStateName,
+    state,
     stateChangedAt: iso(pr.stateChangedAt),
     readiness: {
       hasImpactedTargets: readiness?.hasImpactedTargets ?? false,
@@ -91,6 +94,7 @@ export function submittedToJson(pr: SubmittedPullRequest) {
       doesBaseBranchMatch: readiness?.doesBaseBranchMatch ?? false,
       gitHubMergeability: nameOf(GitHubMergeability, readiness?.gitHubMergeability ?? 0) as
         "MERGEABLE" | "NOT_MERGEABLE" | "IN_PROGRESS" | "UNSPECIFIED",
+      ...(reason ? { reason } : {}),
     },
     priorityValue: pr.priorityValue,
     priorityName: pr.priorityName,

@@ -127,6 +127,7 @@ export function submittedToProto(
           : readiness.ready
             ? GitHubMergeability.MERGEABLE
             : GitHubMergeability.UNSPECIFIED,
+      ...(readiness.ready ? {} : { notReadyReason: readiness.reason }),
     },
     priorityValue: e.priority.value,
     priorityName: e.priority.name ?? "",

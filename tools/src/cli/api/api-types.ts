@@ -5,7 +5,9 @@ import type {
   updatedQueueResponse,
 } from "@mainline/gateway/api/schemas/merge-queue";
 import type {
+  listFailingTestsResponse,
   quarantineConfigResponse,
+  repositorySettings,
   uploadTestResultsResponse,
 } from "@mainline/gateway/api/schemas/flaky-tests";
 import type {
@@ -22,6 +24,8 @@ export type Queue = z.infer<typeof queueResponse>;
 export type QueueSettings = z.infer<typeof updatedQueueResponse>;
 export type UploadSummary = z.infer<typeof uploadTestResultsResponse>;
 export type QuarantineConfig = z.infer<typeof quarantineConfigResponse>;
+export type FlakyRepositorySettings = z.infer<typeof repositorySettings>;
+export type FailingTestsPage = z.infer<typeof listFailingTestsResponse>;
 export type WebhookSubscription = z.infer<typeof subscriptionResponse>;
 export type CreatedWebhookSubscription = z.infer<typeof createdSubscriptionResponse>;
 export type WebhookDelivery = z.infer<typeof deliveryResponse>;

@@ -1,5 +1,5 @@
 import { parseJUnitXml, testId } from "@mainline/flaky-analytics/domain/index";
-import type { QuarantineConfig, RepositoryRef, TokenSummary, UploadSummary } from "../api/api-types.js";
+import type { QuarantineConfig, RepositoryRef, UploadSummary } from "../api/api-types.js";
 import { ServiceUnreachableError, type MainlineApi } from "../api/mainline-api.js";
 import {
   quarantineVerdict,
@@ -8,6 +8,7 @@ import {
   type QuarantineVerdict,
 } from "../domain/quarantine-verdict.js";
 import type { JunitFile } from "./junit-files.js";
+import { organisationOfToken } from "./token-organisation.js";
 
 export interface TestRunFacts {
   repo: RepositoryRef;
@@ -28,6 +29,8 @@ export interface GateResult {
   reason: string;
   verdict?: QuarantineVerdict["kind"];
   upload?: UploadSummary;
+  /** Why the JUnit reports the command wrote were not uploaded: CI must hear of results that were lost. */
+  uploadError?: string;
   quarantined: FailingTest[];
   notQuarantined: FailingTest[];
 }
@@ -42,7 +45,6 @@ export async function applyQuarantine(
   facts: TestRunFacts,
   commandExitCode: number,
   files: readonly JunitFile[],
-  warn: (line: string) => void,
 ): Promise<GateResult> {
   const outcome = (reason: string, extra: Partial<GateResult> = {}): GateResult => ({
     exitCode: commandExitCode,
@@ -53,6 +55,7 @@ export async function applyQuarantine(
     ...extra,
   });
   let upload: UploadSummary | undefined;
+  let uploadError: string | undefined;
   if (files.length > 0) {
     try {
       upload = await api.post<UploadSummary>("/flaky-tests/upload", {
@@ -66,11 +69,11 @@ export async function applyQuarantine(
         ...(facts.jobName ? { job_name: facts.jobName } : {}),
       });
     } catch (error) {
-      if (error instanceof ServiceUnreachableError) return outcome(error.message);
-      warn(`uploading the JUnit reports failed: ${(error as Error).message}`);
+      uploadError = (error as Error).message;
+      if (error instanceof ServiceUnreachableError) return outcome(uploadError, { uploadError });
     }
   }
-  const withUpload = upload ? { upload } : {};
+  const withUpload = upload ? { upload } : uploadError ? { uploadError } : {};
   if (commandExitCode === 0) return outcome("the command passed", { ...withUpload, verdict: "passed" });
   if (files.length === 0) {
     return outcome(
@@ -140,14 +143,6 @@ function failingTests(files: readonly JunitFile[], facts: TestRunFacts & { org: 
 
 function displayName(result: { name: string; classname?: string; parent: string }): string {
   return [result.classname ?? result.parent, result.name].filter(Boolean).join(" › ");
-}
-
-/** Test ids include the organisation's slug; the token's own summary names it. */
-async function organisationOfToken(api: MainlineApi): Promise<string> {
-  const { tokens } = await api.get<{ tokens: TokenSummary[] }>("/admin/tokens");
-  const org = tokens[0]?.org;
-  if (!org) throw new Error("could not tell the token's organisation: give --org <slug>");
-  return org;
 }
 
 function names(tests: readonly FailingTest[]): string {

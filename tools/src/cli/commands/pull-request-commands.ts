@@ -84,7 +84,10 @@ export function registerPullRequestCommands(program: Command, cli: CliContext): 
       .command("status")
       .description("show pull requests in the queue, by number or head branch")
       .argument("<pr...>", "PR numbers or head branch names")
-      .option("--wait", "show their progress until every one is merged, failed or cancelled")
+      .option(
+        "--wait",
+        "show their progress until every one is merged, failed or cancelled (exit 1 unless all merged)",
+      )
       .option("--timeout <minutes>", "with --wait: give up after this many minutes", wholeNumber(1), 60),
   ).action(async (prTexts: string[], opts: { wait?: boolean; timeout: number }, command: Command) => {
     const refs = prTexts.map(parsePullRequestRef);
@@ -105,6 +108,8 @@ export function registerPullRequestCommands(program: Command, cli: CliContext): 
     out.result(prs.length === 1 ? prs[0] : prs, () =>
       prs.length === 1 ? describe(prs[0]!) : prs.map(pullRequestRow),
     );
+    // As with submit --wait: a script that waited learns from the code whether everything merged.
+    if (opts.wait && prs.some((pr) => pr.state !== "MERGED")) cli.exitCode = EXIT.failed;
   });
 }
 

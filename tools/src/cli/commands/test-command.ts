@@ -32,7 +32,7 @@ export function registerTestCommand(program: Command, cli: CliContext): void {
         "after",
         "\nExit code: 0 when the command passed or every failing test is quarantined; otherwise the command's own\n" +
           "code, also when Mainline cannot be reached (the reason is printed). Reports older than the command are\n" +
-          "ignored.\n\nExample: mainline test --repo github.com/acme/app --junit 'reports/*.xml' -- npm test",
+          "ignored; reports that could not be uploaded are named on stderr with the reason.\n\nExample: mainline test --repo github.com/acme/app --junit 'reports/*.xml' -- npm test",
       ),
   ).action(async (argv: string[], opts: TestOptions, command: Command) => {
     const out = cli.output(command);
@@ -69,12 +69,15 @@ export function registerTestCommand(program: Command, cli: CliContext): void {
       },
       ran.exitCode,
       files,
-      (line) => out.note(`mainline test: ${line}`),
     );
     if (result.upload) {
       const u = result.upload;
       out.note(
         `mainline test: uploaded ${u.files} JUnit file(s): ${u.results} results, ${u.passed} passed, ${u.failed} failed, ${u.skipped} skipped`,
+      );
+    } else if (result.uploadError) {
+      out.note(
+        `mainline test: the results were not uploaded (${files.length} JUnit file(s)): ${result.uploadError}`,
       );
     } else if (files.length === 0) {
       out.note(`mainline test: no JUnit file matched ${globs.join(" ")} (written since the command started)`);

@@ -11,13 +11,7 @@ export function isTerminal(state: PullRequestState): boolean {
 export function stateDetail(pr: SubmittedPullRequest): string {
   if (pr.state === "FAILED") return pr.failureReason ?? "";
   if (pr.state === "CANCELLED") return pr.cancellationReason ?? "";
-  if (pr.state === "NOT_READY") {
-    const missing: string[] = [];
-    if (!pr.readiness.doesBaseBranchMatch) missing.push("base branch differs from the queue's");
-    if (pr.readiness.requiresImpactedTargets && !pr.readiness.hasImpactedTargets)
-      missing.push("impacted targets");
-    if (pr.readiness.gitHubMergeability === "NOT_MERGEABLE") missing.push("not mergeable");
-    return missing.length > 0 ? `waiting for: ${missing.join(", ")}` : "";
-  }
+  // The service names what a NOT_READY PR waits for and how to provide it; the booleans alone would guess.
+  if (pr.state === "NOT_READY") return pr.readiness.reason ?? "";
   return "";
 }

@@ -120,7 +120,7 @@ export function mergeQueueEndpoints(up: Upstreams): Endpoint[] {
           queue: queueRef(principal.org, input.repo, input.targetBranch),
           pr,
         });
-        return submittedToJson(pullRequest);
+        return submittedToJson(pullRequest, input.targetBranch);
       },
     }),
     endpoint({

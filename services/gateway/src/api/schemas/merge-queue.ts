@@ -172,6 +172,8 @@ export const submittedPullRequestResponse = z.object({
     requiresImpactedTargets: z.boolean(),
     doesBaseBranchMatch: z.boolean(),
     gitHubMergeability: z.enum(["MERGEABLE", "NOT_MERGEABLE", "IN_PROGRESS", "UNSPECIFIED"]),
+    /** Ours, beyond compat-notes: while NOT_READY, what the PR waits for and how to provide it, in one sentence. */
+    reason: z.string().optional(),
   }),
   priorityValue: z.int(),
   priorityName: z.string(),

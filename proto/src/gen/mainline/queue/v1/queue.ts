@@ -670,6 +670,11 @@ export interface Readiness {
   requiresImpactedTargets: boolean;
   doesBaseBranchMatch: boolean;
   gitHubMergeability: GitHubMergeability;
+  /**
+   * What a NOT_READY PR waits for: AWAITING_FACTS (no pull_request event seen), BASE_BRANCH_MISMATCH,
+   * AWAITING_IMPACTED_TARGETS; absent when it is ready. The booleans above cannot tell "no facts" apart.
+   */
+  notReadyReason?: string | undefined;
 }
 
 /** A submitted PR (every /getSubmittedPullRequest field of compat-notes). */
@@ -1714,6 +1719,7 @@ function createBaseReadiness(): Readiness {
     requiresImpactedTargets: false,
     doesBaseBranchMatch: false,
     gitHubMergeability: 0,
+    notReadyReason: undefined,
   };
 }
 
@@ -1730,6 +1736,9 @@ export const Readiness: MessageFns<Readiness> = {
     }
     if (message.gitHubMergeability !== 0) {
       writer.uint32(32).int32(message.gitHubMergeability);
+    }
+    if (message.notReadyReason !== undefined) {
+      writer.uint32(42).string(message.notReadyReason);
     }
     return writer;
   },
@@ -1779,6 +1788,14 @@ export const Readiness: MessageFns<Readiness> = {
             message.gitHubMergeability = reader.int32() as any;
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.notReadyReason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1813,6 +1830,11 @@ export const Readiness: MessageFns<Readiness> = {
         : isSet(object.git_hub_mergeability)
         ? gitHubMergeabilityFromJSON(object.git_hub_mergeability)
         : 0,
+      notReadyReason: isSet(object.notReadyReason)
+        ? globalThis.String(object.notReadyReason)
+        : isSet(object.not_ready_reason)
+        ? globalThis.String(object.not_ready_reason)
+        : undefined,
     };
   },
 
@@ -1830,6 +1852,9 @@ export const Readiness: MessageFns<Readiness> = {
     if (message.gitHubMergeability !== 0) {
       obj.gitHubMergeability = gitHubMergeabilityToJSON(message.gitHubMergeability);
     }
+    if (message.notReadyReason !== undefined) {
+      obj.notReadyReason = message.notReadyReason;
+    }
     return obj;
   },
 
@@ -1842,6 +1867,7 @@ export const Readiness: MessageFns<Readiness> = {
     message.requiresImpactedTargets = object.requiresImpactedTargets ?? false;
     message.doesBaseBranchMatch = object.doesBaseBranchMatch ?? false;
     message.gitHubMergeability = object.gitHubMergeability ?? 0;
+    message.notReadyReason = object.notReadyReason ?? undefined;
     return message;
   },
 };
