@@ -57,7 +57,11 @@ export async function planLanding(mirror: Mirror, input: LandingInput): Promise<
   const untagged = tested.find((c) => c.pr === undefined);
   if (untagged !== undefined) return moved(`tested commit ${untagged.sha} names no pull request`);
 
-  const groups = byPullRequest(tested);
+  // An empty tested commit (a PR ahead that the base already held) changes nothing and never
+  // lands, so it takes no part in matching the tested PRs to the target's.
+  const baseTree = await git.text(["rev-parse", `${base}^{tree}`]);
+  const changes = tested.filter((c, i) => c.tree !== (i === 0 ? baseTree : tested[i - 1]!.tree));
+  const groups = byPullRequest(changes);
   const onTarget = new Set(landed.map((c) => c.pr!));
   let mergedCount = 0;
   while (mergedCount < groups.length && onTarget.has(groups[mergedCount]!.pr)) mergedCount++;
@@ -78,10 +82,7 @@ export async function planLanding(mirror: Mirror, input: LandingInput): Promise<
       );
     exact = false;
   } else {
-    const testedTree =
-      mergedCount === 0
-        ? await git.text(["rev-parse", `${base}^{tree}`])
-        : groups[mergedCount - 1]!.commits.at(-1)!.tree;
+    const testedTree = mergedCount === 0 ? baseTree : groups[mergedCount - 1]!.commits.at(-1)!.tree;
     if (targetTree !== testedTree)
       return moved("the target holds the PRs ahead, but not the content they were tested with");
   }

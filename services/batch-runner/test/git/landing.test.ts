@@ -132,9 +132,10 @@ describe("fastForwardTarget after the PRs ahead merged from their own runs", () 
     await expectNoEmptyCommits(3);
   });
 
-  it("skips an empty commit of the tested branch when fast-forwarding", async () => {
-    // A test branch as an older batch-runner built it: #1 re-applied as an empty commit.
+  it("ignores an empty commit of the tested branch, whether it fast-forwards or replays", async () => {
+    // A test branch as a batch-runner built it before #1's merge was seen: #1 re-applied empty.
     await fx.openPullRequest(1, [{ files: { "one.txt": "1\n" }, message: "One" }]);
+    await fx.openPullRequest(2, [{ files: { "two.txt": "2\n" }, message: "Two" }]);
     await merge(await build("run-1", [1]));
     await fx.clone.run(["fetch", "--quiet", "origin", "main"]);
     await fx.clone.run(["checkout", "--quiet", "--detach", "FETCH_HEAD"]);
@@ -148,21 +149,44 @@ describe("fastForwardTarget after the PRs ahead merged from their own runs", () 
       "Mainline-PR: 1",
     ]);
     await fx.commit({ "two.txt": "2\n" }, "Two (#2)\n\nMainline-PR: 2");
+    const twoTested = await fx.clone.text(["rev-parse", "HEAD"]);
+    await fx.commit({ "three.txt": "3\n" }, "Three (#3)\n\nMainline-PR: 3");
     const tip = await fx.clone.text(["rev-parse", "HEAD"]);
     await fx.clone.run(["push", "--quiet", "origin", "HEAD:refs/heads/mainline/test/main/run-old"]);
-
-    await fastForwardTarget(fx.cache, {
+    const job = (commitSha: string, mergeId: string) => ({
       remoteUrl: fx.url,
       targetBranch: "main",
-      mergeId: "merge-old",
-      commitSha: tip,
+      mergeId,
+      commitSha,
       testBranch: "mainline/test/main/run-old",
     });
 
-    const log = await fx.log("main", 3);
-    expect(log.map((c) => c.subject)).to.deep.equal(["Two (#2)", "One (#1)", "Initial commit"]);
+    await fastForwardTarget(fx.cache, job(twoTested, "merge-two"));
+    await fastForwardTarget(fx.cache, job(tip, "merge-three"));
+
+    const log = await fx.log("main", 4);
+    expect(log.map((c) => c.subject)).to.deep.equal(["Three (#3)", "Two (#2)", "One (#1)", "Initial commit"]);
     expect(await tree(log[0]!.sha)).to.equal(await tree(tip));
-    await expectNoEmptyCommits(3);
+    await expectNoEmptyCommits(4);
+  });
+
+  it("lands a run built while the PR ahead was merging after the PR between merged from its own run", async () => {
+    for (const n of [1, 2, 3]) {
+      await fx.openPullRequest(n, [{ files: { [`pr${n}.txt`]: `${n}\n` }, message: TITLES[n]! }]);
+    }
+    const second = await build("run-2", [1, 2], "SQUASH", later);
+    await merge(await build("run-1", [1]));
+    // #1 is still a dependency of #3's run, but the target already holds it.
+    const third = await build("run-3", [1, 2, 3]);
+    await merge(second, { cache: later });
+
+    await merge(third);
+
+    const log = await fx.log("main", 4);
+    expect(log.map((c) => c.subject)).to.deep.equal(["Three (#3)", "Two (#2)", "One (#1)", "Initial commit"]);
+    expect(await tree(log[0]!.sha)).to.equal(await tree(third.testBranchSha));
+    await expectNoEmptyCommits(4);
+    await expectOnlyFastForwards();
   });
 
   it("restarts when a PR ahead landed with other content than it was tested with", async () => {
