@@ -13,6 +13,11 @@ export interface PullRequestToApply {
   readonly expectedHeadSha?: string;
   /** Shown in a merge commit's subject like GitHub's "from owner/branch". */
   readonly headLabel?: string;
+  /**
+   * A PR ahead of the ones under test, applied for its content only: when the base already holds
+   * it (it merged while this run was decided), it is skipped rather than applied a second time.
+   */
+  readonly aheadOnly?: boolean;
 }
 
 /**

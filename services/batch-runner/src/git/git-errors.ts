@@ -42,8 +42,9 @@ export class TargetMovedError extends MainlineError {
     readonly targetBranch: string,
     readonly currentSha: string,
     readonly testedSha: string,
+    readonly reason = `${testedSha} does not contain it`,
   ) {
-    super(`target ${targetBranch} moved to ${currentSha}, which ${testedSha} does not contain`);
+    super(`target ${targetBranch} moved to ${currentSha}: ${reason}`);
   }
 }
 

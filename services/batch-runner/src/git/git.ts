@@ -22,6 +22,8 @@ export interface GitRunOptions {
   /** Exit codes that are answers rather than failures (e.g. 1 from `merge-base --is-ancestor`). */
   readonly okExitCodes?: readonly number[];
   readonly timeoutMs?: number;
+  /** Written to the command's stdin (e.g. an object for `hash-object --stdin`); none: no stdin. */
+  readonly input?: string;
 }
 
 export interface GitResult {
@@ -78,7 +80,7 @@ export class Git {
   async run(args: readonly string[], options: GitRunOptions = {}): Promise<GitResult> {
     const fullArgs = PINNED_CONFIG.flatMap((c) => ["-c", c]).concat(args);
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const outcome = await spawnGit(fullArgs, this.cwd, this.environment(), timeoutMs);
+    const outcome = await spawnGit(fullArgs, this.cwd, this.environment(), timeoutMs, options.input);
     const isRemote = REMOTE_COMMANDS.has(args[0] ?? "");
     if (outcome.kind === "timed_out") {
       if (isRemote) throw new UnavailableError(`git ${args.join(" ")} timed out after ${timeoutMs} ms`);
@@ -127,9 +129,13 @@ function spawnGit(
   cwd: string,
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
+  input: string | undefined,
 ): Promise<SpawnOutcome> {
   return new Promise((resolve) => {
-    const child = spawn("git", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("git", args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    // git may exit before reading all of stdin; its exit code tells what happened, not EPIPE.
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(input ?? "");
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let timedOut = false;

@@ -1,4 +1,5 @@
 import { TargetMovedError, RemoteRefNotFoundError } from "./git-errors.js";
+import { planLanding } from "./landing.js";
 import { assertBranchName, assertRunId, assertSha } from "./ref-names.js";
 import type { Mirror, RepositoryCache } from "./repository-cache.js";
 
@@ -13,22 +14,29 @@ export interface MergeJob {
   readonly commitSha: string;
   /** The test branch holding `commitSha`, fetched when this replica has not seen the commit. */
   readonly testBranch?: string;
+  /** PARALLEL mode: other lanes' merges on the target are not a reason to re-test (see planLanding). */
+  readonly otherLanesMayMerge?: boolean;
 }
+
+// Each failed push means the target moved in between; a few rounds cover concurrent lanes.
+const MAX_PUSH_ATTEMPTS = 3;
 
 export interface MergeResult {
   readonly mergeId: string;
   readonly targetBranch: string;
   /** The target's sha before this merge (equal to mergedSha when it had already landed). */
   readonly previousSha: string;
+  /** The target's head after the merge: the tested commit, or its replay onto PRs merged meanwhile. */
   readonly mergedSha: string;
-  /** True when the target already contained the commit (a redelivered merge): nothing pushed. */
+  /** True when the target already contained the tested PRs (a redelivered merge): nothing pushed. */
   readonly alreadyMerged: boolean;
 }
 
 /**
- * Fast-forwards the target branch to a tested commit, so each PR lands as the commit it was
- * tested as. Never forces: if the target is no longer an ancestor of the tested commit, the
- * tested state is stale and TargetMovedError tells the coordinator to restart.
+ * Lands a passing run on the target without force: each PR as its own commit(s), with the tree
+ * that was tested (see planLanding for when the PRs ahead merged from their own runs, or other
+ * lanes merged in PARALLEL mode). Anything else on the target is TargetMovedError, and the
+ * coordinator restarts.
  */
 export async function fastForwardTarget(cache: RepositoryCache, job: MergeJob): Promise<MergeResult> {
   assertBranchName("targetBranch", job.targetBranch);
@@ -39,17 +47,29 @@ export async function fastForwardTarget(cache: RepositoryCache, job: MergeJob): 
   const mirror = await cache.open(job.remoteUrl, job.credentialsSecretName);
 
   return mirror.exclusive(async () => {
-    const current = await fetchTarget(mirror, targetRef);
-    const ancestry = await decide(mirror, job, current);
-    if (ancestry === "contained") return result(job, current, current, true);
-    if (ancestry === "moved") throw new TargetMovedError(job.targetBranch, current, job.commitSha);
-
-    if ((await mirror.push(job.commitSha, targetRef)) === "pushed")
-      return result(job, current, job.commitSha, false);
-    // The target moved between our read and our push; a concurrent delivery may have landed it.
-    const now = await fetchTarget(mirror, targetRef);
-    if ((await decide(mirror, job, now)) === "contained") return result(job, now, now, true);
-    throw new TargetMovedError(job.targetBranch, now, job.commitSha);
+    await fetchTested(mirror, job);
+    for (let attempt = 1; ; attempt++) {
+      const current = await fetchTarget(mirror, targetRef);
+      const landing = await planLanding(mirror, {
+        testedSha: job.commitSha,
+        targetSha: current,
+        otherLanesMayMerge: job.otherLanesMayMerge ?? false,
+      });
+      if (landing.kind === "contained") return result(job, current, current, true);
+      if (landing.kind === "moved")
+        throw new TargetMovedError(job.targetBranch, current, job.commitSha, landing.reason);
+      if ((await mirror.push(landing.tip, targetRef)) === "pushed")
+        return result(job, current, landing.tip, false);
+      // The target moved between our read and our push: a concurrent delivery of this merge or
+      // another lane's merge. Planning again on the new head tells which.
+      if (attempt === MAX_PUSH_ATTEMPTS)
+        throw new TargetMovedError(
+          job.targetBranch,
+          current,
+          job.commitSha,
+          "it kept moving while we pushed",
+        );
+    }
   });
 }
 
@@ -59,22 +79,13 @@ async function fetchTarget(mirror: Mirror, targetRef: string): Promise<string> {
   return (await mirror.fetch([targetRef])).get(targetRef)!;
 }
 
-async function decide(
-  mirror: Mirror,
-  job: MergeJob,
-  targetSha: string,
-): Promise<"contained" | "fast-forward" | "moved"> {
-  if (!(await mirror.hasCommit(job.commitSha))) {
-    if (job.testBranch !== undefined) {
-      const testRef = `refs/heads/${job.testBranch}`;
-      if ((await mirror.lsRemote([testRef])).has(testRef)) await mirror.fetch([testRef]);
-    }
-    await mirror.ensureCommit(job.commitSha);
+async function fetchTested(mirror: Mirror, job: MergeJob): Promise<void> {
+  if (await mirror.hasCommit(job.commitSha)) return;
+  if (job.testBranch !== undefined) {
+    const testRef = `refs/heads/${job.testBranch}`;
+    if ((await mirror.lsRemote([testRef])).has(testRef)) await mirror.fetch([testRef]);
   }
-  if (await mirror.isAncestor(job.commitSha, targetSha)) return "contained";
-  // Any target the tested commit contains is safe to fast-forward from, including one a
-  // previous delivery of this merge already moved part of the way.
-  return (await mirror.isAncestor(targetSha, job.commitSha)) ? "fast-forward" : "moved";
+  await mirror.ensureCommit(job.commitSha);
 }
 
 function result(job: MergeJob, previousSha: string, mergedSha: string, alreadyMerged: boolean): MergeResult {

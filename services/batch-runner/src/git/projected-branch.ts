@@ -10,7 +10,7 @@ import {
   RemoteRefNotFoundError,
   TestBranchMismatchError,
 } from "./git-errors.js";
-import { readProjectedCommits } from "./pr-trailer.js";
+import { pullRequestsLanded, readProjectedCommits } from "./pr-trailer.js";
 import {
   assertBranchName,
   assertPullRequestNumber,
@@ -21,6 +21,7 @@ import {
   pullRequestRef,
   testBranchName,
 } from "./ref-names.js";
+import type { Git } from "./git.js";
 import type { Mirror, RepositoryCache } from "./repository-cache.js";
 
 export interface ProjectedBranchJob {
@@ -72,7 +73,7 @@ export async function buildProjectedBranch(
   return mirror.exclusive(async () => {
     const onRemote = await mirror.lsRemote([testRef, targetRef, ...pullRefs]);
     const existing = onRemote.get(testRef);
-    if (existing) return readExisting(mirror, job, testBranch);
+    if (existing) return readExisting(mirror, job, testBranch, onRemote.has(targetRef));
     if (!onRemote.has(targetRef)) throw new RemoteRefNotFoundError(targetRef);
     job.pullRequests.forEach((pr, i) => {
       if (!onRemote.has(pullRefs[i]!)) throw new RemoteRefNotFoundError(pullRefs[i]!, pr.number);
@@ -91,12 +92,22 @@ export async function buildProjectedBranch(
     await mirror.ensureCommit(baseSha);
 
     const commitsByPr: Record<number, string> = {};
+    const landed = await pullRequestsLanded(mirror.git, baseSha, aheadOnly(job));
     const worktreePath = await mirror.addWorktree(baseSha);
     let tip = baseSha;
     try {
       const worktree = mirror.git.at(worktreePath);
       for (const [i, pr] of job.pullRequests.entries()) {
-        tip = await applyPullRequest(worktree, pr, heads[i]!, job.mergeMethod);
+        // A PR ahead that is already on the base would land a second, empty copy (or conflict
+        // with what merged after it), so it is only ever applied when the base lacks it.
+        if (!landed.has(pr.number)) {
+          const before = tip;
+          tip = await applyPullRequest(worktree, pr, heads[i]!, job.mergeMethod);
+          if (pr.aheadOnly === true && (await sameTree(worktree, before, tip))) {
+            await worktree.run(["reset", "--quiet", "--hard", before]);
+            tip = before;
+          }
+        }
         commitsByPr[pr.number] = tip;
       }
     } finally {
@@ -104,7 +115,7 @@ export async function buildProjectedBranch(
     }
 
     // A rejection means another delivery of this job pushed first; its branch is the result.
-    if ((await mirror.push(tip, testRef)) === "rejected") return readExisting(mirror, job, testBranch);
+    if ((await mirror.push(tip, testRef)) === "rejected") return readExisting(mirror, job, testBranch, true);
     return { testBranch, testBranchSha: tip, baseSha, commitsByPr, reused: false };
   });
 }
@@ -113,11 +124,21 @@ async function readExisting(
   mirror: Mirror,
   job: ProjectedBranchJob,
   testBranch: string,
+  targetOnRemote: boolean,
 ): Promise<ProjectedBranch> {
   const testRef = `refs/heads/${testBranch}`;
-  const tip = (await mirror.fetch([testRef])).get(testRef)!;
+  const targetRef = `refs/heads/${job.targetBranch}`;
+  const fetched = await mirror.fetch(targetOnRemote ? [testRef, targetRef] : [testRef]);
+  const tip = fetched.get(testRef)!;
   const prNumbers = job.pullRequests.map((pr) => pr.number);
-  const read = await readProjectedCommits(mirror.git, tip, prNumbers);
+  const mayBeAbsent = new Set(aheadOnly(job));
+  // Reading down to the target (or the named base) keeps a base commit that names a skipped PR
+  // from being read as that PR's commit; a target that moved far away falls back to trailers only.
+  const read =
+    (await readProjectedCommits(mirror.git, tip, prNumbers, {
+      mayBeAbsent,
+      below: job.baseSha ?? fetched.get(targetRef),
+    })) ?? (await readProjectedCommits(mirror.git, tip, prNumbers, { mayBeAbsent }));
   if (!read) throw new TestBranchMismatchError(testBranch, `expected commits of PRs ${prNumbers.join(", ")}`);
   if (job.baseSha !== undefined && read.baseSha !== job.baseSha) {
     throw new TestBranchMismatchError(testBranch, `built on ${read.baseSha}, job names base ${job.baseSha}`);
@@ -129,6 +150,17 @@ async function readExisting(
     commitsByPr: read.commitsByPr,
     reused: true,
   };
+}
+
+function aheadOnly(job: ProjectedBranchJob): number[] {
+  return job.pullRequests.filter((pr) => pr.aheadOnly === true).map((pr) => pr.number);
+}
+
+async function sameTree(worktree: Git, a: string, b: string): Promise<boolean> {
+  const [treeA, treeB] = await Promise.all(
+    [a, b].map((sha) => worktree.text(["rev-parse", `${sha}^{tree}`])),
+  );
+  return treeA === treeB;
 }
 
 function validate(job: ProjectedBranchJob): void {

@@ -34,6 +34,7 @@ export function readMergeJob(job: MergeJobMessage): MergeRequest {
       mergeId: job.mergeId,
       commitSha,
       ...(job.testBranch !== "" && { testBranch: job.testBranch }),
+      otherLanesMayMerge: job.otherLanesMayMerge,
     },
     obsoleteTestBranches: job.obsoleteTestBranches,
   };

@@ -68,6 +68,7 @@ export function readTestRunJob(job: TestRunJob, maxRunSeconds: number): TestRunR
       number: pr.number,
       title: pr.title !== "" ? pr.title : `Pull request #${pr.number}`,
       ...(pr.headSha !== "" && { expectedHeadSha: pr.headSha }),
+      ...(!pr.underTest && { aheadOnly: true }),
     })),
     ...(job.baseSha !== undefined && job.baseSha !== "" && { baseSha: job.baseSha }),
     ...(job.pullRefPattern !== "" && { pullRefPattern: job.pullRefPattern }),

@@ -47,7 +47,7 @@ describe("readTestRunJob", () => {
       testRunId: "run-1",
       mergeMethod: "REBASE",
       pullRequests: [
-        { number: 4, title: "Ahead", expectedHeadSha: "a".repeat(40) },
+        { number: 4, title: "Ahead", expectedHeadSha: "a".repeat(40), aheadOnly: true },
         { number: 7, title: "Pull request #7" },
       ],
       // The coordinator's branch name is honoured: its prefix is what the git module needs.

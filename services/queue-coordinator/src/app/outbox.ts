@@ -187,6 +187,7 @@ export class OutboxBuilder {
         testedSha: lastTestedCommit(record, d.prs),
         testBranch: record?.testBranch ?? "",
         obsoleteTestBranches: record?.testBranch ? [record.testBranch] : [],
+        otherLanesMayMerge: state.settings.mode === "PARALLEL",
       };
       this.messages.push(message(SUBJECTS.mergeJob, `merge-${mergeId}`, MergeJob, job));
     }

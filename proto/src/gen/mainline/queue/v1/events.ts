@@ -417,6 +417,12 @@ export interface MergeJob {
    * superseded runs'); deleted from the remote after the merge, best effort.
    */
   obsoleteTestBranches: string[];
+  /**
+   * PARALLEL mode: lanes are disjoint, so PRs another lane merged since the run was built are
+   * not a reason to re-test; the tested PRs land on top of them when git applies them cleanly.
+   * Unset (SINGLE mode), any PR on the target the run was not tested with means TARGET_MOVED.
+   */
+  otherLanesMayMerge: boolean;
 }
 
 export interface MergeResult {
@@ -1498,6 +1504,7 @@ function createBaseMergeJob(): MergeJob {
     testedSha: "",
     testBranch: "",
     obsoleteTestBranches: [],
+    otherLanesMayMerge: false,
   };
 }
 
@@ -1529,6 +1536,9 @@ export const MergeJob: MessageFns<MergeJob> = {
     }
     for (const v of message.obsoleteTestBranches) {
       writer.uint32(74).string(v!);
+    }
+    if (message.otherLanesMayMerge !== false) {
+      writer.uint32(80).bool(message.otherLanesMayMerge);
     }
     return writer;
   },
@@ -1618,6 +1628,14 @@ export const MergeJob: MessageFns<MergeJob> = {
             message.obsoleteTestBranches.push(reader.string());
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.otherLanesMayMerge = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1673,6 +1691,11 @@ export const MergeJob: MessageFns<MergeJob> = {
         : globalThis.Array.isArray(object?.obsolete_test_branches)
         ? object.obsolete_test_branches.map((e: any) => globalThis.String(e))
         : [],
+      otherLanesMayMerge: isSet(object.otherLanesMayMerge)
+        ? globalThis.Boolean(object.otherLanesMayMerge)
+        : isSet(object.other_lanes_may_merge)
+        ? globalThis.Boolean(object.other_lanes_may_merge)
+        : false,
     };
   },
 
@@ -1705,6 +1728,9 @@ export const MergeJob: MessageFns<MergeJob> = {
     if (message.obsoleteTestBranches?.length) {
       obj.obsoleteTestBranches = message.obsoleteTestBranches;
     }
+    if (message.otherLanesMayMerge !== false) {
+      obj.otherLanesMayMerge = message.otherLanesMayMerge;
+    }
     return obj;
   },
 
@@ -1724,6 +1750,7 @@ export const MergeJob: MessageFns<MergeJob> = {
     message.testedSha = object.testedSha ?? "";
     message.testBranch = object.testBranch ?? "";
     message.obsoleteTestBranches = object.obsoleteTestBranches?.map((e) => e) || [];
+    message.otherLanesMayMerge = object.otherLanesMayMerge ?? false;
     return message;
   },
 };

@@ -1,0 +1,228 @@
+import { expect } from "chai";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { connect, type NatsConnection } from "nats";
+import { git } from "@mainline/testing";
+import { createLogger } from "@mainline/kit/logging/index";
+import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner/app/start-batch-runner";
+import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
+import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { LocalRemote } from "../../src/demo/local-remote.js";
+
+const FINAL_STATES = ["MERGED", "FAILED", "CANCELLED"];
+
+/**
+ * Issue 16 item 0 and issue 15 item 4, end to end: the coordinator, the batch-runner and
+ * nats-server with a real bare remote. A passing run lands as tested even when the PRs ahead merged
+ * from their own runs (other commits of the same content), so it is never re-tested; each PR lands as
+ * exactly one commit, never an empty copy, and the target only ever moves forward.
+ */
+describe("a passing run merges as tested (coordinator + batch-runner + nats-server + git)", function () {
+  this.timeout(240_000);
+  let dir: string;
+  let coordinator: CoordinatorHarness;
+  let runnerNats: NatsConnection;
+  let runner: BatchRunner;
+  let gw: GatewayHarness;
+  let token: string;
+
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "mainline-as-tested-"));
+    coordinator = await CoordinatorHarness.start();
+    runnerNats = await connect({ servers: coordinator.nats.url });
+    runner = await startBatchRunner({
+      nats: runnerNats,
+      logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),
+      settings: {
+        workDir: path.join(dir, "runner"),
+        gitIdentity: { name: "Mainline", email: "mainline@localhost" },
+        jobConcurrency: 4,
+        maxRunSeconds: 120,
+      },
+    });
+    gw = await GatewayHarness.start({ queue: coordinator.address });
+    token = await gw.organization("acme");
+  });
+
+  after(async () => {
+    await gw?.stop();
+    await runner?.stop();
+    await runnerNats?.close();
+    await coordinator?.stop();
+    await coordinator?.nats.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const call = async (route: string, body: unknown) => {
+    const response = await gw.post(route, body, token);
+    const text = await response.text();
+    expect(response.status, `${route}: ${text}`).to.equal(200);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+
+  /** A queue on its own repository and remote; the test command sleeps so that runs overlap. */
+  async function queueWith(name: string, settings: Record<string, unknown>, testScript: string) {
+    const repo = { host: "git.example.com", owner: "acme", name };
+    const queue = { repo, targetBranch: "main" };
+    const remote = await LocalRemote.create(path.join(dir, name), {
+      "app.txt": "app\n",
+      "test.sh": testScript,
+    });
+    await call("/createQueue", { ...queue, ...settings });
+    await call("/repositories/connection", {
+      repo,
+      remoteUrl: remote.remoteDir,
+      runner: { kind: "COMMAND", command: "sh test.sh" },
+    });
+    const open = async (n: number, files: Record<string, string>, impactedTargets?: string[]) => {
+      const sha = await remote.pushPullRequest(n, `feature-${n}`, `Change ${n}`, files);
+      await call("/code-host/pull-request-events", {
+        action: "opened",
+        number: n,
+        pull_request: {
+          title: `Change ${n}`,
+          state: "open",
+          user: { login: "dev" },
+          head: { ref: `feature-${n}`, sha },
+          base: { ref: "main" },
+        },
+        repository: { name, owner: { login: "acme" }, html_url: `https://git.example.com/acme/${name}` },
+      });
+      if (impactedTargets)
+        await call("/setImpactedTargets", { ...queue, pr: { number: n, sha }, impactedTargets });
+    };
+    const submit = (n: number) => call("/submitPullRequest", { ...queue, pr: { number: n } });
+    const finish = async (numbers: number[]) => {
+      const states = new Map<number, string>();
+      const deadline = Date.now() + 180_000;
+      while (states.size < numbers.length) {
+        for (const n of numbers) {
+          const pr = await call("/getSubmittedPullRequest", { ...queue, pr: { number: n } });
+          if (FINAL_STATES.includes(pr.state as string)) states.set(n, pr.state as string);
+        }
+        if (Date.now() > deadline) throw new Error(`not every PR finished: ${JSON.stringify([...states])}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return numbers.map((n) => states.get(n));
+    };
+    return { remote, open, submit, finish };
+  }
+
+  /** Each update of the remote's main moved it forward from the previous value: no force-push. */
+  function expectOnlyFastForwards(remote: LocalRemote): void {
+    const updates = git(remote.remoteDir, "reflog", "show", "--format=%H", "refs/heads/main")
+      .split("\n")
+      .reverse();
+    for (let i = 1; i < updates.length; i++) {
+      execFileSync("git", ["merge-base", "--is-ancestor", updates[i - 1]!, updates[i]!], {
+        cwd: remote.remoteDir,
+      });
+    }
+  }
+
+  /** No commit on main since the base has the same tree as its parent. */
+  function expectNoEmptyCommits(remote: LocalRemote): void {
+    const lines = git(
+      remote.remoteDir,
+      "log",
+      "--first-parent",
+      "--format=%H %T %s",
+      `${remote.baseSha}..main`,
+    );
+    for (const line of lines.split("\n")) {
+      const [sha, tree, ...subject] = line.split(" ");
+      const parentTree = git(remote.remoteDir, "rev-parse", `${sha}^1^{tree}`);
+      expect(tree, `"${subject.join(" ")}" is an empty commit`).not.to.equal(parentTree);
+    }
+  }
+
+  it("lands three passing PRs as exactly three commits with default settings", async () => {
+    const q = await queueWith("three", {}, "sleep 1\necho ok\n");
+    for (const n of [1, 2, 3]) await q.open(n, { [`pr-${n}.txt`]: `change ${n}\n` });
+    for (const n of [1, 2, 3]) await q.submit(n);
+
+    expect(await q.finish([1, 2, 3])).to.deep.equal(["MERGED", "MERGED", "MERGED"]);
+
+    expect(await q.remote.commitsSinceBase()).to.deep.equal(
+      [1, 2, 3].map((n) => ({ subject: `Change ${n} (#${n})`, parents: 1 })),
+    );
+    expect(await q.remote.testBranchesPushed()).to.equal(3);
+    expectNoEmptyCommits(q.remote);
+    expectOnlyFastForwards(q.remote);
+  });
+
+  it("tests four passing PRs at concurrency 2 in exactly four runs", async () => {
+    const q = await queueWith("four", { concurrency: 2 }, "sleep 2\necho ok\n");
+    for (const n of [1, 2, 3, 4]) await q.open(n, { [`pr-${n}.txt`]: `change ${n}\n` });
+    for (const n of [1, 2, 3, 4]) await q.submit(n);
+
+    expect(await q.finish([1, 2, 3, 4])).to.deep.equal(Array(4).fill("MERGED"));
+
+    expect(await q.remote.testBranchesPushed()).to.equal(4);
+    expect(await q.remote.commitsSinceBase()).to.deep.equal(
+      [1, 2, 3, 4].map((n) => ({ subject: `Change ${n} (#${n})`, parents: 1 })),
+    );
+    // What landed is what the last run tested: all four changes.
+    const files = git(q.remote.remoteDir, "ls-tree", "--name-only", "main").split("\n");
+    expect(files).to.include.members(["pr-1.txt", "pr-2.txt", "pr-3.txt", "pr-4.txt"]);
+    expectNoEmptyCommits(q.remote);
+    expectOnlyFastForwards(q.remote);
+  });
+
+  it("merges two disjoint PRs in PARALLEL mode from their own runs, the second without re-testing", async () => {
+    const q = await queueWith("parallel", { mode: "PARALLEL", concurrency: 2 }, "sleep 2\necho ok\n");
+    await q.open(1, { "a/one.txt": "1\n" }, ["a"]);
+    await q.open(2, { "b/two.txt": "2\n" }, ["b"]);
+    await q.submit(1);
+    await q.submit(2);
+
+    expect(await q.finish([1, 2])).to.deep.equal(["MERGED", "MERGED"]);
+
+    expect(await q.remote.testBranchesPushed()).to.equal(2);
+    const landed = await q.remote.commitsSinceBase();
+    expect(landed.map((c) => c.subject).sort()).to.deep.equal(["Change 1 (#1)", "Change 2 (#2)"]);
+    expect(landed.every((c) => c.parents === 1)).to.equal(true);
+    expectNoEmptyCommits(q.remote);
+    expectOnlyFastForwards(q.remote);
+  });
+
+  it("still re-tests when someone pushed to the target outside the queue during the run", async () => {
+    const gate = path.join(dir, "outside-gate");
+    const q = await queueWith("outside", {}, `while [ ! -e '${gate}' ]; do sleep 0.1; done\necho ok\n`);
+    await q.open(1, { "pr-1.txt": "change 1\n" });
+    await q.submit(1);
+    const deadline = Date.now() + 60_000;
+    while ((await q.remote.testBranchesPushed()) < 1) {
+      if (Date.now() > deadline) throw new Error("the first run never pushed its test branch");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const hotfix = path.join(dir, "outside-hotfix");
+    git(dir, "clone", "-q", q.remote.remoteDir, hotfix);
+    await writeFile(path.join(hotfix, "hotfix.txt"), "fixed\n");
+    git(hotfix, "add", ".");
+    git(
+      hotfix,
+      "-c",
+      "user.name=Someone",
+      "-c",
+      "user.email=someone@example.com",
+      "commit",
+      "-q",
+      "-m",
+      "Hotfix",
+    );
+    git(hotfix, "push", "-q", "origin", "HEAD:main");
+    await writeFile(gate, "");
+
+    expect(await q.finish([1])).to.deep.equal(["MERGED"]);
+
+    expect(await q.remote.testBranchesPushed()).to.equal(2);
+    expect((await q.remote.commitsSinceBase()).map((c) => c.subject)).to.deep.equal([
+      "Hotfix",
+      "Change 1 (#1)",
+    ]);
+    expectOnlyFastForwards(q.remote);
+  });
+});
