@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { execFileSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { connect, type NatsConnection } from "nats";
@@ -181,6 +181,13 @@ describe("a passing run merges as tested (coordinator + batch-runner + nats-serv
     expect(await q.finish([1, 2])).to.deep.equal(["MERGED", "MERGED"]);
 
     expect(await q.remote.testBranchesPushed()).to.equal(2);
+    // Neither lane waited for the other: both runs were on the remote before main first moved.
+    const pushes = (await readFile(path.join(q.remote.remoteDir, "pushes.log"), "utf8")).split("\n");
+    const firstMerge = pushes.findIndex((line) => line.endsWith(" refs/heads/main") && !/^0+ /.test(line));
+    const testBranches = pushes.filter(
+      (line, i) => i < firstMerge && line.includes(" refs/heads/mainline/test/"),
+    );
+    expect(testBranches).to.have.length(2);
     const landed = await q.remote.commitsSinceBase();
     expect(landed.map((c) => c.subject).sort()).to.deep.equal(["Change 1 (#1)", "Change 2 (#2)"]);
     expect(landed.every((c) => c.parents === 1)).to.equal(true);

@@ -8,7 +8,7 @@ export interface MergeJob {
   /** The connection's credentials, by secret name ("" or absent: none). */
   readonly credentialsSecretName?: string;
   readonly targetBranch: string;
-  /** Names the merge in logs and results; redelivery is made harmless by the ancestry check. */
+  /** Names the merge in logs and results; a redelivery finds the tested PRs on the target and pushes nothing. */
   readonly mergeId: string;
   /** The tested commit to land: the last commit of the last PR being merged. */
   readonly commitSha: string;

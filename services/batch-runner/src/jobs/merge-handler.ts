@@ -21,9 +21,10 @@ export interface MergeHandlerDeps {
 }
 
 /**
- * Handles one delivery of a MergeJob: fast-forward the target to the tested commit (never a
- * force-push), publish the outcome, then delete the test branches the merge made obsolete.
- * A redelivery finds the commit already on the target and reports MERGED again, pushing nothing.
+ * Handles one delivery of a MergeJob: fast-forward the target to the tested commits, replayed
+ * onto PRs that merged meanwhile when needed (never a force-push), publish the outcome, then
+ * delete the test branches the merge made obsolete. A redelivery finds the tested PRs already on
+ * the target and reports MERGED again, pushing nothing.
  */
 export function mergeJobHandler(deps: MergeHandlerDeps): DeliveryHandler<MergeJob> {
   return async ({ data: job, deliveryCount }) => {
