@@ -196,7 +196,8 @@ export function codeHostEndpoints(up: Upstreams, options: CodeHostOptions): Endp
             kind: c?.runner?.kind === RunnerKind.EXTERNAL ? ("EXTERNAL" as const) : ("COMMAND" as const),
             command: c?.runner?.command ?? "",
             junitGlobs: c?.runner?.junitGlobs ?? [],
-            env: c?.runner?.env ?? {},
+            // Only when declared: connections without variables read as they did before runner.env existed.
+            ...(c?.runner?.env && Object.keys(c.runner.env).length > 0 && { env: c.runner.env }),
           },
         };
       },
