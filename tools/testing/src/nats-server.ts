@@ -130,10 +130,7 @@ export class NatsServer {
       if (exited) throw new Error(exited);
       const portsFile = (await readdir(workDir)).find((f) => f.endsWith(".ports"));
       if (portsFile) {
-        const ports = JSON.parse(await readFile(path.join(workDir, portsFile), "utf8")) as {
-          nats?: string[];
-        };
-        const url = ports.nats?.[0];
+        const url = portsOf(await readFile(path.join(workDir, portsFile), "utf8"))?.nats?.[0];
         if (url) {
           const port = Number(new URL(url).port);
           return new NatsServer(
@@ -165,6 +162,15 @@ export class NatsServer {
     // The work dir holds the config (with passwords) and, unless given elsewhere, the store.
     const storeInside = !path.relative(this.workDir, this.storeDir).startsWith("..");
     if (!this.keepStore || !storeInside) await rm(this.workDir, { recursive: true, force: true });
+  }
+}
+
+/** The ports file's content, or undefined while the server is still writing it (seen under load). */
+function portsOf(text: string): { nats?: string[] } | undefined {
+  try {
+    return JSON.parse(text) as { nats?: string[] };
+  } catch {
+    return undefined;
   }
 }
 

@@ -60,7 +60,8 @@ const connection = z.object({
             message: `variable names must match ^[A-Za-z_][A-Za-z0-9_]{0,127}$ (got ${JSON.stringify(bad.slice(0, 140))})`,
           });
       })
-      .default({}),
+      // Optional rather than defaulted: a connection without variables reads as it did before they existed.
+      .optional(),
   }),
 });
 
@@ -165,6 +166,7 @@ export function codeHostEndpoints(up: Upstreams, options: CodeHostOptions): Endp
             ...input,
             runner: {
               ...input.runner,
+              env: input.runner.env ?? {},
               kind: input.runner.kind === "COMMAND" ? RunnerKind.COMMAND : RunnerKind.EXTERNAL,
             },
           },
@@ -196,7 +198,7 @@ export function codeHostEndpoints(up: Upstreams, options: CodeHostOptions): Endp
             kind: c?.runner?.kind === RunnerKind.EXTERNAL ? ("EXTERNAL" as const) : ("COMMAND" as const),
             command: c?.runner?.command ?? "",
             junitGlobs: c?.runner?.junitGlobs ?? [],
-            env: c?.runner?.env ?? {},
+            ...(c?.runner?.env && Object.keys(c.runner.env).length > 0 && { env: c.runner.env }),
           },
         };
       },
