@@ -31,7 +31,7 @@ describe("a passing run merges as tested (coordinator + batch-runner + nats-serv
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "mainline-as-tested-"));
     coordinator = await CoordinatorHarness.start();
-    runnerNats = await connect({ servers: coordinator.nats.url });
+    runnerNats = await connect(coordinator.nats.connectOptions());
     runner = await startBatchRunner({
       nats: runnerNats,
       logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),
