@@ -37,8 +37,10 @@ export class NatsProcess {
   }
 
   private watch(startedAt: number): void {
-    void this.server.exited().then(() => {
+    void this.server.exited().then(async () => {
       if (this.stopping) return;
+      // The dead server's config (it holds the passwords) goes; the store is elsewhere and stays.
+      await this.server.stop();
       if (Date.now() - startedAt > STABLE_AFTER_MS) this.backoffMs = MIN_BACKOFF_MS;
       const delay = this.backoffMs;
       this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
