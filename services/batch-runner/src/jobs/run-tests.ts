@@ -27,11 +27,16 @@ const MESSAGE_OUTPUT_CHARS = 4000;
 // messages over its max_payload (1 MiB by default); files beyond this total are left out.
 const MAX_JUNIT_BYTES = 512 * 1024;
 
-/** Runs the job's runner against the pushed test commit. */
+/**
+ * Runs the job's runner against the pushed test commit. When `cancel` fires, a command's process
+ * group is killed and an external wait ends at once; either way it rejects and the caller, which
+ * owns `cancel`, knows why.
+ */
 export async function runTests(
   request: TestRunRequest,
   branch: ProjectedBranch,
   deps: RunTestsDeps,
+  cancel: AbortSignal,
 ): Promise<RunVerdict> {
   const timeoutSeconds = Math.round(request.timeoutMs / 1000);
   if (request.runner.kind === "external") {
@@ -39,7 +44,7 @@ export async function runTests(
       request.testRunId,
       request.queue.org,
       request.timeoutMs,
-      deps.abort,
+      AbortSignal.any([deps.abort, cancel]),
     );
     const said =
       report.outcome === "timed_out"
@@ -68,6 +73,7 @@ export async function runTests(
         timeoutMs: request.timeoutMs,
         junitGlobs,
         maxJunitBytes: MAX_JUNIT_BYTES,
+        signal: cancel,
         // Lets a test command tell which run it belongs to (e.g. to tag its own reports).
         env: {
           MAINLINE_TEST_RUN_ID: request.testRunId,

@@ -5,6 +5,7 @@ import { performance } from "node:perf_hooks";
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import { glob } from "tinyglobby";
 import { OutputTail } from "./output-tail.js";
+import { TestRunCancelledError } from "./test-run-cancelled-error.js";
 import type { JunitFile, RunOutcome } from "./run-result.js";
 
 export interface CommandRun {
@@ -20,8 +21,13 @@ export interface CommandRun {
   readonly outputTailBytes?: number;
   /** JUnit files beyond this total size are left out rather than held in memory. */
   readonly maxJunitBytes?: number;
-  /** Time between SIGTERM and SIGKILL for a command that timed out. */
+  /** Time between SIGTERM and SIGKILL for a command that timed out or was cancelled. */
   readonly killGraceMs?: number;
+  /**
+   * Fires when the run is cancelled: the process group is killed as on a timeout, and runCommand
+   * rejects with TestRunCancelledError once the command has exited.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface CommandRunResult {
@@ -51,9 +57,12 @@ export async function runCommand(run: CommandRun): Promise<CommandRunResult> {
     }
   }
 
+  if (run.signal?.aborted) throw new TestRunCancelledError();
+
   const started = performance.now();
   const tail = new OutputTail(run.outputTailBytes ?? DEFAULT_TAIL_BYTES);
-  const { exitCode, timedOut } = await runInProcessGroup(run, tail);
+  const { exitCode, timedOut, cancelled } = await runInProcessGroup(run, tail);
+  if (cancelled) throw new TestRunCancelledError();
   const durationMs = Math.round(performance.now() - started);
   const junitFiles = await collectJunitFiles(
     run.cwd,
@@ -73,7 +82,7 @@ export async function runCommand(run: CommandRun): Promise<CommandRunResult> {
 function runInProcessGroup(
   run: CommandRun,
   tail: OutputTail,
-): Promise<{ exitCode: number | null; timedOut: boolean }> {
+): Promise<{ exitCode: number | null; timedOut: boolean; cancelled: boolean }> {
   return new Promise((resolve, reject) => {
     // detached puts sh at the head of a new process group, so kill(-pid) reaches everything the
     // command started (test workers, servers), not just the shell.
@@ -84,6 +93,7 @@ function runInProcessGroup(
       stdio: ["ignore", "pipe", "pipe"],
     });
     let timedOut = false;
+    let cancelled = false;
     let escalation: NodeJS.Timeout | undefined;
     const killGroup = (signal: NodeJS.Signals): void => {
       try {
@@ -92,15 +102,25 @@ function runInProcessGroup(
         // ESRCH: the group is already gone.
       }
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
+    const stopGroup = (): void => {
+      if (escalation !== undefined) return;
       killGroup("SIGTERM");
       escalation = setTimeout(() => killGroup("SIGKILL"), run.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stopGroup();
     }, run.timeoutMs);
+    const onAbort = (): void => {
+      cancelled = true;
+      stopGroup();
+    };
+    run.signal?.addEventListener("abort", onAbort, { once: true });
     child.stdout.on("data", (chunk: Buffer) => tail.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => tail.push(chunk));
     child.on("error", (error) => {
       clearTimeout(timer);
+      run.signal?.removeEventListener("abort", onAbort);
       reject(error);
     });
     child.on("exit", () => {
@@ -111,7 +131,8 @@ function runInProcessGroup(
     child.on("close", (code) => {
       clearTimeout(timer);
       clearTimeout(escalation);
-      resolve({ exitCode: code, timedOut });
+      run.signal?.removeEventListener("abort", onAbort);
+      resolve({ exitCode: code, timedOut: timedOut && !cancelled, cancelled });
     });
   });
 }

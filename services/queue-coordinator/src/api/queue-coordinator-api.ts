@@ -120,7 +120,14 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
     },
 
     async getQueue(req) {
-      return { queue: queueToProto(await queues.get(queueAddress(req.queue), true)) };
+      const queue = queueToProto(await queues.get(queueAddress(req.queue), true));
+      const key = queueKey(queueAddress(req.queue));
+      for (const run of queue.activeTestRuns) {
+        const record = await runs.get(key, run.testRunId);
+        run.testBranch = record?.testBranch ?? "";
+        run.testBranchSha = record?.testBranchSha ?? "";
+      }
+      return { queue };
     },
 
     async updateQueue(req) {

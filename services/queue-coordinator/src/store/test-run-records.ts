@@ -64,7 +64,11 @@ export class TestRunRecords {
       >
     >,
   ): Promise<void> {
-    await this.runs.updateOne({ _id: TestRunRecords.id(queueKey, runId) }, { $set: patch });
+    // A result that crossed the run's cancellation on the bus does not revive it.
+    await this.runs.updateOne(
+      { _id: TestRunRecords.id(queueKey, runId), status: { $ne: "CANCELLED" } },
+      { $set: patch },
+    );
   }
 
   async cancelled(queueKey: string, runId: string, at: Date): Promise<void> {

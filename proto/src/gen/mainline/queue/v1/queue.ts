@@ -624,7 +624,7 @@ export interface Queue {
   optimizationMode: OptimizationMode;
   /** In queue order. Empty in UpdateQueue's response. */
   enqueuedPullRequests: EnqueuedPullRequest[];
-  /** Test runs in progress. Filled by ListQueues only (the metrics service's gauges). */
+  /** Test runs in progress (the metrics service's gauges, /getQueue's `testRunsInFlight`). */
   activeTestRuns: ActiveTestRun[];
   createdAt?: Date | undefined;
 }
@@ -660,7 +660,12 @@ export interface ActiveTestRun {
   /** True for a bisection run (queue_type="bisection"). */
   isBisection: boolean;
   prNumbers: number[];
-  startedAt?: Date | undefined;
+  startedAt?:
+    | Date
+    | undefined;
+  /** Empty for runs reported through the API alone; the sha is empty until the branch is pushed. */
+  testBranch: string;
+  testBranchSha: string;
 }
 
 /** Readiness of a submitted PR (/getSubmittedPullRequest `readiness`). */
@@ -1552,7 +1557,7 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
 };
 
 function createBaseActiveTestRun(): ActiveTestRun {
-  return { testRunId: "", isBisection: false, prNumbers: [], startedAt: undefined };
+  return { testRunId: "", isBisection: false, prNumbers: [], startedAt: undefined, testBranch: "", testBranchSha: "" };
 }
 
 export const ActiveTestRun: MessageFns<ActiveTestRun> = {
@@ -1572,6 +1577,12 @@ export const ActiveTestRun: MessageFns<ActiveTestRun> = {
     }
     if (message.startedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.startedAt), writer.uint32(34).fork()).join();
+    }
+    if (message.testBranch !== "") {
+      writer.uint32(42).string(message.testBranch);
+    }
+    if (message.testBranchSha !== "") {
+      writer.uint32(50).string(message.testBranchSha);
     }
     return writer;
   },
@@ -1631,6 +1642,22 @@ export const ActiveTestRun: MessageFns<ActiveTestRun> = {
             message.startedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.testBranch = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.testBranchSha = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1665,6 +1692,16 @@ export const ActiveTestRun: MessageFns<ActiveTestRun> = {
         : isSet(object.started_at)
         ? fromJsonTimestamp(object.started_at)
         : undefined,
+      testBranch: isSet(object.testBranch)
+        ? globalThis.String(object.testBranch)
+        : isSet(object.test_branch)
+        ? globalThis.String(object.test_branch)
+        : "",
+      testBranchSha: isSet(object.testBranchSha)
+        ? globalThis.String(object.testBranchSha)
+        : isSet(object.test_branch_sha)
+        ? globalThis.String(object.test_branch_sha)
+        : "",
     };
   },
 
@@ -1682,6 +1719,12 @@ export const ActiveTestRun: MessageFns<ActiveTestRun> = {
     if (message.startedAt !== undefined) {
       obj.startedAt = message.startedAt.toISOString();
     }
+    if (message.testBranch !== "") {
+      obj.testBranch = message.testBranch;
+    }
+    if (message.testBranchSha !== "") {
+      obj.testBranchSha = message.testBranchSha;
+    }
     return obj;
   },
 
@@ -1694,6 +1737,8 @@ export const ActiveTestRun: MessageFns<ActiveTestRun> = {
     message.isBisection = object.isBisection ?? false;
     message.prNumbers = object.prNumbers?.map((e) => e) || [];
     message.startedAt = object.startedAt ?? undefined;
+    message.testBranch = object.testBranch ?? "";
+    message.testBranchSha = object.testBranchSha ?? "";
     return message;
   },
 };
