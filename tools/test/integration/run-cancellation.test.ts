@@ -96,7 +96,7 @@ describe("a cancelled test run stops at once (coordinator + batch-runner + real 
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("restarting a PR kills the running command, deletes its test branch and starts the next run", async () => {
+  it("lists the run in flight with its pushed commit; restarting the PR kills the command, deletes the branch and starts the next run", async () => {
     await call("/createQueue", { ...queue, concurrency: 1 });
     // One slot only: the next run can start only once the cancelled one has freed it.
     await call("/repositories/connection", {
@@ -130,6 +130,29 @@ describe("a cancelled test run stops at once (coordinator + batch-runner + real 
     const [firstBranch] = testBranches();
     expect(firstBranch).to.be.a("string");
     const firstRunId = firstBranch!.split("/").pop()!;
+
+    // Issue 15 item 11: while the run is in progress, an external CI can read the pushed commit and the run.
+    const pushedSha = git(remote, "rev-parse", `refs/heads/${firstBranch}`);
+    // The push is reported on the bus while the command starts: the coordinator records it a moment later.
+    await eventually(async () => {
+      const inProgress = await call("/getMergeQueueTestingDetails", { ...queue, testRunId: firstRunId });
+      expect(inProgress).to.include({
+        status: "IN_PROGRESS",
+        testBranch: firstBranch,
+        testBranchSha: pushedSha,
+      });
+      const { testRunsInFlight } = await call("/getQueue", queue);
+      expect(testRunsInFlight).to.deep.equal([
+        {
+          id: firstRunId,
+          kind: "main",
+          prNumbers: [1],
+          testBranch: firstBranch,
+          testBranchSha: pushedSha,
+          startedAt: (testRunsInFlight as { startedAt: string }[])[0]?.startedAt,
+        },
+      ]);
+    }, 5_000);
 
     const restartedAt = Date.now();
     await call("/restartTestsOnPullRequest", { ...queue, pr: { number: 1 } });

@@ -4,7 +4,11 @@ import { isRetryable } from "@mainline/kit/errors/index";
 import type { Logger } from "@mainline/kit/logging/index";
 import { inSpan } from "@mainline/kit/telemetry/index";
 import type { TestRunJob, TestRunResult } from "@mainline/proto/queue";
-import { publishTestResultsUpload, publishTestRunResult } from "../bus/result-publishers.js";
+import {
+  publishTestResultsUpload,
+  publishTestRunPushed,
+  publishTestRunResult,
+} from "../bus/result-publishers.js";
 import type { TestRunResultLedger } from "../bus/test-run-result-ledger.js";
 import { buildProjectedBranch, type ProjectedBranch } from "../git/projected-branch.js";
 import { assertRunId } from "../git/ref-names.js";
@@ -105,6 +109,13 @@ async function testRun(
     branch = await inSpan(TRACER, "build projected branch", attributes, () =>
       buildProjectedBranch(deps.cache, request.projected),
     );
+    await publishTestRunPushed(deps.js, {
+      testRunId: request.testRunId,
+      queue: request.queue,
+      testBranch: branch.testBranch,
+      testBranchSha: branch.testBranchSha,
+      pushedAt: deps.clock(),
+    });
   } catch (error) {
     if (cancel.aborted) return stopCancelled();
     return endWith(error);

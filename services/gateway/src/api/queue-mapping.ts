@@ -76,7 +76,18 @@ export function queueSettingsToJson(q: Queue) {
 }
 
 export function queueToJson(q: Queue) {
-  return { ...queueSettingsToJson(q), enqueuedPullRequests: q.enqueuedPullRequests.map(enqueuedToJson) };
+  return {
+    ...queueSettingsToJson(q),
+    enqueuedPullRequests: q.enqueuedPullRequests.map(enqueuedToJson),
+    testRunsInFlight: q.activeTestRuns.map((run) => ({
+      id: run.testRunId,
+      kind: run.isBisection ? ("bisection" as const) : ("main" as const),
+      prNumbers: run.prNumbers,
+      testBranch: run.testBranch,
+      testBranchSha: run.testBranchSha,
+      startedAt: iso(run.startedAt),
+    })),
+  };
 }
 
 export function submittedToJson(pr: SubmittedPullRequest) {

@@ -3,7 +3,13 @@ import { consume, ensureConsumer, type ConsumerHandle } from "@mainline/kit/bus/
 import type { Logger } from "@mainline/kit/logging/index";
 import { NotFoundError } from "@mainline/kit/errors/index";
 import { STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
-import { MergeOutcome, MergeResult, TestRunOutcome, TestRunResult } from "@mainline/proto/queue";
+import {
+  MergeOutcome,
+  MergeResult,
+  TestRunOutcome,
+  TestRunPushed,
+  TestRunResult,
+} from "@mainline/proto/queue";
 import type { TestRunOutcome as DomainOutcome } from "../domain/index.js";
 import type { QueueEngine } from "../app/queue-engine.js";
 import { queueAddress, queueKey } from "../app/queue-key.js";
@@ -37,6 +43,11 @@ export async function startResultConsumers(deps: {
   await ensureConsumer(deps.jsm, STREAMS.results.name, {
     durable: "queue-coordinator-test-runs",
     filterSubjects: [SUBJECTS.testRunResult],
+    ...common,
+  });
+  await ensureConsumer(deps.jsm, STREAMS.results.name, {
+    durable: "queue-coordinator-test-run-pushes",
+    filterSubjects: [SUBJECTS.testRunPushed],
     ...common,
   });
   await ensureConsumer(deps.jsm, STREAMS.results.name, {
@@ -107,6 +118,20 @@ export async function startResultConsumers(deps: {
     },
   });
 
+  // A side record only (the planner needs no commit to go on): a push after the result changes nothing.
+  const pushes = await consume({
+    js: deps.js,
+    stream: STREAMS.results.name,
+    durable: "queue-coordinator-test-run-pushes",
+    codec: TestRunPushed,
+    logger,
+    async handler({ data }) {
+      const found = await locate(data.queue, data.testRunId);
+      if (!found) return;
+      await runs.pushed(queueKey(found.address), data.testRunId, data.testBranch, data.testBranchSha);
+    },
+  });
+
   const merges = await consume({
     js: deps.js,
     stream: STREAMS.results.name,
@@ -133,5 +158,5 @@ export async function startResultConsumers(deps: {
       });
     },
   });
-  return [testRuns, merges];
+  return [testRuns, pushes, merges];
 }

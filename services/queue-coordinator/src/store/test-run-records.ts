@@ -71,6 +71,14 @@ export class TestRunRecords {
     );
   }
 
+  /** The batch-runner pushed the run's branch: its commit is known while the tests run. */
+  async pushed(queueKey: string, runId: string, testBranch: string, testBranchSha: string): Promise<void> {
+    await this.runs.updateOne(
+      { _id: TestRunRecords.id(queueKey, runId), status: "IN_PROGRESS" },
+      { $set: { testBranch, testBranchSha } },
+    );
+  }
+
   async cancelled(queueKey: string, runId: string, at: Date): Promise<void> {
     await this.runs.updateOne(
       { _id: TestRunRecords.id(queueKey, runId), status: "IN_PROGRESS" },

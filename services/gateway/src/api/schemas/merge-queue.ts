@@ -160,7 +160,25 @@ const queueFields = {
   optimizationMode: z.enum(OPTIMIZATION_MODES),
 };
 
-export const queueResponse = z.object({ ...queueFields, enqueuedPullRequests: z.array(enqueuedPullRequest) });
+/**
+ * Ours, beyond compat-notes: a test run in progress, so that a CI can tell a main run from a bisection run and
+ * build exactly the pushed commit (`testBranchSha` is empty until the batch-runner has pushed the branch, and
+ * `testBranch` is empty for queues without a repository connection).
+ */
+export const testRunInFlight = z.object({
+  id: z.string(),
+  kind: z.enum(["main", "bisection"]),
+  prNumbers: z.array(z.int()),
+  testBranch: z.string(),
+  testBranchSha: z.string(),
+  startedAt: isoDateTime,
+});
+
+export const queueResponse = z.object({
+  ...queueFields,
+  enqueuedPullRequests: z.array(enqueuedPullRequest),
+  testRunsInFlight: z.array(testRunInFlight),
+});
 export const updatedQueueResponse = z.object(queueFields);
 
 export const submittedPullRequestResponse = z.object({
