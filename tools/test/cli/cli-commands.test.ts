@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort } from "@mainline/testing";
+import { eventually, freePort } from "@mainline/testing";
 import { MainlineFixture } from "./mainline-fixture.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -176,6 +176,44 @@ describe("mainline CLI: queues, pull requests, administration and webhooks over 
       const after = await mainline("status", "7", "--repo", REPO, "--json");
       expect(JSON.parse(after.stdout)).to.include({ state: "CANCELLED", isCurrentlySubmittedToQueue: false });
       await mainline("queue", "resume", "--repo", REPO);
+    });
+
+    it("status shows where to see why a PR failed: the failing run's details URL", async () => {
+      const sha = "b1b2c3d4e5f60718293a4b5c6d7e8f9012345678";
+      const event = await mainline(
+        "pr",
+        "event",
+        "opened",
+        "8",
+        "--repo",
+        REPO,
+        "--head",
+        "feature/why",
+        "--sha",
+        sha,
+      );
+      expect(event.code, event.stderr).to.equal(0);
+      expect((await mainline("submit", "8", "--repo", REPO, "--no-batch")).code).to.equal(0);
+      const runId = await eventually(async () => {
+        const queue = JSON.parse((await mainline("--json", "queue", "get", "--repo", REPO)).stdout) as {
+          enqueuedPullRequests: { prNumber: number; testRunId?: string }[];
+        };
+        const id = queue.enqueuedPullRequests.find((pr) => pr.prNumber === 8)?.testRunId;
+        expect(id, "PR #8's test run").to.be.a("string");
+        return id!;
+      });
+      const report = await mainline(
+        "report",
+        runId,
+        "--failed",
+        "--details-url",
+        "https://ci.example/builds/42",
+      );
+      expect(report.code, report.stderr).to.equal(0);
+
+      const status = await mainline("status", "8", "--repo", REPO);
+      expect(status.stdout).to.match(/^PR #8 FAILED/);
+      expect(status.stdout).to.include("why it failed: https://ci.example/builds/42");
     });
 
     it("sets impacted targets for a PR at a commit", async () => {

@@ -8,7 +8,7 @@ import {
   type MessageCodec,
 } from "@mainline/kit/bus/index";
 import type { Logger } from "@mainline/kit/logging/index";
-import { provisionMainlineStreams, STREAMS } from "@mainline/kit/streams/index";
+import { provisionMainlineStreams, STREAMS, TestRunOutputs } from "@mainline/kit/streams/index";
 import { ExternalTestRunReported, MergeJob, TestRunJob, TestRunLifecycleEvent } from "@mainline/proto/queue";
 import {
   CANCELLATION_CONSUMER,
@@ -89,10 +89,11 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
     identity: settings.gitIdentity,
     credentials: new GitCredentials(settings.credentialsDir),
   });
-  const [ledger, board, cancelledRuns] = await Promise.all([
+  const [ledger, board, cancelledRuns, outputs] = await Promise.all([
     TestRunResultLedger.open(js),
     ExternalReportBoard.open(js),
     RunCancellationBoard.open(js),
+    TestRunOutputs.open(js),
   ]);
   const externalRuns = new ExternalRunWaiter(new ExternalRunRegistry(), board);
   const watch = await board.watch(
@@ -136,6 +137,7 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
       ledger,
       externalRuns,
       cancellations,
+      outputs,
       abort: abort.signal,
       maxRunSeconds: settings.maxRunSeconds,
     }),

@@ -2,6 +2,7 @@ import type { JetStreamClient } from "nats";
 import type { DeliveryHandler } from "@mainline/kit/bus/index";
 import { isRetryable } from "@mainline/kit/errors/index";
 import type { Logger } from "@mainline/kit/logging/index";
+import type { TestRunOutputs } from "@mainline/kit/streams/index";
 import { inSpan } from "@mainline/kit/telemetry/index";
 import type { TestRunJob, TestRunResult } from "@mainline/proto/queue";
 import {
@@ -28,6 +29,7 @@ export interface TestRunHandlerDeps {
   readonly ledger: TestRunResultLedger;
   readonly externalRuns: ExternalRunWaiter;
   readonly cancellations: RunCancellations;
+  readonly outputs: TestRunOutputs;
   readonly logger: Logger;
   readonly clock: () => Date;
   readonly abort: AbortSignal;

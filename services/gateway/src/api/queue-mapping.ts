@@ -15,6 +15,7 @@ import {
   type TestingDetails,
 } from "@mainline/proto/queue";
 import type { QueueRef } from "@mainline/proto/common";
+import type { LinkResolver } from "./public-links.js";
 import type { RepoInput } from "./schemas/common.js";
 import type { PR_STATES, QUEUE_STATES } from "./schemas/merge-queue.js";
 
@@ -90,7 +91,7 @@ export function queueToJson(q: Queue) {
   };
 }
 
-export function submittedToJson(pr: SubmittedPullRequest) {
+export function submittedToJson(pr: SubmittedPullRequest, link: LinkResolver = (url) => url) {
   const readiness = pr.readiness;
   return {
     id: pr.id,
@@ -115,6 +116,7 @@ export function submittedToJson(pr: SubmittedPullRequest) {
     prAuthor: pr.prAuthor,
     ...(pr.failureReason ? { failureReason: pr.failureReason } : {}),
     ...(pr.cancellationReason ? { cancellationReason: pr.cancellationReason } : {}),
+    ...(pr.failureDetailsUrl ? { failureDetailsUrl: link(pr.failureDetailsUrl) } : {}),
   };
 }
 
@@ -122,14 +124,14 @@ export function impactedTargetsToJson(t: ImpactedTargets | undefined): "ALL" | s
   return t?.all ? "ALL" : (t?.targets ?? []);
 }
 
-export function testingDetailsToJson(d: TestingDetails) {
+export function testingDetailsToJson(d: TestingDetails, link: LinkResolver = (url) => url) {
   return {
     requiredStatuses: d.requiredStatuses,
     testBranch: d.testBranch,
     testBranchSha: d.testBranchSha,
     createdAt: iso(d.createdAt),
     status: nameOf(TestRunStatus, d.status) as "IN_PROGRESS" | "FAILED" | "CANCELLED" | "SUCCEEDED",
-    statusChecks: d.statusChecks.map((s) => ({ context: s.context, url: s.url, state: s.state })),
+    statusChecks: d.statusChecks.map((s) => ({ context: s.context, url: link(s.url), state: s.state })),
     testedPullRequests: d.testedPullRequests.map((p) => ({
       prNumber: p.prNumber,
       prUrl: p.prUrl,

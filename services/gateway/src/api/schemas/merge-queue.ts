@@ -200,6 +200,8 @@ export const submittedPullRequestResponse = z.object({
   /** Ours, beyond compat-notes: why a FAILED or CANCELLED PR ended (e.g. TESTS_FAILED, MERGE_CONFLICT). */
   failureReason: z.string().optional(),
   cancellationReason: z.string().optional(),
+  /** Ours: where to see why a FAILED PR failed (the failing run's output, or the external CI's page). */
+  failureDetailsUrl: z.string().optional(),
 });
 
 export const testingDetailsResponse = z.object({

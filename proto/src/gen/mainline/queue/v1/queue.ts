@@ -696,7 +696,14 @@ export interface SubmittedPullRequest {
   prAuthor: string;
   /** Why the PR ended FAILED or CANCELLED (one vocabulary, owned by the coordinator). */
   failureReason?: string | undefined;
-  cancellationReason?: string | undefined;
+  cancellationReason?:
+    | string
+    | undefined;
+  /**
+   * Where to see why a FAILED PR failed: the external CI's details URL, or the path of the kept output of the
+   * failing COMMAND run (starting with /v1/, the gateway makes it absolute).
+   */
+  failureDetailsUrl?: string | undefined;
 }
 
 /** Impacted targets of a PR: a list (possibly empty: depends on nothing), or ALL. */
@@ -1899,6 +1906,7 @@ function createBaseSubmittedPullRequest(): SubmittedPullRequest {
     prAuthor: "",
     failureReason: undefined,
     cancellationReason: undefined,
+    failureDetailsUrl: undefined,
   };
 }
 
@@ -1951,6 +1959,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     }
     if (message.cancellationReason !== undefined) {
       writer.uint32(130).string(message.cancellationReason);
+    }
+    if (message.failureDetailsUrl !== undefined) {
+      writer.uint32(138).string(message.failureDetailsUrl);
     }
     return writer;
   },
@@ -2096,6 +2107,14 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
             message.cancellationReason = reader.string();
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.failureDetailsUrl = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2178,6 +2197,11 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
         : isSet(object.cancellation_reason)
         ? globalThis.String(object.cancellation_reason)
         : undefined,
+      failureDetailsUrl: isSet(object.failureDetailsUrl)
+        ? globalThis.String(object.failureDetailsUrl)
+        : isSet(object.failure_details_url)
+        ? globalThis.String(object.failure_details_url)
+        : undefined,
     };
   },
 
@@ -2231,6 +2255,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     if (message.cancellationReason !== undefined) {
       obj.cancellationReason = message.cancellationReason;
     }
+    if (message.failureDetailsUrl !== undefined) {
+      obj.failureDetailsUrl = message.failureDetailsUrl;
+    }
     return obj;
   },
 
@@ -2257,6 +2284,7 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     message.prAuthor = object.prAuthor ?? "";
     message.failureReason = object.failureReason ?? undefined;
     message.cancellationReason = object.cancellationReason ?? undefined;
+    message.failureDetailsUrl = object.failureDetailsUrl ?? undefined;
     return message;
   },
 };
