@@ -106,14 +106,17 @@ export async function startResultConsumers(deps: {
           outcome,
           ...(data.conflictingPrNumber !== undefined ? { conflictingPr: data.conflictingPrNumber } : {}),
         },
-        (builder) =>
+        // A run already cancelled has ended for the metrics too: its late result is no second end.
+        (builder) => {
+          if (record?.status === "CANCELLED") return;
           builder.runFinished(
             found.local,
             record?.kind ?? "main",
             [...(record?.dependentPrs ?? []), ...(record?.prs ?? [])],
             data.outcome,
             data.startedAt,
-          ),
+          );
+        },
       );
     },
   });
