@@ -11,6 +11,13 @@ export const configSchema = z.object({
   FLAKY_ANALYTICS_ADDR: address("127.0.0.1:50053"),
   METRICS_ADDR: address("127.0.0.1:50054"),
   WEBHOOKS_ADDR: address("127.0.0.1:50055"),
+  /**
+   * Where users reach Mainline (as for flaky-analytics): links to pages the gateway serves, such as a test run's
+   * output, start with it. Unset: the origin of the request that asks.
+   */
+  MAINLINE_PUBLIC_URL: z
+    .url({ message: "expected an absolute URL such as https://mainline.example.com" })
+    .optional(),
   /** Seeds organisation `dev` with this API token on start (make dev sets it). */
   DEV_API_TOKEN: z.string().min(16, "expected at least 16 characters").optional(),
   /**

@@ -46,10 +46,15 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
   const app = createApp({
     logger: runtime.logger,
     auth,
-    endpoints: allEndpoints(upstreams, auth, {
-      logger: runtime.logger,
-      webhookSecret: config.CODE_HOST_WEBHOOK_SECRET,
-    }),
+    endpoints: allEndpoints(
+      upstreams,
+      auth,
+      {
+        logger: runtime.logger,
+        webhookSecret: config.CODE_HOST_WEBHOOK_SECRET,
+      },
+      { ...(config.MAINLINE_PUBLIC_URL !== undefined && { publicUrl: config.MAINLINE_PUBLIC_URL }) },
+    ),
     readiness: Object.entries(readinessTargets).map(([name, addr]) => ({
       name,
       check: () => checkGrpcHealth(addr),

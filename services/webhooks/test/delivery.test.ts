@@ -1,6 +1,12 @@
 import { expect } from "chai";
 import { callUnary } from "@mainline/kit/grpc/index";
-import { BatchEventType, PullRequestEventType, PullRequestState } from "@mainline/proto/queue";
+import {
+  BatchEventType,
+  PullRequestEventType,
+  PullRequestState,
+  TestRunEventType,
+  TestRunKind,
+} from "@mainline/proto/queue";
 import { eventually, WebhookReceiver } from "./support/webhook-receiver.js";
 import { newSecret, WebhooksFixture } from "./support/webhooks-fixture.js";
 
@@ -70,6 +76,39 @@ describe("webhooks: signed, ordered, at-least-once delivery", function () {
     expect(pr?.timestamp).to.be.a("string");
     expect(batch).to.deep.include({ type: "pull_request_batch.merged", pr_numbers: [5, 6] });
     expect(r.accepted[0]?.headers["webhook-signature"]).to.match(/^v1,[A-Za-z0-9+/]+=*$/);
+  });
+
+  it("sends test_run.cancelled when the queue abandons a run, naming its test branch, and nothing for other run events", async () => {
+    const r = await receiver();
+    await subscribe(r, "org-runs", ["test_run.cancelled"]);
+    const queue = {
+      org: "org-runs",
+      repo: { host: "github.com", owner: "acme", name: "widgets" },
+      targetBranch: "main",
+    };
+    await f.publishTestRunEvent({ queue, type: TestRunEventType.STARTED, testRunId: "run-1_abc" });
+    await f.publishTestRunEvent({
+      queue,
+      type: TestRunEventType.CANCELLED,
+      testRunId: "run-1_abc",
+      kind: TestRunKind.BISECTION,
+      prNumbers: [3, 4],
+      testedPrNumbers: [4],
+      testBranch: "mainline/test/main/run-1_abc",
+      reason: "RESTART_REQUESTED",
+    });
+    await eventually("the cancelled event", () => r.accepted.length === 1);
+    expect(r.accepted[0]?.payload).to.deep.include({
+      type: "test_run.cancelled",
+      target_branch: "main",
+      test_run_id: "run-1_abc",
+      kind: "bisection",
+      test_branch: "mainline/test/main/run-1_abc",
+      pr_numbers: [3, 4],
+      tested_pr_numbers: [4],
+      reason: "RESTART_REQUESTED",
+    });
+    expect(r.accepted[0]?.payload.repository).to.deep.equal(queue.repo);
   });
 
   it("sends only the event types a subscription asked for, and only to its own organisation", async () => {

@@ -219,6 +219,44 @@ describe("mainline CLI: queues, pull requests, administration and webhooks over 
       expect(cancelled.code, cancelled.stderr).to.equal(0);
     });
 
+    it("status shows where to see why a PR failed: the failing run's details URL", async () => {
+      const sha = "d1b2c3d4e5f60718293a4b5c6d7e8f9012345678";
+      const event = await mainline(
+        "pr",
+        "event",
+        "opened",
+        "18",
+        "--repo",
+        REPO,
+        "--head",
+        "feature/why",
+        "--sha",
+        sha,
+      );
+      expect(event.code, event.stderr).to.equal(0);
+      expect((await mainline("submit", "18", "--repo", REPO, "--no-batch")).code).to.equal(0);
+      const runId = await eventually(async () => {
+        const queue = JSON.parse((await mainline("--json", "queue", "get", "--repo", REPO)).stdout) as {
+          enqueuedPullRequests: { prNumber: number; testRunId?: string }[];
+        };
+        const id = queue.enqueuedPullRequests.find((pr) => pr.prNumber === 18)?.testRunId;
+        expect(id, "PR #18's test run").to.be.a("string");
+        return id!;
+      });
+      const report = await mainline(
+        "report",
+        runId,
+        "--failed",
+        "--details-url",
+        "https://ci.example/builds/42",
+      );
+      expect(report.code, report.stderr).to.equal(0);
+
+      const status = await mainline("status", "18", "--repo", REPO);
+      expect(status.stdout).to.match(/^PR #18 FAILED/);
+      expect(status.stdout).to.include("why it failed: https://ci.example/builds/42");
+    });
+
     it("says a PR of a parallel queue waits for its impacted targets, until they are set", async () => {
       const target = ["--repo", REPO, "--target", "parallel"];
       expect((await mainline("queue", "create", "--mode", "PARALLEL", ...target)).code).to.equal(0);

@@ -153,6 +153,9 @@ describe("organisations are isolated on every endpoint (the whole system, one to
       ),
     getMergeQueueTestingDetails: async () =>
       refused(await post("/getMergeQueueTestingDetails", beta, { ...main, testRunId: ids.testRunId })),
+    // A run of A's, named by its id alone: B learns nothing, not even that it exists.
+    getTestRunOutput: async () =>
+      refused(await call("GET", `/test-runs/${ids.testRunId}/output`, beta), [404]),
     getQueue: async () => refused(await post("/getQueue", beta, release)),
     updateQueue: async () => refused(await post("/updateQueue", beta, { ...release, concurrency: 9 })),
     deleteQueue: async () => refused(await post("/deleteQueue", beta, release)),

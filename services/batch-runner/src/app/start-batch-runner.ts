@@ -8,8 +8,13 @@ import {
   type MessageCodec,
 } from "@mainline/kit/bus/index";
 import type { Logger } from "@mainline/kit/logging/index";
-import { provisionMainlineStreams, STREAMS } from "@mainline/kit/streams/index";
-import { ExternalTestRunReported, MergeJob, TestRunJob } from "@mainline/proto/queue";
+import { provisionMainlineStreams, STREAMS, TestRunOutputs } from "@mainline/kit/streams/index";
+import { ExternalTestRunReported, MergeJob, TestRunJob, TestRunLifecycleEvent } from "@mainline/proto/queue";
+import {
+  CANCELLATION_CONSUMER,
+  cancellationHandler,
+  provisionCancellationConsumer,
+} from "../bus/cancellation-consumer.js";
 import { ExternalReportBoard } from "../bus/external-report-board.js";
 import { externalReportHandler } from "../bus/external-report-handler.js";
 import {
@@ -18,12 +23,14 @@ import {
   provisionJobConsumers,
   type JobConsumerSettings,
 } from "../bus/job-consumers.js";
+import { RunCancellationBoard } from "../bus/run-cancellation-board.js";
 import { TestRunResultLedger } from "../bus/test-run-result-ledger.js";
 import type { GitIdentity } from "../git/git.js";
 import { GitCredentials } from "../git/git-credentials.js";
 import { RepositoryCache } from "../git/repository-cache.js";
 import { ExternalRunWaiter } from "../jobs/external-run-waiter.js";
 import { mergeJobHandler } from "../jobs/merge-handler.js";
+import { RunCancellations } from "../jobs/run-cancellations.js";
 import { testRunJobHandler } from "../jobs/test-run-handler.js";
 import { ExternalRunRegistry } from "../runner/external-runner.js";
 
@@ -73,6 +80,7 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
   const jsm = await nats.jetstreamManager();
   await provisionMainlineStreams(jsm);
   await provisionJobConsumers(jsm, consumerSettings);
+  await provisionCancellationConsumer(jsm, consumerSettings.ackWaitMs);
 
   // Worktrees a killed process left behind are only disk; the mirrors prune their records on next use.
   await rm(join(settings.workDir, "worktrees"), { recursive: true, force: true });
@@ -81,24 +89,35 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
     identity: settings.gitIdentity,
     credentials: new GitCredentials(settings.credentialsDir),
   });
-  const [ledger, board] = await Promise.all([TestRunResultLedger.open(js), ExternalReportBoard.open(js)]);
+  const [ledger, board, cancelledRuns, outputs] = await Promise.all([
+    TestRunResultLedger.open(js),
+    ExternalReportBoard.open(js),
+    RunCancellationBoard.open(js),
+    TestRunOutputs.open(js),
+  ]);
   const externalRuns = new ExternalRunWaiter(new ExternalRunRegistry(), board);
   const watch = await board.watch(
     (report) => externalRuns.accept(report),
     (error) => logger.warn({ err: error }, "could not read an external report from the board"),
+  );
+  const cancellations = new RunCancellations(cancelledRuns);
+  const cancellationWatch = await cancelledRuns.watch(
+    (testRunId) => cancellations.cancel(testRunId),
+    (error) => logger.warn({ err: error }, "could not read a cancellation from the board"),
   );
   const abort = new AbortController();
 
   const common = { js, cache, logger, clock, maxDeliver: consumerSettings.maxDeliver };
   const handles: ConsumerHandle[] = [];
   const start = async <T>(
-    consumer: (typeof JOB_CONSUMERS)[keyof typeof JOB_CONSUMERS],
+    consumer: { durable: string },
     codec: MessageCodec<T>,
     handler: DeliveryHandler<T>,
+    stream: string = STREAMS.jobs.name,
   ): Promise<void> => {
     const handle = await consume<T>({
       js,
-      stream: STREAMS.jobs.name,
+      stream,
       durable: consumer.durable,
       codec,
       handler,
@@ -117,12 +136,20 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
       ...common,
       ledger,
       externalRuns,
+      cancellations,
+      outputs,
       abort: abort.signal,
       maxRunSeconds: settings.maxRunSeconds,
     }),
   );
   await start(JOB_CONSUMERS.merge, MergeJob, mergeJobHandler(common));
   await start(JOB_CONSUMERS.externalReport, ExternalTestRunReported, externalReportHandler(board));
+  await start(
+    CANCELLATION_CONSUMER,
+    TestRunLifecycleEvent,
+    cancellationHandler(cancelledRuns),
+    STREAMS.events.name,
+  );
   logger.info({ workDir: settings.workDir, concurrency: settings.jobConcurrency }, "consuming jobs");
 
   let stopped: Promise<void> | undefined;
@@ -134,6 +161,7 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
     abort.abort();
     await stopped;
     watch.stop();
+    cancellationWatch.stop();
   };
   return {
     stopConsuming,

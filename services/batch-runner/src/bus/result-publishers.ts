@@ -2,17 +2,25 @@ import type { JetStreamClient } from "nats";
 import { publish } from "@mainline/kit/bus/index";
 import { SUBJECTS } from "@mainline/kit/streams/index";
 import { UploadTestResultsRequest } from "@mainline/proto/flaky";
-import { MergeResult, TestRunResult } from "@mainline/proto/queue";
+import { MergeResult, TestRunPushed, TestRunResult } from "@mainline/proto/queue";
 
 // Message ids derive from the job's own id only, so every delivery of a job publishes under the
 // same id and the stream stores its result once (within the duplicate window).
 export const testRunResultMsgId = (testRunId: string): string => `test-run-result:${testRunId}`;
 export const testResultsUploadMsgId = (testRunId: string): string => `test-results:${testRunId}`;
+export const testRunPushedMsgId = (testRunId: string): string => `test-run-pushed:${testRunId}`;
 export const mergeResultMsgId = (mergeId: string): string => `merge-result:${mergeId}`;
 
 export async function publishTestRunResult(js: JetStreamClient, result: TestRunResult): Promise<void> {
   await publish(js, SUBJECTS.testRunResult, TestRunResult, result, {
     msgId: testRunResultMsgId(result.testRunId),
+  });
+}
+
+/** Before the tests run: an external CI needs the commit while the run is in progress. */
+export async function publishTestRunPushed(js: JetStreamClient, pushed: TestRunPushed): Promise<void> {
+  await publish(js, SUBJECTS.testRunPushed, TestRunPushed, pushed, {
+    msgId: testRunPushedMsgId(pushed.testRunId),
   });
 }
 

@@ -37,7 +37,8 @@ export class ExternalRunWaiter {
 
   /**
    * Resolves with the report, or timed_out after `timeoutMs`. Rejects with a retryable error when
-   * `abort` fires (shutdown), so the job goes back to the stream and another replica waits on.
+   * `abort` fires (shutdown: the job goes back to the stream and another replica waits on; a
+   * cancellation: the caller knows it from its own signal), and stops waiting at once.
    */
   async waitFor(
     testRunId: string,
@@ -51,7 +52,10 @@ export class ExternalRunWaiter {
     try {
       const posted = await this.board.read(testRunId);
       if (posted !== undefined) this.accept(posted);
-      const result = await raceAbort(waiting, abort);
+      const result = await raceAbort(waiting, abort).catch((error: unknown) => {
+        this.registry.abandon(testRunId);
+        throw error;
+      });
       const message = this.accepted.get(testRunId)?.message;
       return { ...result, ...(message !== undefined && message !== "" && { message }) };
     } finally {

@@ -1,3 +1,5 @@
+import type { Logger } from "@mainline/kit/logging/index";
+import { TEST_RUN_OUTPUT_MAX_BYTES, type TestRunOutputs } from "@mainline/kit/streams/index";
 import type { ProjectedBranch } from "../git/projected-branch.js";
 import type { RepositoryCache } from "../git/repository-cache.js";
 import { withTestCommitWorktree } from "../git/test-commit-worktree.js";
@@ -19,7 +21,16 @@ export interface RunTestsDeps {
   readonly externalRuns: ExternalRunWaiter;
   /** Fires on shutdown: an external wait gives its job back instead of holding the process. */
   readonly abort: AbortSignal;
+  readonly outputs: TestRunOutputs;
+  readonly logger: Logger;
 }
+
+/**
+ * Where the gateway serves a COMMAND run's kept output, under its public URL. A path, not a URL: the gateway
+ * knows where users reach it, and the web UI links to the same path.
+ */
+export const testRunOutputPath = (testRunId: string): string =>
+  `/v1/test-runs/${encodeURIComponent(testRunId)}/output`;
 
 // The result message travels in events and webhooks; the end of the output is what explains a failure.
 const MESSAGE_OUTPUT_CHARS = 4000;
@@ -27,11 +38,16 @@ const MESSAGE_OUTPUT_CHARS = 4000;
 // messages over its max_payload (1 MiB by default); files beyond this total are left out.
 const MAX_JUNIT_BYTES = 512 * 1024;
 
-/** Runs the job's runner against the pushed test commit. */
+/**
+ * Runs the job's runner against the pushed test commit. When `cancel` fires, a command's process
+ * group is killed and an external wait ends at once; either way it rejects and the caller, which
+ * owns `cancel`, knows why.
+ */
 export async function runTests(
   request: TestRunRequest,
   branch: ProjectedBranch,
   deps: RunTestsDeps,
+  cancel: AbortSignal,
 ): Promise<RunVerdict> {
   const timeoutSeconds = Math.round(request.timeoutMs / 1000);
   if (request.runner.kind === "external") {
@@ -39,7 +55,7 @@ export async function runTests(
       request.testRunId,
       request.queue.org,
       request.timeoutMs,
-      deps.abort,
+      AbortSignal.any([deps.abort, cancel]),
     );
     const said =
       report.outcome === "timed_out"
@@ -68,6 +84,8 @@ export async function runTests(
         timeoutMs: request.timeoutMs,
         junitGlobs,
         maxJunitBytes: MAX_JUNIT_BYTES,
+        outputTailBytes: TEST_RUN_OUTPUT_MAX_BYTES,
+        signal: cancel,
         // Lets a test command tell which run it belongs to (e.g. to tag its own reports).
         env: {
           ...env,
@@ -84,9 +102,26 @@ export async function runTests(
         ? `the test command exceeded the testing timeout of ${timeoutSeconds} s`
         : `the test command exited with code ${run.exitCode}`;
   const tail = run.outputTail.slice(-MESSAGE_OUTPUT_CHARS).trim();
+  const outputKept = await keepOutput(deps, request.testRunId, run.outputTail);
+  const outputPath = outputKept ? testRunOutputPath(request.testRunId) : undefined;
   return {
     outcome: run.outcome,
     junitXml: run.junitFiles.map((file) => file.content),
-    message: run.outcome !== "passed" && tail !== "" ? `${said}\n${tail}` : said,
+    message:
+      run.outcome !== "passed" && tail !== ""
+        ? `${said}${outputPath ? ` (full output: ${outputPath})` : ""}\n${tail}`
+        : said,
+    ...(outputPath !== undefined && { detailsUrl: outputPath }),
   };
+}
+
+/** The verdict stands without the output: a store that refuses is logged, and the run is not repeated. */
+async function keepOutput(deps: RunTestsDeps, testRunId: string, output: string): Promise<boolean> {
+  try {
+    await deps.outputs.keep(testRunId, output);
+    return true;
+  } catch (error) {
+    deps.logger.warn({ err: error, testRunId }, "could not keep the test command's output");
+    return false;
+  }
 }

@@ -2,14 +2,21 @@ import type { JetStreamClient } from "nats";
 import type { DeliveryHandler } from "@mainline/kit/bus/index";
 import { isRetryable } from "@mainline/kit/errors/index";
 import type { Logger } from "@mainline/kit/logging/index";
+import type { TestRunOutputs } from "@mainline/kit/streams/index";
 import { inSpan } from "@mainline/kit/telemetry/index";
 import type { TestRunJob, TestRunResult } from "@mainline/proto/queue";
-import { publishTestResultsUpload, publishTestRunResult } from "../bus/result-publishers.js";
+import {
+  publishTestResultsUpload,
+  publishTestRunPushed,
+  publishTestRunResult,
+} from "../bus/result-publishers.js";
 import type { TestRunResultLedger } from "../bus/test-run-result-ledger.js";
 import { buildProjectedBranch, type ProjectedBranch } from "../git/projected-branch.js";
 import { assertRunId } from "../git/ref-names.js";
+import { deleteTestBranches } from "../git/test-branch-cleanup.js";
 import type { RepositoryCache } from "../git/repository-cache.js";
 import type { ExternalRunWaiter } from "./external-run-waiter.js";
+import type { RunCancellations } from "./run-cancellations.js";
 import { flakyUploadOf } from "./flaky-upload.js";
 import { retryLater, shouldRetry } from "./retry-later.js";
 import { runTests } from "./run-tests.js";
@@ -21,6 +28,8 @@ export interface TestRunHandlerDeps {
   readonly cache: RepositoryCache;
   readonly ledger: TestRunResultLedger;
   readonly externalRuns: ExternalRunWaiter;
+  readonly cancellations: RunCancellations;
+  readonly outputs: TestRunOutputs;
   readonly logger: Logger;
   readonly clock: () => Date;
   readonly abort: AbortSignal;
@@ -49,27 +58,43 @@ export function testRunJobHandler(deps: TestRunHandlerDeps): DeliveryHandler<Tes
       return announce(deps, job, recorded);
     }
 
-    const startedAt = deps.clock();
-    let request: TestRunRequest;
+    const followed = await deps.cancellations.follow(job.testRunId);
     try {
-      request = readTestRunJob(job, deps.maxRunSeconds);
-    } catch (error) {
-      // The coordinator learns the run is over; rethrowing then terminates the job, logged.
-      await decide(deps, job, failureResult(job, error, { startedAt, finishedAt: deps.clock() }));
-      throw error;
+      // Acked without a result: the coordinator already forgot the run, and the slot is free at once.
+      if (followed.signal.aborted) return log.info("test run cancelled before it started; skipped");
+      const startedAt = deps.clock();
+      let request: TestRunRequest;
+      try {
+        request = readTestRunJob(job, deps.maxRunSeconds);
+      } catch (error) {
+        // The coordinator learns the run is over; rethrowing then terminates the job, logged.
+        await decide(deps, job, failureResult(job, error, { startedAt, finishedAt: deps.clock() }));
+        throw error;
+      }
+      const result = await testRun(deps, request, startedAt, deliveryCount, followed.signal);
+      if (result === CANCELLED) return log.info("test run cancelled; stopped and its test branch deleted");
+      log.info({ outcome: result.outcome, testBranchSha: result.testBranchSha }, "test run finished");
+      await decide(deps, job, result);
+    } finally {
+      followed.release();
     }
-    const result = await testRun(deps, request, startedAt, deliveryCount);
-    log.info({ outcome: result.outcome, testBranchSha: result.testBranchSha }, "test run finished");
-    await decide(deps, job, result);
   };
 }
+
+/** A run the planner cancelled ends without a result: nobody waits for one. */
+const CANCELLED = Symbol("cancelled");
 
 async function testRun(
   deps: TestRunHandlerDeps,
   request: TestRunRequest,
   startedAt: Date,
   deliveryCount: number,
-): Promise<TestRunResult> {
+  cancel: AbortSignal,
+): Promise<TestRunResult | typeof CANCELLED> {
+  const stopCancelled = async (branch?: ProjectedBranch): Promise<typeof CANCELLED> => {
+    if (branch !== undefined) await deleteCancelledBranch(deps, request, branch);
+    return CANCELLED;
+  };
   const endWith = (error: unknown, branch?: ProjectedBranch): TestRunResult => {
     // A stopping replica hands the job back whatever the delivery count: the run is not over.
     if (deps.abort.aborted || shouldRetry(error, deliveryCount, deps.maxDeliver))
@@ -86,20 +111,55 @@ async function testRun(
     branch = await inSpan(TRACER, "build projected branch", attributes, () =>
       buildProjectedBranch(deps.cache, request.projected),
     );
+    await publishTestRunPushed(deps.js, {
+      testRunId: request.testRunId,
+      queue: request.queue,
+      testBranch: branch.testBranch,
+      testBranchSha: branch.testBranchSha,
+      pushedAt: deps.clock(),
+    });
   } catch (error) {
+    if (cancel.aborted) return stopCancelled();
     return endWith(error);
   }
+  if (cancel.aborted) return stopCancelled(branch);
   if (branch.reused)
     deps.logger.info({ testRunId: request.testRunId }, "test branch already pushed; reusing it");
   try {
     const verdict = await inSpan(TRACER, "run tests", attributes, async (span) => {
-      const ran = await runTests(request, branch, deps);
+      const ran = await runTests(request, branch, deps, cancel);
       span.setAttribute("mainline.test_run.outcome", ran.outcome);
       return ran;
     });
+    if (cancel.aborted) return stopCancelled(branch);
     return verdictResult(request, branch, verdict, { startedAt, finishedAt: deps.clock() });
   } catch (error) {
+    if (cancel.aborted) return stopCancelled(branch);
     return endWith(error, branch);
+  }
+}
+
+/**
+ * A CI that builds test branches stops when its branch goes (as most do on branch deletion). A
+ * remote that refuses is logged, not retried: the cancellation is final and the branch is only clutter.
+ */
+async function deleteCancelledBranch(
+  deps: TestRunHandlerDeps,
+  request: TestRunRequest,
+  branch: ProjectedBranch,
+): Promise<void> {
+  try {
+    await deleteTestBranches(
+      deps.cache,
+      request.projected.remoteUrl,
+      [branch.testBranch],
+      request.projected.credentialsSecretName,
+    );
+  } catch (error) {
+    deps.logger.warn(
+      { err: error, testRunId: request.testRunId, testBranch: branch.testBranch },
+      "could not delete the test branch of a cancelled run",
+    );
   }
 }
 

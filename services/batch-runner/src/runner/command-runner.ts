@@ -6,6 +6,7 @@ import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import { glob } from "tinyglobby";
 import { commandEnvironment, createRunArea, type RunArea } from "./command-environment.js";
 import { OutputTail } from "./output-tail.js";
+import { TestRunCancelledError } from "./test-run-cancelled-error.js";
 import type { JunitFile, RunOutcome } from "./run-result.js";
 
 export interface CommandRun {
@@ -22,8 +23,13 @@ export interface CommandRun {
   readonly outputTailBytes?: number;
   /** JUnit files beyond this total size are left out rather than held in memory. */
   readonly maxJunitBytes?: number;
-  /** Time between SIGTERM and SIGKILL for a command that timed out. */
+  /** Time between SIGTERM and SIGKILL for a command that timed out or was cancelled. */
   readonly killGraceMs?: number;
+  /**
+   * Fires when the run is cancelled: the process group is killed as on a timeout, and runCommand
+   * rejects with TestRunCancelledError once the command has exited.
+   */
+  readonly signal?: AbortSignal;
 }
 
 export interface CommandRunResult {
@@ -53,10 +59,13 @@ export async function runCommand(run: CommandRun): Promise<CommandRunResult> {
     }
   }
 
+  if (run.signal?.aborted) throw new TestRunCancelledError();
+
   const started = performance.now();
   const tail = new OutputTail(run.outputTailBytes ?? DEFAULT_TAIL_BYTES);
   const area = await createRunArea();
-  const { exitCode, timedOut } = await runInProcessGroup(run, tail, area).finally(() => area.remove());
+  const { exitCode, timedOut, cancelled } = await runInProcessGroup(run, tail, area).finally(() => area.remove());
+  if (cancelled) throw new TestRunCancelledError();
   const durationMs = Math.round(performance.now() - started);
   const junitFiles = await collectJunitFiles(
     run.cwd,
@@ -77,7 +86,7 @@ function runInProcessGroup(
   run: CommandRun,
   tail: OutputTail,
   area: RunArea,
-): Promise<{ exitCode: number | null; timedOut: boolean }> {
+): Promise<{ exitCode: number | null; timedOut: boolean; cancelled: boolean }> {
   return new Promise((resolve, reject) => {
     // detached puts sh at the head of a new process group, so kill(-pid) reaches everything the
     // command started (test workers, servers), not just the shell.
@@ -88,6 +97,7 @@ function runInProcessGroup(
       stdio: ["ignore", "pipe", "pipe"],
     });
     let timedOut = false;
+    let cancelled = false;
     let escalation: NodeJS.Timeout | undefined;
     const killGroup = (signal: NodeJS.Signals): void => {
       try {
@@ -96,15 +106,25 @@ function runInProcessGroup(
         // ESRCH: the group is already gone.
       }
     };
-    const timer = setTimeout(() => {
-      timedOut = true;
+    const stopGroup = (): void => {
+      if (escalation !== undefined) return;
       killGroup("SIGTERM");
       escalation = setTimeout(() => killGroup("SIGKILL"), run.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stopGroup();
     }, run.timeoutMs);
+    const onAbort = (): void => {
+      cancelled = true;
+      stopGroup();
+    };
+    run.signal?.addEventListener("abort", onAbort, { once: true });
     child.stdout.on("data", (chunk: Buffer) => tail.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => tail.push(chunk));
     child.on("error", (error) => {
       clearTimeout(timer);
+      run.signal?.removeEventListener("abort", onAbort);
       reject(error);
     });
     child.on("exit", () => {
@@ -115,7 +135,8 @@ function runInProcessGroup(
     child.on("close", (code) => {
       clearTimeout(timer);
       clearTimeout(escalation);
-      resolve({ exitCode: code, timedOut });
+      run.signal?.removeEventListener("abort", onAbort);
+      resolve({ exitCode: code, timedOut: timedOut && !cancelled, cancelled });
     });
   });
 }

@@ -85,6 +85,12 @@ export class ExternalRunRegistry {
     return true;
   }
 
+  /** Ends the waits for a run that no longer needs a report (cancelled, or handed back on shutdown). */
+  abandon(testRunId: string): void {
+    for (const waiter of this.waiters.get(testRunId) ?? []) clearTimeout(waiter.timer);
+    this.waiters.delete(testRunId);
+  }
+
   /** Run ids currently waiting for a report. */
   pending(): string[] {
     return [...this.waiters.keys()];

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import { runCommand } from "../../src/runner/command-runner.js";
+import { TestRunCancelledError } from "../../src/runner/test-run-cancelled-error.js";
 
 /** True once a process no longer runs; a zombie waiting for an absent reaper counts as gone. */
 async function isGone(pid: number): Promise<boolean> {
@@ -64,6 +65,29 @@ describe("runCommand", () => {
     expect(result.durationMs).to.be.below(10_000);
     const sleeper = Number((await readFile(join(dir, "sleeper.pid"), "utf8")).trim());
     expect(await diesSoon(sleeper), `sleep ${sleeper} still running`).to.be.true;
+  });
+
+  it("stops at once when the run is cancelled: the whole group is killed and no verdict is given", async () => {
+    const cancel = new AbortController();
+    const running = runCommand({
+      command: "sleep 600 & echo $! > worker.pid; wait",
+      cwd: dir,
+      timeoutMs: 600_000,
+      signal: cancel.signal,
+    });
+    let workerPid = "";
+    while (workerPid === "")
+      workerPid = (await readFile(join(dir, "worker.pid"), "utf8").catch(() => "")).trim();
+    const cancelledAt = Date.now();
+    cancel.abort();
+
+    expect(await rejection(running)).to.be.instanceOf(TestRunCancelledError);
+    expect(Date.now() - cancelledAt, "ms until the command is gone").to.be.below(3_000);
+    expect(await diesSoon(Number(workerPid))).to.equal(true);
+    // A run cancelled before it began never starts its command.
+    expect(
+      await rejection(runCommand({ command: "true", cwd: dir, timeoutMs: 1_000, signal: cancel.signal })),
+    ).to.be.instanceOf(TestRunCancelledError);
   });
 
   it("escalates to SIGKILL for a command that ignores SIGTERM", async () => {

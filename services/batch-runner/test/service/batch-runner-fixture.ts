@@ -15,7 +15,9 @@ import {
   MergeResult,
   RunnerKind,
   TestRunJob,
+  TestRunEventType,
   TestRunKind,
+  TestRunLifecycleEvent,
   TestRunResult,
   type Runner,
 } from "@mainline/proto/queue";
@@ -167,6 +169,18 @@ export class BatchRunnerFixture {
     await publish(this.js, SUBJECTS.externalReport, ExternalTestRunReported, message, {
       msgId: `external-report:${message.testRunId}`,
     });
+  }
+
+  /** The coordinator's cancellation of a run, as its outbox publishes it. */
+  async publishCancellation(testRunId: string): Promise<void> {
+    const event = TestRunLifecycleEvent.fromPartial({
+      eventId: `cancel-${testRunId}`,
+      type: TestRunEventType.CANCELLED,
+      queue: QUEUE,
+      testRunId,
+      reason: "RESTART_REQUESTED",
+    });
+    await publish(this.js, SUBJECTS.testRunEvent, TestRunLifecycleEvent, event, { msgId: event.eventId });
   }
 
   /** Waits until the batch-runner has settled (acked or terminated) the job at `seq`. */

@@ -70,4 +70,34 @@ describe("batch-runner: external runs", () => {
     expect(result.outcome).to.equal(TestRunOutcome.TIMED_OUT, result.message);
     expect(result.message).to.contain("no report from the external CI");
   });
+
+  it("ends the wait at once when the run is cancelled: the branch is deleted, the slot freed, no result sent", async () => {
+    const runId = newRunId("ext-cancel");
+    const seq = await service.publishTestRunJob(
+      service.testRunJob(fx, runId, [{ number: 1 }], externalRunner),
+    );
+    await testBranchPushed(runId);
+    const cancelledAt = Date.now();
+    await service.publishCancellation(runId);
+
+    await service.jobSettled(seq);
+    expect(Date.now() - cancelledAt, "ms until the job's slot is free").to.be.below(5_000);
+    expect(await fx.remoteSha(`refs/heads/mainline/test/main/${runId}`)).to.equal(undefined);
+    // A late report changes nothing: nobody waits for it.
+    await service.publishExternalReport({ testRunId: runId, passed: true });
+    await sleep(300);
+    expect(service.testRunResults.all(runId)).to.deep.equal([]);
+  });
+
+  it("skips a job whose run was cancelled before any replica took it", async () => {
+    const runId = newRunId("ext-cancel-early");
+    await service.publishCancellation(runId);
+    const seq = await service.publishTestRunJob(
+      service.testRunJob(fx, runId, [{ number: 1 }], externalRunner),
+    );
+
+    await service.jobSettled(seq);
+    expect(await fx.remoteBranches()).not.to.include(`mainline/test/main/${runId}`);
+    expect(service.testRunResults.all(runId)).to.deep.equal([]);
+  });
 });

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { ResultContext } from "@mainline/proto/flaky";
+import { TestRunOutputs } from "@mainline/kit/streams/index";
 import { RunnerKind, TestRunKind, TestRunOutcome } from "@mainline/proto/queue";
 import { RemoteFixture } from "../git/remote-fixture.js";
 import { BatchRunnerFixture, commandRunner, newRunId, QUEUE } from "./batch-runner-fixture.js";
@@ -52,8 +53,9 @@ describe("batch-runner: test-run jobs", () => {
       { prNumber: 1, commitSha: log[1]!.sha },
       { prNumber: 2, commitSha: log[0]!.sha },
     ]);
+    // The check links to the kept output, by the path the gateway serves it at.
     expect(result.statusChecks).to.deep.equal([
-      { context: "mainline/test-command", url: "", state: "success" },
+      { context: "mainline/test-command", url: `/v1/test-runs/${runId}/output`, state: "success" },
     ]);
     expect(result.startedAt!.getTime()).to.be.at.most(result.finishedAt!.getTime());
     // Nothing to ingest without JUnit, and nothing left behind in the replica's work dir.
@@ -78,6 +80,9 @@ describe("batch-runner: test-run jobs", () => {
     const result = await service.testRunResults.first(runId);
     expect(result.outcome).to.equal(TestRunOutcome.FAILED, result.message);
     expect(result.message).to.contain("exited with code 3").and.to.contain("divides: expected 2");
+    expect(result.message).to.contain(`full output: /v1/test-runs/${runId}/output`);
+    const outputs = await TestRunOutputs.open(service.js);
+    expect(await outputs.read(runId)).to.contain("divides: expected 2");
     expect(result.junitXml).to.deep.equal([FAILING_JUNIT]);
     expect(result.statusChecks[0]!.state).to.equal("failure");
 

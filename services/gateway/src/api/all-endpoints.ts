@@ -6,6 +6,7 @@ import { codeHostEndpoints, type CodeHostOptions } from "./endpoints/code-host-e
 import { flakyTestEndpoints } from "./endpoints/flaky-test-endpoints.js";
 import { mergeQueueEndpoints } from "./endpoints/merge-queue-endpoints.js";
 import { metricsEndpoints } from "./endpoints/metrics-endpoints.js";
+import { testRunEndpoints } from "./endpoints/test-run-endpoints.js";
 import { webhookEndpoints } from "./endpoints/webhook-endpoints.js";
 
 /** Every endpoint of /v1, in the order the OpenAPI document lists them. */
@@ -13,9 +14,11 @@ export function allEndpoints(
   upstreams: Upstreams,
   auth: AuthRepository,
   codeHost: CodeHostOptions,
+  links: { publicUrl?: string } = {},
 ): Endpoint[] {
   return [
-    ...mergeQueueEndpoints(upstreams),
+    ...mergeQueueEndpoints(upstreams, links.publicUrl),
+    ...testRunEndpoints(upstreams),
     ...metricsEndpoints(upstreams),
     ...flakyTestEndpoints(upstreams),
     ...codeHostEndpoints(upstreams, codeHost),

@@ -22,9 +22,9 @@ export interface Endpoint<Input = unknown, Output = unknown> {
   summary: string;
   tag: string;
   access: Access;
-  /** JSON body (POST) or query string (GET). */
+  /** JSON body (POST), query string (GET) or the `{name}` segments of the path. */
   input: z.ZodType<Input>;
-  inputIn: "body" | "query";
+  inputIn: "body" | "query" | "path";
   /** JSON response schema, or "text" for plain-text responses. */
   output: z.ZodType<Output> | { text: string };
   /**

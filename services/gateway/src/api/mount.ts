@@ -17,9 +17,15 @@ export function mountApi(endpoints: readonly Endpoint[], auth: AuthRepository): 
     ctx.body = openapi;
   });
   for (const e of endpoints) {
-    router[e.method](e.path, async (ctx: Context) => {
+    // OpenAPI writes path parameters {name}, the router :name.
+    router[e.method](e.path.replace(/\{(\w+)\}/g, ":$1"), async (ctx: Context) => {
       const principal = e.access === "public" ? PUBLIC : await authenticate(ctx, auth, e.access);
-      const raw = e.inputIn === "body" ? await readBody(ctx, e) : ctx.query;
+      const raw =
+        e.inputIn === "body"
+          ? await readBody(ctx, e)
+          : e.inputIn === "path"
+            ? (ctx.params as Record<string, string>)
+            : ctx.query;
       const input = parseInput(e.input, raw);
       const output = await e.handle(input, { principal, ctx });
       ctx.status = e.status ?? 200;

@@ -77,8 +77,8 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl = "/v1"):
       const required = new Set((inputSchema.required as string[] | undefined) ?? []);
       operation.parameters = Object.entries(properties).map(([name, schema]) => ({
         name,
-        in: "query",
-        required: required.has(name),
+        in: e.inputIn,
+        required: e.inputIn === "path" || required.has(name),
         schema,
       }));
     }

@@ -16,6 +16,7 @@ import {
 } from "@mainline/proto/queue";
 import type { QueueRef } from "@mainline/proto/common";
 import { notReadyReason } from "./not-ready-reason.js";
+import type { LinkResolver } from "./public-links.js";
 import type { RepoInput } from "./schemas/common.js";
 import type { PR_STATES, QUEUE_STATES } from "./schemas/merge-queue.js";
 
@@ -77,10 +78,25 @@ export function queueSettingsToJson(q: Queue) {
 }
 
 export function queueToJson(q: Queue) {
-  return { ...queueSettingsToJson(q), enqueuedPullRequests: q.enqueuedPullRequests.map(enqueuedToJson) };
+  return {
+    ...queueSettingsToJson(q),
+    enqueuedPullRequests: q.enqueuedPullRequests.map(enqueuedToJson),
+    testRunsInFlight: q.activeTestRuns.map((run) => ({
+      id: run.testRunId,
+      kind: run.isBisection ? ("bisection" as const) : ("main" as const),
+      prNumbers: run.prNumbers,
+      testBranch: run.testBranch,
+      testBranchSha: run.testBranchSha,
+      startedAt: iso(run.startedAt),
+    })),
+  };
 }
 
-export function submittedToJson(pr: SubmittedPullRequest, targetBranch: string) {
+export function submittedToJson(
+  pr: SubmittedPullRequest,
+  targetBranch: string,
+  link: LinkResolver = (url) => url,
+) {
   const readiness = pr.readiness;
   const state = nameOf(PullRequestState, pr.state) as PullRequestStateName;
   const reason = state === "NOT_READY" ? notReadyReason(pr, targetBranch) : undefined;
@@ -108,6 +124,7 @@ export function submittedToJson(pr: SubmittedPullRequest, targetBranch: string) 
     prAuthor: pr.prAuthor,
     ...(pr.failureReason ? { failureReason: pr.failureReason } : {}),
     ...(pr.cancellationReason ? { cancellationReason: pr.cancellationReason } : {}),
+    ...(pr.failureDetailsUrl ? { failureDetailsUrl: link(pr.failureDetailsUrl) } : {}),
   };
 }
 
@@ -115,14 +132,14 @@ export function impactedTargetsToJson(t: ImpactedTargets | undefined): "ALL" | s
   return t?.all ? "ALL" : (t?.targets ?? []);
 }
 
-export function testingDetailsToJson(d: TestingDetails) {
+export function testingDetailsToJson(d: TestingDetails, link: LinkResolver = (url) => url) {
   return {
     requiredStatuses: d.requiredStatuses,
     testBranch: d.testBranch,
     testBranchSha: d.testBranchSha,
     createdAt: iso(d.createdAt),
     status: nameOf(TestRunStatus, d.status) as "IN_PROGRESS" | "FAILED" | "CANCELLED" | "SUCCEEDED",
-    statusChecks: d.statusChecks.map((s) => ({ context: s.context, url: s.url, state: s.state })),
+    statusChecks: d.statusChecks.map((s) => ({ context: s.context, url: link(s.url), state: s.state })),
     testedPullRequests: d.testedPullRequests.map((p) => ({
       prNumber: p.prNumber,
       prUrl: p.prUrl,

@@ -1,1 +1,2 @@
 export * from "./mainline-streams.js";
+export * from "./test-run-outputs.js";

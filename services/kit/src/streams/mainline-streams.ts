@@ -16,6 +16,8 @@ export const SUBJECTS = {
   testResults: "mainline.jobs.test-results",
   /** batch-runner -> queue-coordinator */
   testRunResult: "mainline.results.test-run",
+  /** The test branch is pushed and testing begins: its commit, before the result. */
+  testRunPushed: "mainline.results.test-run-pushed",
   mergeResult: "mainline.results.merge",
   /** queue-coordinator -> webhooks, metrics */
   pullRequestEvent: "mainline.events.pull-request",

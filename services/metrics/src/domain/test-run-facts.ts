@@ -43,11 +43,15 @@ export interface TestRunStep {
 
 /**
  * Applies one test-run fact. The kind recorded at the start wins over the one of a later event, which may
- * not know it (a run cancelled in the step that forgot it).
+ * not know it (a run cancelled in the step that forgot it). A run ends once, and only after its start was
+ * counted: an end for a run not in progress (a result that arrived after the run was cancelled, a cancellation
+ * of a run that already ended) counts nothing, so runs finished never exceed runs started.
  */
 export function applyTestRunFact(active: ActiveTestRun | undefined, fact: TestRunFact): TestRunStep {
   const observe = new ObservationList(fact.eventId, fact.queue, fact.at);
   const kind = active?.kind ?? fact.kind;
+  if ((fact.type === "FINISHED" || fact.type === "CANCELLED") && active === undefined)
+    return { run: undefined, observations: [] };
   switch (fact.type) {
     case "STARTED": {
       observe.add("run_started", fact.kind, 1);

@@ -47,6 +47,22 @@ describe("test-run facts", () => {
     expect(kinds(step)).to.deep.equal(["run_finished(cancelled)[bisection]=1"]);
   });
 
+  it("counts a run's end once, and only after its start: finished never exceeds started", () => {
+    const started = applyTestRunFact(undefined, fact("STARTED", { kind: "bisection", startedAt: 0 }));
+    const cancelled = applyTestRunFact(started.run ?? undefined, fact("CANCELLED", { kind: "bisection" }));
+    // The run's result crossed its cancellation on the bus: the run is over already.
+    const lateResult = applyTestRunFact(
+      cancelled.run ?? undefined,
+      fact("FINISHED", { kind: "bisection", outcome: "failed", startedAt: 0, finishedAt: MINUTE }),
+    );
+    // A cancellation of a run whose start was never seen.
+    const unseen = applyTestRunFact(undefined, fact("CANCELLED", { runId: "r2", kind: "bisection" }));
+    const counted = [started, cancelled, lateResult, unseen].flatMap(kinds);
+    expect(counted).to.deep.equal(["run_started[bisection]=1", "run_finished(cancelled)[bisection]=1"]);
+    expect(lateResult.run).to.equal(undefined);
+    expect(unseen.run).to.equal(undefined);
+  });
+
   it("counts a reused bisection result and leaves the slots alone", () => {
     const step = applyTestRunFact(undefined, fact("REUSED", { kind: "bisection", outcome: "failed" }));
     expect(step.run).to.equal(undefined);

@@ -61,6 +61,9 @@ export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue
             isBisection: r.kind === "bisection",
             prNumbers: r.prs,
             startedAt: new Date(r.startedAt),
+            // The branch and its commit are in the run's record; getQueue adds them.
+            testBranch: "",
+            testBranchSha: "",
           }))
       : [],
     createdAt: new Date(doc.createdAt),

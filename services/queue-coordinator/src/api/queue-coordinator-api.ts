@@ -7,7 +7,7 @@ import {
   STATUS_TABLE,
 } from "@mainline/kit/errors/index";
 import { publish } from "@mainline/kit/bus/index";
-import { SUBJECTS } from "@mainline/kit/streams/index";
+import { SUBJECTS, type TestRunOutputs } from "@mainline/kit/streams/index";
 import type { AsyncImplementation } from "@mainline/kit/grpc/index";
 import { ResultContext, UploadTestResultsRequest } from "@mainline/proto/flaky";
 import {
@@ -23,7 +23,12 @@ import {
   TestRunStatus,
   type QueueCoordinatorServer,
 } from "@mainline/proto/queue";
-import { createPlannerState, createQueueSettings, type PullRequestFacts } from "../domain/index.js";
+import {
+  createPlannerState,
+  createQueueSettings,
+  type PullRequestEntry,
+  type PullRequestFacts,
+} from "../domain/index.js";
 import type { QueueEngine } from "../app/queue-engine.js";
 import { queueAddress, queueKey, repoKey, repoRef, type QueueAddress } from "../app/queue-key.js";
 import { incarnation, localId } from "../app/run-ids.js";
@@ -33,6 +38,7 @@ import { DEFAULT_PULL_REF_PATTERN, type RepositoryConnections } from "../store/r
 import type { TestRunRecords } from "../store/test-run-records.js";
 import { assertTestCommandEnv } from "../domain/test-command-env.js";
 import { nameOf, priorityInput, queueToProto, submittedToProto } from "./proto-mapping.js";
+import { testRunOutput, withFailureDetails } from "./test-run-output.js";
 
 export interface ApiDeps {
   engine: QueueEngine;
@@ -41,6 +47,7 @@ export interface ApiDeps {
   runs: TestRunRecords;
   connections: RepositoryConnections;
   js: JetStreamClient;
+  outputs: TestRunOutputs;
   clock: () => Date;
 }
 
@@ -78,13 +85,16 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
     const address = queueAddress(req.queue);
     const doc = await readQueue(address);
     const key = queueKey(address);
+    const queue = { key, incarnation: incarnation(doc._id, doc.createdAt) };
+    const ended = (entry: PullRequestEntry) =>
+      withFailureDetails(submittedToProto(entry, doc.planner, false), entry, queue, runs);
     if (!req.pr) throw new InvalidArgumentError("pr", "one of pr.number or pr.branch is required");
     if (req.pr.$case === "number") {
       const number = prNumber(req.pr.value);
       const active = doc.planner.prs[String(number)];
       if (active) return submittedToProto(active, doc.planner, true);
       const finished = await records.latestFinished(key, number);
-      if (finished) return submittedToProto(finished.entry, doc.planner, false);
+      if (finished) return ended(finished.entry);
       throw new NotFoundError(NOT_SUBMITTED);
     }
     const branch = req.pr.value.trim();
@@ -97,14 +107,16 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
     const openActive = active.find((e) => openNumbers.has(e.number)) ?? active[0];
     if (openActive) return submittedToProto(openActive, doc.planner, true);
     const openFinished = finished.find((f) => openNumbers.has(f.number));
-    if (openFinished) return submittedToProto(openFinished.entry, doc.planner, false);
+    if (openFinished) return ended(openFinished.entry);
     const closed = finished[0];
-    if (closed) return submittedToProto(closed.entry, doc.planner, false);
+    if (closed) return ended(closed.entry);
     throw new NotFoundError(NOT_SUBMITTED_BRANCH);
   };
   const readFresh = (address: QueueAddress) => queues.get(address, true);
 
   return {
+    getTestRunOutput: (req) => testRunOutput(deps, req),
+
     async createQueue(req) {
       const address = queueAddress(req.queue);
       const settings = createQueueSettings({
@@ -121,7 +133,14 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
     },
 
     async getQueue(req) {
-      return { queue: queueToProto(await queues.get(queueAddress(req.queue), true)) };
+      const queue = queueToProto(await queues.get(queueAddress(req.queue), true));
+      const key = queueKey(queueAddress(req.queue));
+      for (const run of queue.activeTestRuns) {
+        const record = await runs.get(key, run.testRunId);
+        run.testBranch = record?.testBranch ?? "";
+        run.testBranchSha = record?.testBranchSha ?? "";
+      }
+      return { queue };
     },
 
     async updateQueue(req) {

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
-import { provisionMainlineStreams } from "@mainline/kit/streams/index";
+import { provisionMainlineStreams, TestRunOutputs } from "@mainline/kit/streams/index";
 import type { GrpcService } from "@mainline/kit/grpc/index";
 import { toGrpcImplementation } from "@mainline/kit/grpc/index";
 import type { ServiceRuntime } from "@mainline/kit/service/index";
@@ -38,6 +38,7 @@ export async function startQueueCoordinator(
   const records = await PullRequestRecords.open(runtime.store);
   const runs = await TestRunRecords.open(runtime.store);
   const connections = RepositoryConnections.open(runtime.store);
+  const outputs = await TestRunOutputs.open(js);
   const engine = new QueueEngine({ queues, records, runs, connections, js, logger: runtime.logger, clock });
   const consumers = await startResultConsumers({ js, jsm, engine, queues, runs, logger: runtime.logger });
   const timekeeper = await Timekeeper.start({
@@ -54,7 +55,7 @@ export async function startQueueCoordinator(
   });
   runtime.shutdown.on("stop-consuming", "timekeeper", () => timekeeper.stop());
   const implementation = toGrpcImplementation(
-    queueCoordinatorApi({ engine, queues, records, runs, connections, js, clock }),
+    queueCoordinatorApi({ engine, queues, records, runs, connections, js, outputs, clock }),
     runtime.logger,
   );
   return { grpc: { definition: QueueCoordinatorService, implementation }, engine };

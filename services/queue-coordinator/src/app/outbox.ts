@@ -136,7 +136,10 @@ export class OutboxBuilder {
     const { connection, state, doc, now } = this.ctx;
     if (d.type === "START_TEST_RUN") {
       const runId = globalId(d.runId, this.suffix);
-      this.lifecycle(TestRunEventType.STARTED, runId, d.kind, [...d.dependentPrs, ...d.prs], d.prs);
+      const testBranch = connection ? testBranchName(doc.targetBranch, runId) : "";
+      this.lifecycle(TestRunEventType.STARTED, runId, d.kind, [...d.dependentPrs, ...d.prs], d.prs, {
+        testBranch,
+      });
       if (!connection) return;
       const entry = (n: number) => state.prs[String(n)];
       const job: TestRunJob = {
@@ -154,7 +157,7 @@ export class OutboxBuilder {
           author: entry(number)?.facts?.author ?? "",
         })),
         mergeMethod: MERGE_METHOD[state.settings.mergeMethod],
-        testBranch: testBranchName(doc.targetBranch, runId),
+        testBranch,
         pullRefPattern: connection.pullRefPattern,
         remoteUrl: connection.remoteUrl,
         credentialsSecretName: connection.credentialsSecretName,
@@ -170,9 +173,19 @@ export class OutboxBuilder {
       };
       this.messages.push(message(SUBJECTS.testRunJob, `job-${runId}`, TestRunJob, job));
     } else if (d.type === "CANCEL_TEST_RUN") {
-      // The step may already have dropped the run; the state before it still knows its kind.
-      const kind = state.runs[d.runId]?.kind ?? doc.planner.runs[d.runId]?.kind ?? "main";
-      this.lifecycle(TestRunEventType.CANCELLED, globalId(d.runId, this.suffix), kind, []);
+      // The step may already have dropped the run; the state before it still knows it.
+      const run = state.runs[d.runId] ?? doc.planner.runs[d.runId];
+      const runId = globalId(d.runId, this.suffix);
+      // The batch-runner running it stops on this event and deletes the branch; the webhooks service
+      // sends test_run.cancelled, so a CI that builds the branch can stop too.
+      this.lifecycle(
+        TestRunEventType.CANCELLED,
+        runId,
+        run?.kind ?? "main",
+        run ? [...run.base, ...run.prs] : [],
+        run?.prs ?? [],
+        { testBranch: connection ? testBranchName(doc.targetBranch, runId) : "", reason: d.reason },
+      );
     } else {
       if (!connection) return;
       const record = this.ctx.runRecords.get(d.runId);
@@ -251,6 +264,8 @@ export class OutboxBuilder {
         prNumbers: n.prs,
         testedPrNumbers: [],
         outcome: n.outcome === "PASSED" ? TestRunOutcome.PASSED : TestRunOutcome.FAILED,
+        testBranch: "",
+        reason: "",
       };
       this.messages.push(message(SUBJECTS.testRunEvent, `evt-${eventId}`, TestRunLifecycleEvent, event));
     }
@@ -263,6 +278,7 @@ export class OutboxBuilder {
     kind: "main" | "bisection",
     prs: number[],
     tested: number[] = [],
+    extra: { testBranch?: string; reason?: string } = {},
   ): void {
     const eventId = this.nextEventId();
     const event: TestRunLifecycleEvent = {
@@ -275,6 +291,8 @@ export class OutboxBuilder {
       prNumbers: prs,
       testedPrNumbers: tested,
       outcome: 0,
+      testBranch: extra.testBranch ?? "",
+      reason: extra.reason ?? "",
       ...(type === TestRunEventType.STARTED ? { startedAt: this.ctx.now } : { finishedAt: this.ctx.now }),
     };
     this.messages.push(message(SUBJECTS.testRunEvent, `evt-${eventId}`, TestRunLifecycleEvent, event));
@@ -299,6 +317,8 @@ export class OutboxBuilder {
       prNumbers: prs,
       testedPrNumbers: [],
       outcome,
+      testBranch: "",
+      reason: "",
       ...(startedAt ? { startedAt } : {}),
       finishedAt: this.ctx.now,
     };

@@ -3,7 +3,13 @@ import { consume, ensureConsumer, type ConsumerHandle } from "@mainline/kit/bus/
 import type { Logger } from "@mainline/kit/logging/index";
 import { NotFoundError } from "@mainline/kit/errors/index";
 import { STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
-import { MergeOutcome, MergeResult, TestRunOutcome, TestRunResult } from "@mainline/proto/queue";
+import {
+  MergeOutcome,
+  MergeResult,
+  TestRunOutcome,
+  TestRunPushed,
+  TestRunResult,
+} from "@mainline/proto/queue";
 import type { TestRunOutcome as DomainOutcome } from "../domain/index.js";
 import type { QueueEngine } from "../app/queue-engine.js";
 import { queueAddress, queueKey } from "../app/queue-key.js";
@@ -37,6 +43,11 @@ export async function startResultConsumers(deps: {
   await ensureConsumer(deps.jsm, STREAMS.results.name, {
     durable: "queue-coordinator-test-runs",
     filterSubjects: [SUBJECTS.testRunResult],
+    ...common,
+  });
+  await ensureConsumer(deps.jsm, STREAMS.results.name, {
+    durable: "queue-coordinator-test-run-pushes",
+    filterSubjects: [SUBJECTS.testRunPushed],
     ...common,
   });
   await ensureConsumer(deps.jsm, STREAMS.results.name, {
@@ -95,15 +106,32 @@ export async function startResultConsumers(deps: {
           outcome,
           ...(data.conflictingPrNumber !== undefined ? { conflictingPr: data.conflictingPrNumber } : {}),
         },
-        (builder) =>
+        // A run already cancelled has ended for the metrics too: its late result is no second end.
+        (builder) => {
+          if (record?.status === "CANCELLED") return;
           builder.runFinished(
             found.local,
             record?.kind ?? "main",
             [...(record?.dependentPrs ?? []), ...(record?.prs ?? [])],
             data.outcome,
             data.startedAt,
-          ),
+          );
+        },
       );
+    },
+  });
+
+  // A side record only (the planner needs no commit to go on): a push after the result changes nothing.
+  const pushes = await consume({
+    js: deps.js,
+    stream: STREAMS.results.name,
+    durable: "queue-coordinator-test-run-pushes",
+    codec: TestRunPushed,
+    logger,
+    async handler({ data }) {
+      const found = await locate(data.queue, data.testRunId);
+      if (!found) return;
+      await runs.pushed(queueKey(found.address), data.testRunId, data.testBranch, data.testBranchSha);
     },
   });
 
@@ -133,5 +161,5 @@ export async function startResultConsumers(deps: {
       });
     },
   });
-  return [testRuns, merges];
+  return [testRuns, pushes, merges];
 }

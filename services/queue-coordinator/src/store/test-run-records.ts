@@ -64,7 +64,19 @@ export class TestRunRecords {
       >
     >,
   ): Promise<void> {
-    await this.runs.updateOne({ _id: TestRunRecords.id(queueKey, runId) }, { $set: patch });
+    // A result that crossed the run's cancellation on the bus does not revive it.
+    await this.runs.updateOne(
+      { _id: TestRunRecords.id(queueKey, runId), status: { $ne: "CANCELLED" } },
+      { $set: patch },
+    );
+  }
+
+  /** The batch-runner pushed the run's branch: its commit is known while the tests run. */
+  async pushed(queueKey: string, runId: string, testBranch: string, testBranchSha: string): Promise<void> {
+    await this.runs.updateOne(
+      { _id: TestRunRecords.id(queueKey, runId), status: "IN_PROGRESS" },
+      { $set: { testBranch, testBranchSha } },
+    );
   }
 
   async cancelled(queueKey: string, runId: string, at: Date): Promise<void> {

@@ -2,13 +2,14 @@ import type { JetStreamClient, JetStreamManager } from "nats";
 import { consume, ensureConsumer, type ConsumerHandle, type MessageCodec } from "@mainline/kit/bus/index";
 import type { Logger } from "@mainline/kit/logging/index";
 import { STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
-import { BatchLifecycleEvent, PullRequestLifecycleEvent } from "@mainline/proto/queue";
+import { BatchLifecycleEvent, PullRequestLifecycleEvent, TestRunLifecycleEvent } from "@mainline/proto/queue";
 import { TestStatusChanged } from "@mainline/proto/flaky";
 import { filterAccepts } from "../domain/event-types.js";
 import { webhookIdOf } from "../domain/signing.js";
 import {
   batchWebhookEvent,
   pullRequestWebhookEvent,
+  testRunWebhookEvent,
   testStatusWebhookEvent,
   type WebhookEvent,
 } from "../domain/webhook-event.js";
@@ -24,6 +25,7 @@ const RAW: MessageCodec<Uint8Array> = { encode: (m) => ({ finish: () => m }), de
 const DECODERS: Record<string, (bytes: Uint8Array) => WebhookEvent | undefined> = {
   [SUBJECTS.pullRequestEvent]: (b) => pullRequestWebhookEvent(PullRequestLifecycleEvent.decode(b)),
   [SUBJECTS.batchEvent]: (b) => batchWebhookEvent(BatchLifecycleEvent.decode(b)),
+  [SUBJECTS.testRunEvent]: (b) => testRunWebhookEvent(TestRunLifecycleEvent.decode(b)),
   [SUBJECTS.testStatusEvent]: (b) => testStatusWebhookEvent(TestStatusChanged.decode(b)),
 };
 

@@ -11,6 +11,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "pull_request.canceled",
   "pull_request_batch.pending_failure",
   "pull_request_batch.merged",
+  "test_run.cancelled",
   "test_case.status_changed",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

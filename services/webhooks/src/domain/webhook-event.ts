@@ -1,5 +1,15 @@
-import type { BatchLifecycleEvent, PullRequestLifecycleEvent } from "@mainline/proto/queue";
-import { BatchEventType, PullRequestEventType, PullRequestState } from "@mainline/proto/queue";
+import type {
+  BatchLifecycleEvent,
+  PullRequestLifecycleEvent,
+  TestRunLifecycleEvent,
+} from "@mainline/proto/queue";
+import {
+  BatchEventType,
+  PullRequestEventType,
+  PullRequestState,
+  TestRunEventType,
+  TestRunKind,
+} from "@mainline/proto/queue";
 import { TestStatus, type TestStatusChanged } from "@mainline/proto/flaky";
 import type { RepoRef } from "@mainline/proto/common";
 import type { WebhookEventType } from "./event-types.js";
@@ -66,6 +76,32 @@ export function batchWebhookEvent(event: BatchLifecycleEvent): WebhookEvent | un
       repository: repositoryOf(event.repository),
       target_branch: event.targetBranch,
       pr_numbers: [...event.prNumbers],
+    },
+  };
+}
+
+/**
+ * A run the queue abandoned (restart, removed PR, urgent PR, timeout): a CI building its test branch
+ * can stop. Other test-run events are for the metrics only.
+ */
+export function testRunWebhookEvent(event: TestRunLifecycleEvent): WebhookEvent | undefined {
+  if (event.type !== TestRunEventType.CANCELLED || event.queue === undefined) return undefined;
+  const type = "test_run.cancelled";
+  return {
+    eventId: event.eventId,
+    org: event.queue.org,
+    type,
+    payload: {
+      type,
+      timestamp: isoOf(event.timestamp),
+      repository: repositoryOf(event.queue.repo),
+      target_branch: event.queue.targetBranch,
+      test_run_id: event.testRunId,
+      kind: event.kind === TestRunKind.BISECTION ? "bisection" : "main",
+      test_branch: event.testBranch || null,
+      pr_numbers: [...event.prNumbers],
+      tested_pr_numbers: [...event.testedPrNumbers],
+      reason: event.reason || null,
     },
   };
 }

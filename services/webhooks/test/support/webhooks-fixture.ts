@@ -12,6 +12,8 @@ import {
   PullRequestEventType,
   PullRequestLifecycleEvent,
   PullRequestState,
+  TestRunEventType,
+  TestRunLifecycleEvent,
 } from "@mainline/proto/queue";
 import { WebhooksClient } from "@mainline/proto/webhooks";
 import { WebhooksApp, type WebhooksSettings } from "../../src/webhooks-app.js";
@@ -108,6 +110,24 @@ export class WebhooksFixture {
       ...fields,
     };
     await publish(this.publisher!.jetstream(), SUBJECTS.pullRequestEvent, PullRequestLifecycleEvent, event, {
+      msgId: event.eventId,
+    });
+    return event.eventId;
+  }
+
+  async publishTestRunEvent(fields: Partial<TestRunLifecycleEvent>): Promise<string> {
+    const event = TestRunLifecycleEvent.fromPartial({
+      eventId: `test-run-${randomUUID()}`,
+      type: TestRunEventType.CANCELLED,
+      timestamp: new Date(),
+      queue: {
+        org: "acme",
+        repo: { host: "github.com", owner: "acme", name: "widgets" },
+        targetBranch: "main",
+      },
+      ...fields,
+    });
+    await publish(this.publisher!.jetstream(), SUBJECTS.testRunEvent, TestRunLifecycleEvent, event, {
       msgId: event.eventId,
     });
     return event.eventId;

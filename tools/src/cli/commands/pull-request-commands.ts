@@ -132,5 +132,7 @@ function describe(pr: SubmittedPullRequest): string[] {
     `  author ${pr.prAuthor || "-"} · head ${pr.prSha ? pr.prSha.slice(0, 12) : "-"} · base ${pr.prBaseBranch || "-"}` +
       ` · priority ${pr.priorityName} (${pr.priorityValue})`,
     `  ${pr.isCurrentlySubmittedToQueue ? "in the queue" : "not in the queue"} · state since ${pr.stateChangedAt}`,
+    // The failing run's output (or its CI's page): the first place to look.
+    ...(pr.failureDetailsUrl ? [`  why it failed: ${pr.failureDetailsUrl}`] : []),
   ];
 }

@@ -10,6 +10,7 @@ import {
   type CancelPullRequestResponse,
 } from "@mainline/proto/queue";
 import { endpoint, type Endpoint } from "../endpoint.js";
+import { linkResolver } from "../public-links.js";
 import {
   enumValue,
   priorityOf,
@@ -70,7 +71,8 @@ function prCommand(
 }
 
 /** The merge-queue endpoints of service-spec.md (all POST with JSON bodies; metrics live elsewhere). */
-export function mergeQueueEndpoints(up: Upstreams): Endpoint[] {
+/** `publicUrl`: where users reach the gateway (MAINLINE_PUBLIC_URL), for links to the pages it serves. */
+export function mergeQueueEndpoints(up: Upstreams, publicUrl?: string): Endpoint[] {
   const q = up.queue;
   return [
     endpoint({
@@ -111,7 +113,7 @@ export function mergeQueueEndpoints(up: Upstreams): Endpoint[] {
       input: getSubmittedPullRequestRequest,
       inputIn: "body",
       output: submittedPullRequestResponse,
-      async handle(input, { principal }) {
+      async handle(input, { principal, ctx }) {
         const pr =
           input.pr.number !== undefined
             ? { $case: "number" as const, value: input.pr.number }
@@ -120,7 +122,7 @@ export function mergeQueueEndpoints(up: Upstreams): Endpoint[] {
           queue: queueRef(principal.org, input.repo, input.targetBranch),
           pr,
         });
-        return submittedToJson(pullRequest, input.targetBranch);
+        return submittedToJson(pullRequest, input.targetBranch, linkResolver(ctx, publicUrl));
       },
     }),
     endpoint({
@@ -156,13 +158,13 @@ export function mergeQueueEndpoints(up: Upstreams): Endpoint[] {
       input: testingDetailsRequest,
       inputIn: "body",
       output: testingDetailsResponse,
-      async handle(input, { principal }) {
+      async handle(input, { principal, ctx }) {
         const response = await callUnary(q.getMergeQueueTestingDetails.bind(q), {
           queue: queueRef(principal.org, input.repo, input.targetBranch),
           testRunId: input.testRunId,
         });
         if (!response.details) throw new Error("queue-coordinator answered without details");
-        return testingDetailsToJson(response.details);
+        return testingDetailsToJson(response.details, linkResolver(ctx, publicUrl));
       },
     }),
     endpoint({

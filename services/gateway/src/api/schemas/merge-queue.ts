@@ -160,7 +160,25 @@ const queueFields = {
   optimizationMode: z.enum(OPTIMIZATION_MODES),
 };
 
-export const queueResponse = z.object({ ...queueFields, enqueuedPullRequests: z.array(enqueuedPullRequest) });
+/**
+ * Ours, beyond compat-notes: a test run in progress, so that a CI can tell a main run from a bisection run and
+ * build exactly the pushed commit (`testBranchSha` is empty until the batch-runner has pushed the branch, and
+ * `testBranch` is empty for queues without a repository connection).
+ */
+export const testRunInFlight = z.object({
+  id: z.string(),
+  kind: z.enum(["main", "bisection"]),
+  prNumbers: z.array(z.int()),
+  testBranch: z.string(),
+  testBranchSha: z.string(),
+  startedAt: isoDateTime,
+});
+
+export const queueResponse = z.object({
+  ...queueFields,
+  enqueuedPullRequests: z.array(enqueuedPullRequest),
+  testRunsInFlight: z.array(testRunInFlight),
+});
 export const updatedQueueResponse = z.object(queueFields);
 
 export const submittedPullRequestResponse = z.object({
@@ -184,6 +202,8 @@ export const submittedPullRequestResponse = z.object({
   /** Ours, beyond compat-notes: why a FAILED or CANCELLED PR ended (e.g. TESTS_FAILED, MERGE_CONFLICT). */
   failureReason: z.string().optional(),
   cancellationReason: z.string().optional(),
+  /** Ours: where to see why a FAILED PR failed (the failing run's output, or the external CI's page). */
+  failureDetailsUrl: z.string().optional(),
 });
 
 export const testingDetailsResponse = z.object({

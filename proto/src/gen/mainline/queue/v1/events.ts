@@ -486,6 +486,22 @@ export interface TestRunLifecycleEvent {
     | undefined;
   /** For STARTED: the PRs under test alone (the batch), in order. */
   testedPrNumbers: number[];
+  /** For STARTED and CANCELLED of runs the batch-runner carries out: the test branch it pushes. */
+  testBranch: string;
+  /** For CANCELLED: why the planner abandoned the run (e.g. RESTARTED, BATCH_REFORMED, TIMED_OUT). */
+  reason: string;
+}
+
+/**
+ * The batch-runner pushed a run's test branch and starts testing it; the coordinator records the
+ * commit before the result, so an external CI can build exactly that commit.
+ */
+export interface TestRunPushed {
+  testRunId: string;
+  queue?: QueueRef | undefined;
+  testBranch: string;
+  testBranchSha: string;
+  pushedAt?: Date | undefined;
 }
 
 /** Something about a queue changed (settings, membership); readers re-fetch it. */
@@ -2521,6 +2537,8 @@ function createBaseTestRunLifecycleEvent(): TestRunLifecycleEvent {
     startedAt: undefined,
     finishedAt: undefined,
     testedPrNumbers: [],
+    testBranch: "",
+    reason: "",
   };
 }
 
@@ -2566,6 +2584,12 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
         writer.uint32(v);
       }
       writer.join();
+    }
+    if (message.testBranch !== "") {
+      writer.uint32(98).string(message.testBranch);
+    }
+    if (message.reason !== "") {
+      writer.uint32(106).string(message.reason);
     }
     return writer;
   },
@@ -2691,6 +2715,22 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
 
             break;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.testBranch = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2740,6 +2780,12 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
         : globalThis.Array.isArray(object?.tested_pr_numbers)
         ? object.tested_pr_numbers.map((e: any) => globalThis.Number(e))
         : [],
+      testBranch: isSet(object.testBranch)
+        ? globalThis.String(object.testBranch)
+        : isSet(object.test_branch)
+        ? globalThis.String(object.test_branch)
+        : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
     };
   },
 
@@ -2778,6 +2824,12 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
     if (message.testedPrNumbers?.length) {
       obj.testedPrNumbers = message.testedPrNumbers.map((e) => Math.round(e));
     }
+    if (message.testBranch !== "") {
+      obj.testBranch = message.testBranch;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
     return obj;
   },
 
@@ -2799,6 +2851,159 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
     message.startedAt = object.startedAt ?? undefined;
     message.finishedAt = object.finishedAt ?? undefined;
     message.testedPrNumbers = object.testedPrNumbers?.map((e) => e) || [];
+    message.testBranch = object.testBranch ?? "";
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseTestRunPushed(): TestRunPushed {
+  return { testRunId: "", queue: undefined, testBranch: "", testBranchSha: "", pushedAt: undefined };
+}
+
+export const TestRunPushed: MessageFns<TestRunPushed> = {
+  encode(message: TestRunPushed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.testRunId !== "") {
+      writer.uint32(10).string(message.testRunId);
+    }
+    if (message.queue !== undefined) {
+      QueueRef.encode(message.queue, writer.uint32(18).fork()).join();
+    }
+    if (message.testBranch !== "") {
+      writer.uint32(26).string(message.testBranch);
+    }
+    if (message.testBranchSha !== "") {
+      writer.uint32(34).string(message.testBranchSha);
+    }
+    if (message.pushedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.pushedAt), writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TestRunPushed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTestRunPushed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.testRunId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.queue = QueueRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.testBranch = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.testBranchSha = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.pushedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TestRunPushed {
+    return {
+      testRunId: isSet(object.testRunId)
+        ? globalThis.String(object.testRunId)
+        : isSet(object.test_run_id)
+        ? globalThis.String(object.test_run_id)
+        : "",
+      queue: isSet(object.queue) ? QueueRef.fromJSON(object.queue) : undefined,
+      testBranch: isSet(object.testBranch)
+        ? globalThis.String(object.testBranch)
+        : isSet(object.test_branch)
+        ? globalThis.String(object.test_branch)
+        : "",
+      testBranchSha: isSet(object.testBranchSha)
+        ? globalThis.String(object.testBranchSha)
+        : isSet(object.test_branch_sha)
+        ? globalThis.String(object.test_branch_sha)
+        : "",
+      pushedAt: isSet(object.pushedAt)
+        ? fromJsonTimestamp(object.pushedAt)
+        : isSet(object.pushed_at)
+        ? fromJsonTimestamp(object.pushed_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: TestRunPushed): unknown {
+    const obj: any = {};
+    if (message.testRunId !== "") {
+      obj.testRunId = message.testRunId;
+    }
+    if (message.queue !== undefined) {
+      obj.queue = QueueRef.toJSON(message.queue);
+    }
+    if (message.testBranch !== "") {
+      obj.testBranch = message.testBranch;
+    }
+    if (message.testBranchSha !== "") {
+      obj.testBranchSha = message.testBranchSha;
+    }
+    if (message.pushedAt !== undefined) {
+      obj.pushedAt = message.pushedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TestRunPushed>, I>>(base?: I): TestRunPushed {
+    return TestRunPushed.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TestRunPushed>, I>>(object: I): TestRunPushed {
+    const message = createBaseTestRunPushed();
+    message.testRunId = object.testRunId ?? "";
+    message.queue = (object.queue !== undefined && object.queue !== null)
+      ? QueueRef.fromPartial(object.queue)
+      : undefined;
+    message.testBranch = object.testBranch ?? "";
+    message.testBranchSha = object.testBranchSha ?? "";
+    message.pushedAt = object.pushedAt ?? undefined;
     return message;
   },
 };

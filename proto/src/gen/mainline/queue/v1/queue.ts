@@ -624,7 +624,7 @@ export interface Queue {
   optimizationMode: OptimizationMode;
   /** In queue order. Empty in UpdateQueue's response. */
   enqueuedPullRequests: EnqueuedPullRequest[];
-  /** Test runs in progress. Filled by ListQueues only (the metrics service's gauges). */
+  /** Test runs in progress (the metrics service's gauges, /getQueue's `testRunsInFlight`). */
   activeTestRuns: ActiveTestRun[];
   createdAt?: Date | undefined;
 }
@@ -660,7 +660,12 @@ export interface ActiveTestRun {
   /** True for a bisection run (queue_type="bisection"). */
   isBisection: boolean;
   prNumbers: number[];
-  startedAt?: Date | undefined;
+  startedAt?:
+    | Date
+    | undefined;
+  /** Empty for runs reported through the API alone; the sha is empty until the branch is pushed. */
+  testBranch: string;
+  testBranchSha: string;
 }
 
 /** Readiness of a submitted PR (/getSubmittedPullRequest `readiness`). */
@@ -696,7 +701,14 @@ export interface SubmittedPullRequest {
   prAuthor: string;
   /** Why the PR ended FAILED or CANCELLED (one vocabulary, owned by the coordinator). */
   failureReason?: string | undefined;
-  cancellationReason?: string | undefined;
+  cancellationReason?:
+    | string
+    | undefined;
+  /**
+   * Where to see why a FAILED PR failed: the external CI's details URL, or the path of the kept output of the
+   * failing COMMAND run (starting with /v1/, the gateway makes it absolute).
+   */
+  failureDetailsUrl?: string | undefined;
 }
 
 /** Impacted targets of a PR: a list (possibly empty: depends on nothing), or ALL. */
@@ -1567,7 +1579,7 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
 };
 
 function createBaseActiveTestRun(): ActiveTestRun {
-  return { testRunId: "", isBisection: false, prNumbers: [], startedAt: undefined };
+  return { testRunId: "", isBisection: false, prNumbers: [], startedAt: undefined, testBranch: "", testBranchSha: "" };
 }
 
 export const ActiveTestRun: MessageFns<ActiveTestRun> = {
@@ -1587,6 +1599,12 @@ export const ActiveTestRun: MessageFns<ActiveTestRun> = {
     }
     if (message.startedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.startedAt), writer.uint32(34).fork()).join();
+    }
+    if (message.testBranch !== "") {
+      writer.uint32(42).string(message.testBranch);
+    }
+    if (message.testBranchSha !== "") {
+      writer.uint32(50).string(message.testBranchSha);
     }
     return writer;
   },
@@ -1646,6 +1664,22 @@ export const ActiveTestRun: MessageFns<ActiveTestRun> = {
             message.startedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.testBranch = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.testBranchSha = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1680,6 +1714,16 @@ export const ActiveTestRun: MessageFns<ActiveTestRun> = {
         : isSet(object.started_at)
         ? fromJsonTimestamp(object.started_at)
         : undefined,
+      testBranch: isSet(object.testBranch)
+        ? globalThis.String(object.testBranch)
+        : isSet(object.test_branch)
+        ? globalThis.String(object.test_branch)
+        : "",
+      testBranchSha: isSet(object.testBranchSha)
+        ? globalThis.String(object.testBranchSha)
+        : isSet(object.test_branch_sha)
+        ? globalThis.String(object.test_branch_sha)
+        : "",
     };
   },
 
@@ -1697,6 +1741,12 @@ export const ActiveTestRun: MessageFns<ActiveTestRun> = {
     if (message.startedAt !== undefined) {
       obj.startedAt = message.startedAt.toISOString();
     }
+    if (message.testBranch !== "") {
+      obj.testBranch = message.testBranch;
+    }
+    if (message.testBranchSha !== "") {
+      obj.testBranchSha = message.testBranchSha;
+    }
     return obj;
   },
 
@@ -1709,6 +1759,8 @@ export const ActiveTestRun: MessageFns<ActiveTestRun> = {
     message.isBisection = object.isBisection ?? false;
     message.prNumbers = object.prNumbers?.map((e) => e) || [];
     message.startedAt = object.startedAt ?? undefined;
+    message.testBranch = object.testBranch ?? "";
+    message.testBranchSha = object.testBranchSha ?? "";
     return message;
   },
 };
@@ -1890,6 +1942,7 @@ function createBaseSubmittedPullRequest(): SubmittedPullRequest {
     prAuthor: "",
     failureReason: undefined,
     cancellationReason: undefined,
+    failureDetailsUrl: undefined,
   };
 }
 
@@ -1942,6 +1995,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     }
     if (message.cancellationReason !== undefined) {
       writer.uint32(130).string(message.cancellationReason);
+    }
+    if (message.failureDetailsUrl !== undefined) {
+      writer.uint32(138).string(message.failureDetailsUrl);
     }
     return writer;
   },
@@ -2087,6 +2143,14 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
             message.cancellationReason = reader.string();
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.failureDetailsUrl = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2169,6 +2233,11 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
         : isSet(object.cancellation_reason)
         ? globalThis.String(object.cancellation_reason)
         : undefined,
+      failureDetailsUrl: isSet(object.failureDetailsUrl)
+        ? globalThis.String(object.failureDetailsUrl)
+        : isSet(object.failure_details_url)
+        ? globalThis.String(object.failure_details_url)
+        : undefined,
     };
   },
 
@@ -2222,6 +2291,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     if (message.cancellationReason !== undefined) {
       obj.cancellationReason = message.cancellationReason;
     }
+    if (message.failureDetailsUrl !== undefined) {
+      obj.failureDetailsUrl = message.failureDetailsUrl;
+    }
     return obj;
   },
 
@@ -2248,6 +2320,7 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     message.prAuthor = object.prAuthor ?? "";
     message.failureReason = object.failureReason ?? undefined;
     message.cancellationReason = object.cancellationReason ?? undefined;
+    message.failureDetailsUrl = object.failureDetailsUrl ?? undefined;
     return message;
   },
 };

@@ -326,6 +326,16 @@ export interface ReportTestRunResultRequest {
 export interface ReportTestRunResultResponse {
 }
 
+export interface GetTestRunOutputRequest {
+  org: string;
+  testRunId: string;
+}
+
+export interface GetTestRunOutputResponse {
+  /** The end of stdout and stderr, interleaved as they arrived (at most the last 1 MiB). */
+  output: string;
+}
+
 function createBaseCreateQueueRequest(): CreateQueueRequest {
   return { queue: undefined, mode: undefined, concurrency: undefined };
 }
@@ -4045,6 +4055,162 @@ export const ReportTestRunResultResponse: MessageFns<ReportTestRunResultResponse
   },
 };
 
+function createBaseGetTestRunOutputRequest(): GetTestRunOutputRequest {
+  return { org: "", testRunId: "" };
+}
+
+export const GetTestRunOutputRequest: MessageFns<GetTestRunOutputRequest> = {
+  encode(message: GetTestRunOutputRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.org !== "") {
+      writer.uint32(10).string(message.org);
+    }
+    if (message.testRunId !== "") {
+      writer.uint32(18).string(message.testRunId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTestRunOutputRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTestRunOutputRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.org = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.testRunId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTestRunOutputRequest {
+    return {
+      org: isSet(object.org) ? globalThis.String(object.org) : "",
+      testRunId: isSet(object.testRunId)
+        ? globalThis.String(object.testRunId)
+        : isSet(object.test_run_id)
+        ? globalThis.String(object.test_run_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetTestRunOutputRequest): unknown {
+    const obj: any = {};
+    if (message.org !== "") {
+      obj.org = message.org;
+    }
+    if (message.testRunId !== "") {
+      obj.testRunId = message.testRunId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTestRunOutputRequest>, I>>(base?: I): GetTestRunOutputRequest {
+    return GetTestRunOutputRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTestRunOutputRequest>, I>>(object: I): GetTestRunOutputRequest {
+    const message = createBaseGetTestRunOutputRequest();
+    message.org = object.org ?? "";
+    message.testRunId = object.testRunId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetTestRunOutputResponse(): GetTestRunOutputResponse {
+  return { output: "" };
+}
+
+export const GetTestRunOutputResponse: MessageFns<GetTestRunOutputResponse> = {
+  encode(message: GetTestRunOutputResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.output !== "") {
+      writer.uint32(10).string(message.output);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTestRunOutputResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTestRunOutputResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.output = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTestRunOutputResponse {
+    return { output: isSet(object.output) ? globalThis.String(object.output) : "" };
+  },
+
+  toJSON(message: GetTestRunOutputResponse): unknown {
+    const obj: any = {};
+    if (message.output !== "") {
+      obj.output = message.output;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTestRunOutputResponse>, I>>(base?: I): GetTestRunOutputResponse {
+    return GetTestRunOutputResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTestRunOutputResponse>, I>>(object: I): GetTestRunOutputResponse {
+    const message = createBaseGetTestRunOutputResponse();
+    message.output = object.output ?? "";
+    return message;
+  },
+};
+
 /**
  * The queue-coordinator: the one writer of queues and pull requests in queues.
  * Errors: INVALID_ARGUMENT names the field and rule; an unknown queue or PR is
@@ -4250,6 +4416,18 @@ export const QueueCoordinatorService = {
       Buffer.from(ReportTestRunResultResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReportTestRunResultResponse => ReportTestRunResultResponse.decode(value),
   },
+  /** The kept output tail of a COMMAND run; NOT_FOUND for another organisation's run. */
+  getTestRunOutput: {
+    path: "/mainline.queue.v1.QueueCoordinator/GetTestRunOutput" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTestRunOutputRequest): Buffer =>
+      Buffer.from(GetTestRunOutputRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTestRunOutputRequest => GetTestRunOutputRequest.decode(value),
+    responseSerialize: (value: GetTestRunOutputResponse): Buffer =>
+      Buffer.from(GetTestRunOutputResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTestRunOutputResponse => GetTestRunOutputResponse.decode(value),
+  },
 } as const;
 
 export interface QueueCoordinatorServer extends UntypedServiceImplementation {
@@ -4280,6 +4458,8 @@ export interface QueueCoordinatorServer extends UntypedServiceImplementation {
   getRepositoryConnection: handleUnaryCall<GetRepositoryConnectionRequest, GetRepositoryConnectionResponse>;
   /** A report from an external CI for a test run (runner kind EXTERNAL). */
   reportTestRunResult: handleUnaryCall<ReportTestRunResultRequest, ReportTestRunResultResponse>;
+  /** The kept output tail of a COMMAND run; NOT_FOUND for another organisation's run. */
+  getTestRunOutput: handleUnaryCall<GetTestRunOutputRequest, GetTestRunOutputResponse>;
 }
 
 export interface QueueCoordinatorClient extends Client {
@@ -4547,6 +4727,22 @@ export interface QueueCoordinatorClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReportTestRunResultResponse) => void,
+  ): ClientUnaryCall;
+  /** The kept output tail of a COMMAND run; NOT_FOUND for another organisation's run. */
+  getTestRunOutput(
+    request: GetTestRunOutputRequest,
+    callback: (error: ServiceError | null, response: GetTestRunOutputResponse) => void,
+  ): ClientUnaryCall;
+  getTestRunOutput(
+    request: GetTestRunOutputRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTestRunOutputResponse) => void,
+  ): ClientUnaryCall;
+  getTestRunOutput(
+    request: GetTestRunOutputRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTestRunOutputResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,143 @@
+import { expect } from "chai";
+import { eventually, git } from "@mainline/testing";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { connect, type NatsConnection } from "nats";
+import { createLogger } from "@mainline/kit/logging/index";
+import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner/app/start-batch-runner";
+import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
+import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+
+const repo = { host: "git.example.com", owner: "acme", name: "app" };
+const queue = { repo, targetBranch: "main" };
+/** More than the 4000 characters a result message carries: the first lines are only in the kept output. */
+const NOISE_LINES = 3000;
+
+/**
+ * Issue 15 item 10: why did my PR fail? A COMMAND run that fails keeps its output tail, served at
+ * /v1/test-runs/{id}/output to the run's own organisation, and the PR and the run link to it.
+ */
+describe("a failed COMMAND run's output is kept and linked (coordinator + batch-runner + gateway + real git)", function () {
+  this.timeout(120_000);
+  let dir: string;
+  let remote: string;
+  let coordinator: CoordinatorHarness;
+  let runnerNats: NatsConnection;
+  let runner: BatchRunner;
+  let gw: GatewayHarness;
+  let token: string;
+  let otherToken: string;
+
+  const call = async (route: string, body: unknown) => {
+    const response = await gw.post(route, body, token);
+    const text = await response.text();
+    expect(response.status, `${route}: ${text}`).to.equal(200);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "mainline-output-"));
+    remote = path.join(dir, "remote.git");
+    const work = path.join(dir, "work");
+    git(dir, "init", "--bare", "--initial-branch=main", remote);
+    git(dir, "clone", remote, work);
+    git(work, "checkout", "-b", "main");
+    await writeFile(
+      path.join(work, "test.sh"),
+      `echo "first line of the output"\nseq 1 ${NOISE_LINES}\necho "divides: expected 2, got 3" >&2\nexit 1\n`,
+    );
+    git(work, "add", ".");
+    git(work, "commit", "-m", "initial");
+    git(work, "push", "origin", "main");
+    git(work, "checkout", "-q", "-b", "feature-1");
+    await writeFile(path.join(work, "app.txt"), "two\n");
+    git(work, "add", ".");
+    git(work, "commit", "-qm", "Change 1");
+    git(work, "push", "-q", "origin", "HEAD:refs/heads/feature-1", "HEAD:refs/pull/1/head");
+
+    coordinator = await CoordinatorHarness.start();
+    runnerNats = await connect({ servers: coordinator.nats.url });
+    runner = await startBatchRunner({
+      nats: runnerNats,
+      logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),
+      settings: {
+        workDir: path.join(dir, "runner"),
+        gitIdentity: { name: "Mainline", email: "mainline@localhost" },
+        jobConcurrency: 1,
+        maxRunSeconds: 120,
+      },
+    });
+    gw = await GatewayHarness.start({ queue: coordinator.address });
+    token = await gw.organization("acme");
+    otherToken = await gw.organization("globex");
+  });
+
+  after(async () => {
+    await gw?.stop();
+    await runner?.stop();
+    await runnerNats?.close();
+    await coordinator?.stop();
+    await coordinator?.nats.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("serves the output to the run's organisation only, and the failed PR and its run link to it", async () => {
+    await call("/createQueue", queue);
+    await call("/repositories/connection", {
+      repo,
+      remoteUrl: remote,
+      runner: { kind: "COMMAND", command: "sh test.sh" },
+    });
+    await call("/code-host/pull-request-events", {
+      action: "opened",
+      number: 1,
+      pull_request: {
+        title: "Change 1",
+        state: "open",
+        user: { login: "dev" },
+        head: { ref: "feature-1", sha: git(remote, "rev-parse", "refs/pull/1/head") },
+        base: { ref: "main" },
+      },
+      repository: {
+        name: repo.name,
+        owner: { login: repo.owner },
+        html_url: "https://git.example.com/acme/app",
+      },
+    });
+    await call("/submitPullRequest", { ...queue, pr: { number: 1 } });
+    const pr = await eventually(async () => {
+      const answer = await call("/getSubmittedPullRequest", { ...queue, pr: { number: 1 } });
+      expect(answer.state).to.equal("FAILED");
+      return answer;
+    }, 60_000);
+
+    const url = pr.failureDetailsUrl as string;
+    const testRunId = /\/v1\/test-runs\/([^/]+)\/output$/.exec(url)?.[1];
+    expect(url.startsWith(gw.url), url).to.equal(true);
+    expect(testRunId, url).to.be.a("string");
+    const details = await call("/getMergeQueueTestingDetails", { ...queue, testRunId });
+    expect(details.status).to.equal("FAILED");
+    expect(details.statusChecks).to.deep.equal([{ context: "mainline/test-command", url, state: "failure" }]);
+
+    const output = await fetch(url, { headers: { "x-api-token": token } });
+    expect(output.status).to.equal(200);
+    expect(output.headers.get("content-type")).to.match(/^text\/plain/);
+    const text = await output.text();
+    expect(text).to.contain("first line of the output").and.to.contain("divides: expected 2, got 3");
+    expect(text).to.contain(`\n${NOISE_LINES}\n`);
+
+    // Another organisation, an unknown run and no token: nothing about the run is revealed.
+    const foreign = await fetch(url, { headers: { "x-api-token": otherToken } });
+    expect(foreign.status).to.equal(404);
+    const unknown = await fetch(url.replace(testRunId!, "run-999_0000000000"), {
+      headers: { "x-api-token": token },
+    });
+    expect(unknown.status).to.equal(404);
+    expect((await fetch(url)).status).to.equal(401);
+    // A malformed id is refused, naming the field.
+    const bad = await fetch(url.replace(testRunId!, "x".repeat(200)), { headers: { "x-api-token": token } });
+    expect(bad.status).to.equal(400);
+    expect(await bad.text()).to.contain("testRunId");
+  });
+});
