@@ -9,7 +9,7 @@ import type { NatsUser } from "@mainline/testing";
  * docker-compose's nats.conf and the Helm chart's NATS config.
  */
 export const SERVICE_PERMISSIONS: NonNullable<NatsUser["permissions"]> = {
-  publish: { allow: ["mainline.>", "$JS.API.>", "$JS.ACK.>", "$JS.FC.>", "$KV.>", "_INBOX.>"] },
+  publish: { allow: ["mainline.>", "$JS.API.>", "$JS.ACK.>", "$JS.FC.>", "$KV.>", "$O.>", "_INBOX.>"] },
   subscribe: { allow: ["_INBOX.>"] },
 };
 

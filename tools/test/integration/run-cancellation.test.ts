@@ -70,7 +70,7 @@ describe("a cancelled test run stops at once (coordinator + batch-runner + real 
     git(work, "push", "-q", "origin", "HEAD:refs/heads/feature-1", "HEAD:refs/pull/1/head");
 
     coordinator = await CoordinatorHarness.start();
-    runnerNats = await connect({ servers: coordinator.nats.url });
+    runnerNats = await connect(coordinator.nats.connectOptions());
     runner = await startBatchRunner({
       nats: runnerNats,
       logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),

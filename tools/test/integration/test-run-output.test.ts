@@ -57,7 +57,7 @@ describe("a failed COMMAND run's output is kept and linked (coordinator + batch-
     git(work, "push", "-q", "origin", "HEAD:refs/heads/feature-1", "HEAD:refs/pull/1/head");
 
     coordinator = await CoordinatorHarness.start();
-    runnerNats = await connect({ servers: coordinator.nats.url });
+    runnerNats = await connect(coordinator.nats.connectOptions());
     runner = await startBatchRunner({
       nats: runnerNats,
       logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),
