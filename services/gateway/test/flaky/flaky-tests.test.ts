@@ -145,6 +145,16 @@ describe("gateway: flaky-test endpoints against the real flaky-analytics service
     expect(await notArray.text()).to.match(/^junit: must be an array/);
   });
 
+  it("answers an upload whose parse error would split a character, and keeps serving", async () => {
+    // The parser's message quotes the text where it stopped; cut inside the emoji it carried a lone surrogate
+    // into the gRPC status, which grpc-js could not encode: the service died and every flaky call answered 503.
+    const response = await upload(acme, ["🚀"]);
+    expect(response.status).to.equal(400);
+    expect(await response.text()).to.match(/\[0\]: /);
+    expect((await list(acme)).status).to.equal(200);
+    expect((await upload(acme, [fixture("jest-junit.xml")])).status).to.equal(200);
+  });
+
   it("turns quarantining on, overrides a test and serves the quarantine config", async () => {
     const listing = (await (await list(acme)).json()) as { tests: { id: string; name: string }[] };
     const flakyId = listing.tests.find((t) => t.name === "settlesBatch()")!.id;
