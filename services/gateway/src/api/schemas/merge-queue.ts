@@ -191,7 +191,7 @@ export const submittedPullRequestResponse = z.object({
   skipTheLine: z.boolean(),
   isCurrentlySubmittedToQueue: z.boolean(),
   ...prFacts,
-  /** Ours, beyond compat-notes: why a FAILED or CANCELLED PR ended (e.g. TESTS_FAILED, MERGE_CONFLICT). */
+  /** Ours, beyond compat-notes: why a FAILED or CANCELLED PR ended (TESTS_FAILED, TIMED_OUT, MERGE_CONFLICT, BUILD_FAILED; CANCELLED_BY_USER, PR_CLOSED). */
   failureReason: z.string().optional(),
   cancellationReason: z.string().optional(),
 });
