@@ -100,6 +100,20 @@ export const uploadTestResultsResponse = z.object({
   failed: z.int(),
   skipped: z.int(),
   new_tests: z.int(),
+  ignored: z
+    .int()
+    .min(0)
+    .describe("Test cases left out of the upload because they could not be read as tests"),
+  ignored_testcases: z
+    .array(
+      z.object({
+        field: z.string().describe("The request field of the document, e.g. junit[2]"),
+        suite: z.string().describe('The enclosing suites, outermost first, joined by " > "'),
+        classname: z.string(),
+        reason: z.string(),
+      }),
+    )
+    .describe("The first 100 ignored test cases and why; every other result of the upload is stored"),
 });
 
 export const repoRequest = z.object({ repo: repoSchema });
