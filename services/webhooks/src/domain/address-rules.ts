@@ -74,7 +74,7 @@ export function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
     case "rfc6145": // ::ffff:0:a.b.c.d
       return v4(12);
     case "rfc6052": // NAT64 64:ff9b::a.b.c.d
-      return address.match(NAT64_LOCAL_USE as [ipaddr.IPv6, number]) ? undefined : v4(12);
+      return address.match(NAT64_LOCAL_USE) ? undefined : v4(12);
     case "6to4": // 2002:aabb:ccdd::
       return v4(2);
     case "teredo": // 2001:0:server:flags:port:client, the client address inverted
@@ -93,8 +93,8 @@ export function classifyAddress(address: string): AddressClass {
 function classify(ip: Address): AddressClass {
   if (ip.kind() === "ipv4") return IPV4_CLASSES[ip.range()] ?? "reserved";
   const v6 = ip as ipaddr.IPv6;
-  if (v6.match(NAT64_LOCAL_USE as [ipaddr.IPv6, number])) return "private";
-  if (NEWER_IPV6_RESERVED.some((range) => v6.match(range as [ipaddr.IPv6, number]))) return "reserved";
+  if (v6.match(NAT64_LOCAL_USE)) return "private";
+  if (NEWER_IPV6_RESERVED.some((range) => v6.match(range))) return "reserved";
   const carried = embeddedIPv4(v6);
   if (carried !== undefined) return classify(carried);
   // A name this table does not know (a newer ipaddr.js) is refused until someone says what it is.
