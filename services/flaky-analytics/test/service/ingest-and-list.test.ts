@@ -190,7 +190,14 @@ describe("flaky-analytics over gRPC: ingest and list-failing-tests", () => {
     );
     expect(missing.message).to.match(/^commit_sha: is required/);
     const none = await rejection(svc.upload({ junitXml: [] }));
-    expect(none.message).to.match(/^junit_xml: must hold at least one file/);
+    expect(none.message).to.match(/^junit: must hold at least one file/);
+    const long = await rejection(
+      svc.upload({
+        junitXml: [junitFixture("pytest-xunit1.xml")],
+        repo: { host: "h", owner: "o", name: "n".repeat(3500) },
+      }),
+    );
+    expect(long.message).to.equal("repo.name: must be at most 255 bytes (UTF-8)");
   });
 
   it("applies a repeated upload id once", async () => {
