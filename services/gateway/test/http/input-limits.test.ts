@@ -161,5 +161,6 @@ describe("gateway: bounds of identifiers, numbers and git names", () => {
       doc.paths["/updateQueue"]?.post?.requestBody?.content["application/json"]?.schema,
     );
     expect(update).to.match(/"pendingFailureDepth":\{"type":"integer","minimum":0,"maximum":1000/);
+    expect(schema).to.match(/"targetBranch":\{"type":"string","maxLength":255/);
   });
 });

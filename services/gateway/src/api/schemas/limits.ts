@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { branchNameProblem } from "../../domain/git-ref-name.js";
+import { branchNameProblem, MAX_REF_NAME_BYTES } from "../../domain/git-ref-name.js";
 
 /**
  * The bound of every string and number the API takes (README "Limits"). Values travel on to store keys, NATS
@@ -54,7 +54,7 @@ export const intInRange = (min: number, max: number, note = "") =>
 export const branchName = (what: string) =>
   z
     .string({ error: `must be a string (${what})` })
-    .max(1024, "must be at most 255 bytes (UTF-8)")
+    .max(MAX_REF_NAME_BYTES, `must be at most ${MAX_REF_NAME_BYTES} bytes (UTF-8)`)
     .superRefine((name, ctx) => {
       const problem = branchNameProblem(name);
       if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
