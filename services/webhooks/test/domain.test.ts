@@ -67,24 +67,75 @@ describe("webhooks domain", () => {
   });
 
   describe("address rules", () => {
+    // One address in every entry of the IANA IPv4 and IPv6 special-purpose address registries, plus the
+    // IPv6 forms that carry an IPv4 address; only entries the registries mark globally reachable are public.
     const cases: [string, string][] = [
       ["8.8.8.8", "public"],
       ["2001:4860:4860::8888", "public"],
-      ["10.0.0.1", "private"],
-      ["172.31.255.255", "private"],
       ["172.32.0.1", "public"],
-      ["192.168.1.1", "private"],
+      // IPv4 special-purpose registry
+      ["0.0.0.0", "unspecified"],
+      ["0.1.2.3", "unspecified"],
+      ["10.0.0.1", "private"],
       ["100.64.0.1", "private"],
-      ["fd12::1", "private"],
       ["127.0.0.1", "loopback"],
+      ["169.254.169.254", "link-local"],
+      ["172.16.0.1", "private"],
+      ["172.31.255.255", "private"],
+      ["192.0.0.1", "reserved"],
+      ["192.0.0.8", "reserved"],
+      ["192.0.0.170", "reserved"],
+      ["192.0.2.1", "reserved"],
+      ["192.31.196.1", "public"],
+      ["192.52.193.1", "public"],
+      ["192.88.99.1", "reserved"],
+      ["192.168.1.1", "private"],
+      ["192.175.48.1", "public"],
+      ["198.18.0.1", "reserved"],
+      ["198.19.255.255", "reserved"],
+      ["198.51.100.1", "reserved"],
+      ["203.0.113.1", "reserved"],
+      ["224.0.0.1", "reserved"],
+      ["240.0.0.1", "reserved"],
+      ["255.255.255.255", "reserved"],
+      // IPv6 special-purpose registry
       ["::1", "loopback"],
+      ["::", "unspecified"],
       ["::ffff:127.0.0.1", "loopback"],
       ["::ffff:7f00:1", "loopback"],
-      ["169.254.169.254", "link-local"],
+      ["::ffff:8.8.8.8", "public"],
+      ["64:ff9b::a00:1", "private"],
+      ["64:ff9b::808:808", "public"],
+      ["64:ff9b:1::1", "private"],
+      ["100::1", "reserved"],
+      ["100:0:0:1::1", "reserved"],
+      ["2001:1::1", "reserved"],
+      ["2001:2::1", "reserved"],
+      ["2001:3::1", "public"],
+      ["2001:4:112::1", "public"],
+      ["2001:10::1", "reserved"],
+      ["2001:20::1", "public"],
+      ["2001:30::1", "public"],
+      ["2001:db8::1", "reserved"],
+      ["2620:4f:8000::1", "public"],
+      ["3fff::1", "reserved"],
+      ["5f00::1", "reserved"],
+      ["fc00::1", "private"],
+      ["fd12::1", "private"],
       ["fe80::1", "link-local"],
-      ["0.0.0.0", "unspecified"],
-      ["::", "unspecified"],
-      ["224.0.0.1", "reserved"],
+      ["fec0::1", "private"],
+      ["ff02::1", "reserved"],
+      // IPv6 addresses that carry an IPv4 address are judged by it
+      ["2002:a00:1::1", "private"],
+      ["2002:7f00:1::1", "loopback"],
+      ["2002:808:808::1", "public"],
+      ["::169.254.169.254", "link-local"],
+      ["::127.0.0.1", "loopback"],
+      ["::a00:1", "private"],
+      ["::ffff:0:a00:1", "private"],
+      // Teredo: the client address is stored inverted (f5ff:fffe is 10.0.0.1).
+      ["2001:0:4136:e378:8000:63bf:f5ff:fffe", "private"],
+      ["2001:0:4136:e378:8000:63bf:f7f7:f7f7", "public"],
     ];
     for (const [address, expected] of cases) {
       it(`classifies ${address} as ${expected}`, () => expect(classifyAddress(address)).to.equal(expected));
@@ -98,6 +149,11 @@ describe("webhooks domain", () => {
       expect(loose.refusal("192.168.7.9")).to.equal(undefined);
       expect(loose.refusal("192.168.8.9")).to.match(/private/);
       expect(loose.refusal("169.254.169.254")).to.match(/link-local/);
+      // An allowed range admits the IPv4 address an IPv6 form carries; loopback in any form follows the setting.
+      expect(loose.refusal("2002:c0a8:709::1")).to.equal(undefined);
+      expect(loose.refusal("::127.0.0.1")).to.equal(undefined);
+      expect(strict.refusal("::127.0.0.1")).to.match(/loopback/);
+      expect(strict.refusal("64:ff9b::a00:1")).to.match(/^64:ff9b::a00:1 is a private address/);
     });
   });
 

@@ -21,6 +21,13 @@ describe("webhooks: server-side request forgery guard", function () {
       ["http://[::ffff:10.1.2.3]/hook", /is a private address/],
       ["http://100.64.0.1/hook", /is a private address/],
       ["http://0.0.0.0/hook", /0\.0\.0\.0 is an unspecified address/],
+      // Addresses that carry an internal IPv4 address, and special-purpose IPv4 ranges.
+      ["http://[64:ff9b::a00:1]/hook", /is a private address/],
+      ["http://[2002:a00:1::1]/hook", /is a private address/],
+      ["http://[::169.254.169.254]/latest/meta-data", /is a link-local address/],
+      ["http://[::127.0.0.1]/hook", /is a loopback address/],
+      ["http://198.18.0.1/hook", /198\.18\.0\.1 is a reserved address/],
+      ["http://192.0.0.1/hook", /192\.0\.0\.1 is a reserved address/],
       ["ftp://example.com/hook", /must use http or https/],
       ["not a url", /must be an absolute http or https URL/],
     ];

@@ -166,4 +166,33 @@ describe("merge queue end to end with real git (coordinator + batch-runner + nat
     expect(broken).to.include({ state: "FAILED", failureReason: "TESTS_FAILED" });
     expect(conflicting).to.include({ state: "FAILED", failureReason: "MERGE_CONFLICT" });
   });
+
+  it("ends a run whose branch could not be built as BUILD_FAILED, not as failed tests", async () => {
+    // PR 9's head was never pushed: git cannot fetch refs/pull/9/head, so no test can run.
+    const number = 9;
+    await call("/code-host/pull-request-events", {
+      action: "opened",
+      number,
+      pull_request: {
+        title: `Change ${number}`,
+        state: "open",
+        user: { login: "dev" },
+        head: { ref: `feature-${number}`, sha: "9".repeat(40) },
+        base: { ref: "main" },
+      },
+      repository: {
+        name: repo.name,
+        owner: { login: repo.owner },
+        html_url: `https://${repo.host}/acme/app`,
+      },
+    });
+    await call("/submitPullRequest", { ...queue, pr: { number }, noBatch: true });
+    const deadline = Date.now() + 60_000;
+    let pr = await call("/getSubmittedPullRequest", { ...queue, pr: { number } });
+    while (pr.state !== "FAILED" && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      pr = await call("/getSubmittedPullRequest", { ...queue, pr: { number } });
+    }
+    expect(pr).to.include({ state: "FAILED", failureReason: "BUILD_FAILED" });
+  });
 });

@@ -11,10 +11,13 @@ function hasControlCharacter(name: string): boolean {
   return [...name].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
 }
 
+// Room for a test branch: the prefix, a target branch of up to 255 bytes (the API's bound) and a run id.
+const MAX_REF_BYTES = 1024;
+
 export function assertBranchName(field: string, name: string): void {
   if (
     name.length === 0 ||
-    name.length > 200 ||
+    Buffer.byteLength(name) > MAX_REF_BYTES ||
     name === "@" ||
     FORBIDDEN_IN_REF.test(name) ||
     hasControlCharacter(name)

@@ -1,6 +1,6 @@
 import type { Logger } from "@mainline/kit/logging/index";
-import { parseJUnitXml } from "../domain/index.js";
-import type { TestCaseResult } from "../domain/index.js";
+import { readJUnitReport } from "../domain/index.js";
+import type { IgnoredTestCase, TestCaseResult } from "../domain/index.js";
 import type { TestDocument, UploadSummary } from "../store/documents.js";
 import type { FlakyStore } from "../store/flaky-store.js";
 import { repositoryKey } from "../store/repository-key.js";
@@ -12,7 +12,10 @@ import { contentUploadId, validateUpload } from "./test-results-upload.js";
 import type { TestResultsUpload } from "./test-results-upload.js";
 import { groupRuns, uploadEntry } from "./upload-entry.js";
 
-export interface IngestResult extends UploadSummary {
+/** The response lists this many ignored test cases at most; `ignored` counts them all. */
+const MAX_IGNORED_LISTED = 100;
+
+export interface IngestResult extends Required<UploadSummary> {
   uploadId: string;
   /** Tests whose status changed and now wait in the outbox for publication. */
   changed: TestDocument[];
@@ -29,24 +32,33 @@ export interface IngestDeps {
 
 /**
  * Applies one upload: every JUnit file is parsed before anything is stored, so a malformed file
- * fails the whole upload with nothing written. The upload is folded into the repository's tests
+ * fails the whole upload with nothing written (the error names the request's field, `junit[i]`), while
+ * a test case that cannot be read is left out and reported, and the rest is kept. The upload is folded into the repository's tests
  * in memory, committed as one journal entry, and only then made visible: an upload is stored
  * whole or not at all, and its id makes a second application a no-op.
  */
 export async function ingestResults(deps: IngestDeps, upload: TestResultsUpload): Promise<IngestResult> {
   validateUpload(upload);
-  const results = upload.junitXml.flatMap((xml, index) =>
-    parseJUnitXml(xml, { field: `junit_xml[${index}]` }),
-  );
+  const results: TestCaseResult[] = [];
+  const ignored: IgnoredTestCase[] = [];
+  upload.junitXml.forEach((xml, index) => {
+    const report = readJUnitReport(xml, { field: `junit[${index}]` });
+    for (const result of report.results) results.push(result);
+    for (const testCase of report.ignored) ignored.push(testCase);
+  });
   const repoKey = repositoryKey(upload.repo);
   const uploadId = upload.uploadId ?? contentUploadId(upload, repoKey);
-  const summary = summarise(upload.junitXml.length, results);
+  const summary = {
+    ...summarise(upload.junitXml.length, results),
+    ignored: ignored.length,
+    ignoredTestcases: ignored.slice(0, MAX_IGNORED_LISTED),
+  };
   const runs = groupRuns(upload, repoKey, results, deps.testIds);
 
   return deps.lock.run(`${upload.org}\n${repoKey}`, async () => {
     const ledger = await deps.ledgers.get(upload.org, repoKey);
     const applied = await deps.store.uploads.find(upload.org, uploadId);
-    if (applied) return { uploadId, ...applied.summary, changed: [] };
+    if (applied) return { uploadId, ignored: 0, ignoredTestcases: [], ...applied.summary, changed: [] };
 
     const now = deps.now();
     const settings = await deps.store.repositories.get(upload.org, upload.repo);

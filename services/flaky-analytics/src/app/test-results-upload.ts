@@ -24,16 +24,17 @@ const MAX_FILES = 1000;
 
 /** Rejects an upload missing what the status rules need, naming the field. */
 export function validateUpload(upload: TestResultsUpload): void {
-  requireText("org", upload.org);
-  requireText("repo.host", upload.repo.host);
-  requireText("repo.owner", upload.repo.owner);
-  requireText("repo.name", upload.repo.name);
-  requireText("commit_sha", upload.commitSha);
-  requireText("branch", upload.branch);
-  if (upload.junitXml.length === 0)
-    throw new InvalidArgumentError("junit_xml", "must hold at least one file");
+  // The gateway's bounds (README "Limits"), again: every caller of this service, not only the gateway.
+  requireText("org", upload.org, 64);
+  requireText("repo.host", upload.repo.host, 259);
+  requireText("repo.owner", upload.repo.owner, 255);
+  requireText("repo.name", upload.repo.name, 255);
+  requireText("commit_sha", upload.commitSha, 64);
+  // Merge-queue results name their test branch (mainline/test/<target>/<run id>), longer than a target.
+  requireText("branch", upload.branch, 1024);
+  if (upload.junitXml.length === 0) throw new InvalidArgumentError("junit", "must hold at least one file");
   if (upload.junitXml.length > MAX_FILES) {
-    throw new InvalidArgumentError("junit_xml", `must hold at most ${MAX_FILES} files`);
+    throw new InvalidArgumentError("junit", `must hold at most ${MAX_FILES} files`);
   }
   if (upload.prNumber !== undefined && !(Number.isInteger(upload.prNumber) && upload.prNumber > 0)) {
     throw new InvalidArgumentError("pr_number", "must be a positive integer");
@@ -41,9 +42,7 @@ export function validateUpload(upload: TestResultsUpload): void {
   if (upload.runStartedAt !== undefined && !Number.isFinite(upload.runStartedAt)) {
     throw new InvalidArgumentError("run_started_at", "must be a valid time");
   }
-  if (upload.uploadId !== undefined && upload.uploadId.trim() === "") {
-    throw new InvalidArgumentError("upload_id", "must not be empty when given");
-  }
+  if (upload.uploadId !== undefined) requireText("upload_id", upload.uploadId, 128);
 }
 
 /** A deterministic id for an upload sent without one: the same content twice is one upload. */
@@ -66,8 +65,11 @@ export function contentUploadId(upload: TestResultsUpload, repoKey: string): str
   return `sha256-${hash.digest("hex").slice(0, 40)}`;
 }
 
-function requireText(field: string, value: string): void {
+function requireText(field: string, value: string, maxBytes: number): void {
   if (typeof value !== "string" || value.trim() === "") {
     throw new InvalidArgumentError(field, "is required (a non-empty string)");
+  }
+  if (value.length > maxBytes || Buffer.byteLength(value, "utf8") > maxBytes) {
+    throw new InvalidArgumentError(field, `must be at most ${maxBytes} bytes (UTF-8)`);
   }
 }

@@ -1,6 +1,7 @@
 import type {
   FailureGroup,
   HourlyBucket,
+  IgnoredTestCase,
   QuarantineOverride,
   RepositoryRef,
   RunContext,
@@ -187,4 +188,7 @@ export interface UploadSummary {
   failed: number;
   skipped: number;
   newTests: number;
+  /** Test cases left out (unreadable), and the first 100 of them; absent in older uploads. */
+  ignored?: number;
+  ignoredTestcases?: IgnoredTestCase[];
 }

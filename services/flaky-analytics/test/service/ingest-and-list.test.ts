@@ -177,7 +177,7 @@ describe("flaky-analytics over gRPC: ingest and list-failing-tests", () => {
     const bad = junitFixture("jest-junit.xml").replace("</testsuite>", "</testsuit>");
     const error = await rejection(svc.upload({ org, junitXml: [good, bad] }));
     expect(error.code).to.equal("INVALID_ARGUMENT");
-    expect(error.message).to.match(/^junit_xml\[1\]: .*line \d+/);
+    expect(error.message).to.match(/^junit\[1\]: .*line \d+/);
     expect((await svc.list({ org, orgUrlSlug: org })).tests).to.have.length(0);
     // Nothing half-stored: the good file alone still makes new tests of all its cases.
     const retried = await svc.upload({ org, junitXml: [good] });
@@ -190,7 +190,14 @@ describe("flaky-analytics over gRPC: ingest and list-failing-tests", () => {
     );
     expect(missing.message).to.match(/^commit_sha: is required/);
     const none = await rejection(svc.upload({ junitXml: [] }));
-    expect(none.message).to.match(/^junit_xml: must hold at least one file/);
+    expect(none.message).to.match(/^junit: must hold at least one file/);
+    const long = await rejection(
+      svc.upload({
+        junitXml: [junitFixture("pytest-xunit1.xml")],
+        repo: { host: "h", owner: "o", name: "n".repeat(3500) },
+      }),
+    );
+    expect(long.message).to.equal("repo.name: must be at most 255 bytes (UTF-8)");
   });
 
   it("applies a repeated upload id once", async () => {

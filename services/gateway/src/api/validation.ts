@@ -20,6 +20,9 @@ function ruleOf(issue: z.core.$ZodIssue): string {
       return issue.input === undefined
         ? `is required (${issue.expected})`
         : `must be ${article(issue.expected)}`;
+    case "invalid_union":
+      // A field that takes several shapes (a PR number as an integer or as digits) and was left out.
+      return issue.input === undefined ? "is required" : issue.message;
     case "unrecognized_keys":
       return `has unknown field(s) ${issue.keys.join(", ")}`;
     default:

@@ -6,6 +6,11 @@ import { FlakyServiceProcess } from "./flaky-service-process.js";
 const repo = { host: "github.com", owner: "acme", name: "widgets" };
 const fixture = (name: string) =>
   readFileSync(new URL(`../../../flaky-analytics/test/fixtures/junit/${name}`, import.meta.url), "utf8");
+const corpus = (name: string) =>
+  readFileSync(
+    new URL(`../../../flaky-analytics/test/fixtures/junit-corpus/${name}`, import.meta.url),
+    "utf8",
+  );
 // Recent, so the status judged at read time is still within its quiet window.
 const RUN_AT = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000).toISOString();
 const window = {
@@ -133,7 +138,9 @@ describe("gateway: flaky-test endpoints against the real flaky-analytics service
   it("refuses malformed XML with a 400 naming the file and line, storing nothing", async () => {
     const response = await upload(globex, [fixture("pytest-xunit1.xml"), "<testsuite><testcase name='x'>"]);
     expect(response.status).to.equal(400);
-    expect(await response.text()).to.match(/^junit_xml\[1\]: /);
+    expect(await response.text()).to.match(
+      /^junit\[1\]: malformed XML at line 1, column 31: the document ends/,
+    );
     const listing = (await (await list(globex, { org_url_slug: "globex" })).json()) as { tests: unknown[] };
     expect(listing.tests).to.deep.equal([]);
     const notArray = await gw.post(
@@ -143,6 +150,62 @@ describe("gateway: flaky-test endpoints against the real flaky-analytics service
     );
     expect(notArray.status).to.equal(400);
     expect(await notArray.text()).to.match(/^junit: must be an array/);
+  });
+
+  it("answers an upload whose parse error would split a character, and keeps serving", async () => {
+    // The parser's message quotes the text where it stopped; cut inside the emoji it carried a lone surrogate
+    // into the gRPC status, which grpc-js could not encode: the service died and every flaky call answered 503.
+    const response = await upload(acme, ["🚀"]);
+    expect(response.status).to.equal(400);
+    expect(await response.text()).to.equal(
+      "junit[0]: malformed XML at line 1, column 1: char '🚀' is not expected.",
+    );
+    expect((await list(acme)).status).to.equal(200);
+    expect((await upload(acme, [fixture("jest-junit.xml")])).status).to.equal(200);
+  });
+
+  it('keeps a real jest report whose passing test has name="", with its 2 failures', async () => {
+    const response = await upload(globex, [corpus("jest-junit-jest-repo-large.xml")]);
+    expect(response.status).to.equal(200);
+    // 4,239 test cases: same-named cases of one file are one test with several executions.
+    expect(await response.json()).to.deep.include({
+      results: 4142,
+      failed: 2,
+      ignored: 0,
+      ignored_testcases: [],
+    });
+  });
+
+  it("keeps the rest of an upload when a test case cannot be read, and says which and why", async () => {
+    const response = await upload(globex, [
+      fixture("jest-junit.xml"),
+      corpus("junit-report-builder-expected.xml"),
+    ]);
+    expect(response.status).to.equal(200);
+    const body = (await response.json()) as {
+      results: number;
+      ignored: number;
+      ignored_testcases: unknown[];
+    };
+    expect(body.ignored).to.equal(4);
+    expect(body.ignored_testcases[0]).to.deep.equal({
+      field: "junit[1]",
+      suite: "second.Suite",
+      classname: "",
+      reason: "the <testcase> has no name attribute",
+    });
+    expect(body.results).to.be.greaterThan(2);
+  });
+
+  it("names the field and the line where a truncated report breaks", async () => {
+    const response = await upload(globex, [
+      fixture("jest-junit.xml"),
+      corpus("pytest-corrupt-truncated.xml"),
+    ]);
+    expect(response.status).to.equal(400);
+    expect(await response.text()).to.match(
+      /^junit\[1\]: malformed XML at line 11, column 22: the document ends/,
+    );
   });
 
   it("turns quarantining on, overrides a test and serves the quarantine config", async () => {

@@ -58,14 +58,14 @@ describe("gateway: authentication, validation and body limits", () => {
     [
       "a wrong type",
       "/submitPullRequest",
-      { repo, targetBranch: "main", pr: { number: "7" } },
-      /^pr\.number: must be a number/,
+      { repo, targetBranch: "main", pr: { number: true } },
+      /^pr\.number: must be an integer from 1 to 2147483647, or the same as a string of decimal digits/,
     ],
     [
       "a non-positive PR number",
       "/cancelPullRequest",
       { repo, targetBranch: "main", pr: { number: 0 } },
-      /^pr\.number: must be a positive integer/,
+      /^pr\.number: must be an integer from 1 to 2147483647/,
     ],
     [
       "both pr.number and pr.branch",
@@ -101,7 +101,7 @@ describe("gateway: authentication, validation and body limits", () => {
       "a zero concurrency",
       "/updateQueue",
       { repo, targetBranch: "main", concurrency: 0 },
-      /^concurrency: must be an integer >= 1/,
+      /^concurrency: must be an integer from 1 to 1000/,
     ],
     [
       "setting SWITCHING_MODES by hand",

@@ -9,6 +9,7 @@ import {
 } from "@grpc/grpc-js";
 import { MainlineError, STATUS_TABLE } from "../errors/index.js";
 import type { Logger } from "../logging/index.js";
+import { safeStatusMessage } from "./status-message.js";
 import { extractTraceContext } from "./trace-metadata.js";
 
 export interface CallContext {
@@ -54,33 +55,56 @@ export function toGrpcImplementation<S>(
         { kind: SpanKind.SERVER, attributes: { "rpc.system": "grpc" } },
         parent,
       );
+      const fail = (error: unknown) => {
+        const mapped = toServiceError(error, path, logger);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: mapped.message });
+        span.setAttribute("rpc.grpc.status_code", mapped.code ?? GrpcStatus.UNKNOWN);
+        span.end();
+        if (!answer(callback, path, logger, mapped)) answer(callback, path, logger, internalError());
+      };
+      // The last-resort guard of every RPC: a handler that throws synchronously, rejects with anything, or
+      // returns something grpc-js cannot send still gets one answer, and the process keeps serving the others.
       context
-        .with(trace.setSpan(parent, span), () => fn(call.request, { metadata: call.metadata, path }))
-        .then(
-          (response) => {
-            span.end();
-            callback(null, response);
-          },
-          (error: unknown) => {
-            const mapped = toServiceError(error, path, logger);
-            span.setStatus({ code: SpanStatusCode.ERROR, message: mapped.message });
-            span.setAttribute("rpc.grpc.status_code", mapped.code ?? GrpcStatus.UNKNOWN);
-            span.end();
-            callback(mapped);
-          },
-        );
+        .with(trace.setSpan(parent, span), () =>
+          Promise.resolve().then(() => fn(call.request, { metadata: call.metadata, path })),
+        )
+        .then((response) => {
+          span.end();
+          if (!answer(callback, path, logger, null, response))
+            fail(new Error("the response could not be sent"));
+        }, fail)
+        .catch((error: unknown) => logger.error({ err: error, path }, "gRPC call could not be answered"));
     };
   }
   return adapted;
 }
 
+/** Calls grpc-js back, reporting (not throwing) when it refuses; false when the answer was not sent. */
+function answer(
+  callback: (error: ServerErrorResponse | null, value?: unknown) => void,
+  path: string,
+  logger: Logger,
+  error: ServerErrorResponse | null,
+  value?: unknown,
+): boolean {
+  try {
+    callback(error, value);
+    return true;
+  } catch (thrown) {
+    logger.error({ err: thrown, path }, "grpc-js refused the answer of a call");
+    return false;
+  }
+}
+
 function toServiceError(error: unknown, path: string, logger: Logger): ServerErrorResponse {
   if (error instanceof MainlineError) {
-    return Object.assign(new Error(error.message), {
-      code: STATUS_TABLE[error.code].grpc,
-      details: error.message,
-    });
+    const message = safeStatusMessage(error.message);
+    return Object.assign(new Error(message), { code: STATUS_TABLE[error.code].grpc, details: message });
   }
   logger.error({ err: error, path }, "unhandled error in gRPC handler");
+  return internalError();
+}
+
+function internalError(): ServerErrorResponse {
   return Object.assign(new Error("internal error"), { code: GrpcStatus.INTERNAL, details: "internal error" });
 }

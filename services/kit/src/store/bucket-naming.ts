@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+
 /**
  * Names in JetStream key-value terms. Bucket names allow only `[A-Za-z0-9_-]`, keys only
  * `[-/_=.A-Za-z0-9]`; both encodings below are reversible, so two different collections never
@@ -20,10 +22,24 @@ export function bucketName(database: string, collection: string): string {
   return `${escapeNamePart(database)}_${escapeNamePart(collection)}`;
 }
 
+/**
+ * Longest key written as the id itself. A key travels in a NATS subject (`$KV.<bucket>.<key>`) on a protocol
+ * line that NATS caps at 4 KiB and answers by closing the connection; keys up to this length have always been
+ * written this way and stay so, longer ids get a digest key instead.
+ */
+export const MAX_PLAIN_KEY_LENGTH = 2048;
+
+/** Digest keys contain ".", which base64url never does, so they never meet a plain key. */
+const DIGEST_PREFIX = "sha256.";
+
 export function keyOfId(id: string): string {
-  return Buffer.from(id, "utf8").toString("base64url");
+  const plain = Buffer.from(id, "utf8").toString("base64url");
+  if (plain.length <= MAX_PLAIN_KEY_LENGTH) return plain;
+  return DIGEST_PREFIX + createHash("sha256").update(id, "utf8").digest("base64url");
 }
 
-export function idOfKey(key: string): string {
+/** The id a key was made from; undefined for a digest key (the document holds its `_id`). */
+export function idOfKey(key: string): string | undefined {
+  if (key.startsWith(DIGEST_PREFIX)) return undefined;
   return Buffer.from(key, "base64url").toString("utf8");
 }

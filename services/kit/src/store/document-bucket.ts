@@ -66,7 +66,9 @@ export class DocumentBucket {
     void (async () => {
       try {
         for await (const entry of watcher) {
-          apply({ id: idOfKey(entry.key), revision: entry.revision, doc: lazyDocument(entry) });
+          const id = this.idOf(entry);
+          // A delete of a digest key never seen written held nothing here: there is nothing to forget.
+          if (id !== undefined) apply({ id, revision: entry.revision, doc: lazyDocument(entry) });
           // Entries arrive in revision order, so nothing older than this one is still to come.
           if (entry.revision >= lastRevision) caughtUp();
         }
@@ -83,6 +85,20 @@ export class DocumentBucket {
         watcher.stop();
       },
     };
+  }
+
+  /** Ids of digest keys (see keyOfId), learnt from their documents, so a later delete can be named. */
+  private readonly digestIds = new Map<string, string>();
+
+  private idOf(entry: KvEntry): string | undefined {
+    const plain = idOfKey(entry.key);
+    if (plain !== undefined) return plain;
+    if (entry.operation === "PUT") {
+      const id = decodeDocument<StoredDocument>(entry.string())._id;
+      this.digestIds.set(entry.key, id);
+      return id;
+    }
+    return this.digestIds.get(entry.key);
   }
 
   async read(id: string): Promise<BucketEntry | null> {

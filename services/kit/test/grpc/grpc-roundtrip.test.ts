@@ -19,6 +19,7 @@ import {
   callUnary,
   checkGrpcHealth,
   createGrpcClient,
+  MAX_STATUS_MESSAGE_LENGTH,
   RemoteCallError,
   startGrpcServer,
   toGrpcImplementation,
@@ -77,6 +78,9 @@ describe("gRPC bootstrap", () => {
           if (request.text === "missing")
             return Promise.reject(new NotFoundError("queue main does not exist"));
           if (request.text === "bug") return Promise.reject(new TypeError("secret internals"));
+          if (request.text === "sync-bug") throw new TypeError("thrown before any promise");
+          if (request.text.startsWith("quote:"))
+            return Promise.reject(new NotFoundError(`no test named ${request.text.slice(6)}`));
           const traceId = trace.getActiveSpan()?.spanContext().traceId ?? "";
           return Promise.resolve({ text: request.text.toUpperCase(), traceId });
         },
@@ -115,6 +119,32 @@ describe("gRPC bootstrap", () => {
     const error = await callUnary(client.echo.bind(client), { text: "bug" }).catch((e: unknown) => e);
     expect((error as RemoteCallError).code).to.equal("INTERNAL");
     expect((error as RemoteCallError).message).to.not.contain("secret");
+  });
+
+  it("answers a handler that throws synchronously with INTERNAL, and keeps serving", async () => {
+    const error = await callUnary(client.echo.bind(client), { text: "sync-bug" }).catch((e: unknown) => e);
+    expect((error as RemoteCallError).code).to.equal("INTERNAL");
+    expect((await callUnary(client.echo.bind(client), { text: "next" })).text).to.equal("NEXT");
+  });
+
+  it("sends a message quoting half an emoji as well-formed text instead of crashing the server", async () => {
+    // "🚀".slice(0, 1) is a lone high surrogate: grpc-js's encodeURI of the status message throws on it.
+    const error = await callUnary(client.echo.bind(client), { text: `quote:x${"🚀".slice(0, 1)}y` }).catch(
+      (e: unknown) => e,
+    );
+    expect((error as RemoteCallError).code).to.equal("NOT_FOUND");
+    expect((error as RemoteCallError).message).to.equal("no test named x\uFFFDy");
+    expect((await callUnary(client.echo.bind(client), { text: "after" })).text).to.equal("AFTER");
+  });
+
+  it("bounds a status message that quotes a huge value", async () => {
+    const error = await callUnary(client.echo.bind(client), { text: `quote:${"🚀".repeat(300_000)}` }).catch(
+      (e: unknown) => e,
+    );
+    expect((error as RemoteCallError).code).to.equal("NOT_FOUND");
+    const message = (error as RemoteCallError).message;
+    expect(message.length).to.be.at.most(MAX_STATUS_MESSAGE_LENGTH);
+    expect(message).to.match(/^no test named (🚀)+…$/u);
   });
 
   it("continues the caller's trace on the server", async () => {

@@ -175,6 +175,29 @@ describe("store", () => {
       expect(bucketName("names", "test.results")).to.match(/^[A-Za-z0-9_-]+$/);
     });
 
+    it("stores ids far longer than a NATS subject may be, follows and reloads them, and keeps the connection", async () => {
+      // A 5,000-character id as a plain key would pass NATS's 4 KiB protocol line, and NATS closes the connection.
+      const long = (c: string) => `org#github.com/acme/${c.repeat(5000)}#main`;
+      const a = new EmbeddedStore({ nats, database: "long-ids" }).collection<Counter>("queues");
+      const b = new EmbeddedStore({ nats, database: "long-ids" }).collection<Counter>("queues");
+      expect(await b.countDocuments()).to.equal(0);
+      await a.insertMany([
+        { _id: long("a"), value: 1 },
+        { _id: long("b"), value: 2 },
+        { _id: "short", value: 3 },
+      ]);
+      await a.updateOne({ _id: long("a") }, { $inc: { value: 10 } });
+      expect((await a.findOne({ _id: long("a") }))?.value).to.equal(11);
+      await eventually(async () => expect((await b.findOne({ _id: long("a") }))?.value).to.equal(11));
+      await b.deleteOne({ _id: long("b") });
+      await eventually(async () => expect(await a.findOne({ _id: long("b") })).to.equal(null));
+
+      const reloaded = new EmbeddedStore({ nats, database: "long-ids" }).collection<Counter>("queues");
+      const ids = (await reloaded.find({}, { sort: { value: 1 } })).map((d) => d._id);
+      expect(ids).to.deep.equal(["short", long("a")]);
+      expect(nats.isClosed()).to.equal(false);
+    });
+
     it("fails with UnavailableError when NATS is gone, and changes nothing in memory", async () => {
       const connection = await connect({ ...server.connectOptions(), reconnect: false });
       const counters = new EmbeddedStore({ nats: connection, database: "offline" }).collection<Counter>("c");

@@ -26,12 +26,13 @@ import {
 import {
   createPlannerState,
   createQueueSettings,
+  refuseRemergeOf,
   type PullRequestEntry,
   type PullRequestFacts,
 } from "../domain/index.js";
 import type { QueueEngine } from "../app/queue-engine.js";
 import { queueAddress, queueKey, repoKey, repoRef, type QueueAddress } from "../app/queue-key.js";
-import { incarnation, localId } from "../app/run-ids.js";
+import { globalId, incarnation, localId } from "../app/run-ids.js";
 import type { PullRequestRecords } from "../store/pull-request-records.js";
 import type { QueueDocument, QueueRepository } from "../store/queue-repository.js";
 import { DEFAULT_PULL_REF_PATTERN, type RepositoryConnections } from "../store/repository-connections.js";
@@ -114,6 +115,15 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
   };
   const readFresh = (address: QueueAddress) => queues.get(address, true);
 
+  /** The commit that carried a merged PR onto the target: its commit in the tested branch, else its head. */
+  const landedCommit = async (address: QueueAddress, entry: PullRequestEntry): Promise<string> => {
+    const runId = entry.history.findLast((t) => t.to === "MERGED")?.runId ?? null;
+    const doc = await queues.get(address, true);
+    const record =
+      runId === null ? null : await runs.get(doc._id, globalId(runId, incarnation(doc._id, doc.createdAt)));
+    return record?.commits[String(entry.number)] || entry.facts?.headSha || "an unknown commit";
+  };
+
   return {
     getTestRunOutput: (req) => testRunOutput(deps, req),
 
@@ -180,6 +190,10 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
       const address = queueAddress(req.queue);
       const number = prNumber(req.prNumber);
       const known = await records.factsOf(address.org, repoKey(address.repo), number);
+      const latest = await records.latestFinished(queueKey(address), number);
+      if (latest?.entry.state === "MERGED") {
+        refuseRemergeOf(latest.entry, known?.facts ?? null, await landedCommit(address, latest.entry));
+      }
       const doc = await engine.apply(address, {
         type: "PR_SUBMITTED",
         pr: number,

@@ -17,23 +17,38 @@ export function queueKey(q: QueueAddress): string {
   return `${q.org}#${repoKey(q.repo)}#${q.targetBranch}`;
 }
 
+/**
+ * Bounds in UTF-8 bytes, the gateway's own (README "Limits"): they keep every key built from them (store ids,
+ * KV keys, subjects) well below NATS's 4 KiB control line, whoever calls this service.
+ */
+export const MAX_BYTES = { org: 64, host: 259, owner: 255, name: 255, targetBranch: 255 } as const;
+
 /** Checks a QueueRef from a request, naming the missing field as the HTTP API spells it. */
 export function queueAddress(ref: QueueRef | undefined): QueueAddress {
   if (!ref?.org) throw new InvalidArgumentError("org", "is required");
-  return { org: ref.org, repo: repoRef(ref.repo), targetBranch: required("targetBranch", ref.targetBranch) };
+  return {
+    org: required("org", ref.org, MAX_BYTES.org),
+    repo: repoRef(ref.repo),
+    targetBranch: required("targetBranch", ref.targetBranch, MAX_BYTES.targetBranch),
+  };
 }
 
 export function repoRef(repo: RepoRef | undefined): RepoRef {
   if (!repo) throw new InvalidArgumentError("repo", "is required");
   return {
-    host: required("repo.host", repo.host),
-    owner: required("repo.owner", repo.owner),
-    name: required("repo.name", repo.name),
+    host: required("repo.host", repo.host, MAX_BYTES.host),
+    owner: required("repo.owner", repo.owner, MAX_BYTES.owner),
+    name: required("repo.name", repo.name, MAX_BYTES.name),
   };
 }
 
-function required(field: string, value: string | undefined): string {
+function required(field: string, value: string | undefined, maxBytes: number): string {
+  if (value !== undefined && value.length > maxBytes * 4) {
+    throw new InvalidArgumentError(field, `must be at most ${maxBytes} bytes (UTF-8)`);
+  }
   const trimmed = value?.trim() ?? "";
   if (trimmed === "") throw new InvalidArgumentError(field, "must not be empty");
+  if (Buffer.byteLength(trimmed, "utf8") > maxBytes)
+    throw new InvalidArgumentError(field, `must be at most ${maxBytes} bytes (UTF-8)`);
   return trimmed;
 }

@@ -22,8 +22,9 @@ const OUTCOMES: Partial<Record<TestRunOutcome, DomainOutcome>> = {
   [TestRunOutcome.FAILED]: "FAILED",
   [TestRunOutcome.TIMED_OUT]: "TIMED_OUT",
   [TestRunOutcome.MERGE_CONFLICT]: "MERGE_CONFLICT",
-  // The runner could not run the tests at all (a bad job); the PRs cannot be shown to pass.
-  [TestRunOutcome.ERROR]: "FAILED",
+  // The runner could not build the branch or run the tests at all: the PRs cannot be shown to pass, but no test
+  // failed either, and the PR's failure reason says so.
+  [TestRunOutcome.ERROR]: "BUILD_FAILED",
 };
 
 /**

@@ -12,5 +12,6 @@ export * from "./pull-request.js";
 export * from "./queue-settings.js";
 export * from "./queue-state.js";
 export * from "./reasons.js";
+export * from "./resubmission.js";
 export * from "./test-run.js";
 export { LaneGraph } from "./lanes.js";

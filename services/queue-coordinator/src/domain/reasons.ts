@@ -2,7 +2,7 @@
  * One vocabulary for why a pull request changed state. Failure and cancellation reasons are the
  * subsets that end a PR; the rest explain progress and restarts.
  */
-export const FAILURE_REASONS = ["TESTS_FAILED", "TIMED_OUT", "MERGE_CONFLICT"] as const;
+export const FAILURE_REASONS = ["TESTS_FAILED", "TIMED_OUT", "MERGE_CONFLICT", "BUILD_FAILED"] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 export const CANCELLATION_REASONS = ["CANCELLED_BY_USER", "PR_CLOSED"] as const;

@@ -22,7 +22,11 @@ export interface TestRun {
   comboKey: string | null;
 }
 
-export type TestRunOutcome = "PASSED" | "FAILED" | "TIMED_OUT" | "MERGE_CONFLICT";
+/**
+ * BUILD_FAILED: the projected branch could not be built for a reason other than a conflict (a ref missing on
+ * the remote, a remote git could not fetch): no test ran, so it must not read as failed tests.
+ */
+export type TestRunOutcome = "PASSED" | "FAILED" | "TIMED_OUT" | "MERGE_CONFLICT" | "BUILD_FAILED";
 
 export function containsAny(run: TestRun, prs: ReadonlySet<number>): boolean {
   return run.prs.some((p) => prs.has(p)) || run.base.some((p) => prs.has(p));

@@ -1,9 +1,18 @@
 import { randomBytes } from "node:crypto";
 import type { Collection, Store } from "@mainline/kit/store/index";
-import { NotFoundError } from "@mainline/kit/errors/index";
+import { InvalidArgumentError, NotFoundError } from "@mainline/kit/errors/index";
 import type { Subscription } from "../domain/subscription.js";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/** Far above the ids we issue (whs_ and 22 characters), and a bound on what a caller can make us look up. */
+const MAX_ID_LENGTH = 128;
+
+function checkedId(id: string): string {
+  if (id.length > MAX_ID_LENGTH)
+    throw new InvalidArgumentError("id", `must be at most ${MAX_ID_LENGTH} characters`);
+  return id;
+}
 
 function newSubscriptionId(): string {
   let id = "whs_";
@@ -69,13 +78,13 @@ export class SubscriptionRepository {
   }
 
   async get(org: string, id: string): Promise<Subscription> {
-    const found = await this.subscriptions.findOne({ _id: id, org });
+    const found = await this.subscriptions.findOne({ _id: checkedId(id), org });
     if (found === null) throw new NotFoundError(`webhook subscription ${id} does not exist`);
     return found;
   }
 
   async delete(org: string, id: string): Promise<void> {
-    const { deletedCount } = await this.subscriptions.deleteOne({ _id: id, org });
+    const { deletedCount } = await this.subscriptions.deleteOne({ _id: checkedId(id), org });
     if (deletedCount === 0) throw new NotFoundError(`webhook subscription ${id} does not exist`);
   }
 
@@ -88,7 +97,7 @@ export class SubscriptionRepository {
 
   async enable(org: string, id: string, now: Date): Promise<Subscription> {
     const updated = await this.subscriptions.findOneAndUpdate(
-      { _id: id, org },
+      { _id: checkedId(id), org },
       { $set: { disabled: false, disabledReason: "", enabledAt: now }, $unset: { disabledAt: "" } },
       { returnDocument: "after" },
     );

@@ -1,12 +1,18 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import { shortenText } from "./shorten-text.js";
 import { SUITE_PATH_SEPARATOR } from "./test-case-result.js";
-import type { FailureDetail, TestAttempt, TestCaseResult, TestOutcome } from "./test-case-result.js";
+import type {
+  FailureDetail,
+  IgnoredTestCase,
+  TestAttempt,
+  TestCaseResult,
+  TestOutcome,
+} from "./test-case-result.js";
 import { parseXmlDocument } from "./xml-document.js";
 import type { XmlElement } from "./xml-document.js";
 
 export interface ParseJUnitOptions {
-  /** Names the upload in errors (e.g. "files[2]"); defaults to "junit_xml". */
+  /** Names the document in errors as the request does (e.g. "junit[2]"); defaults to "junit". */
   field?: string;
   /** Longest system-out / system-err kept per case. */
   maxOutputChars?: number;
@@ -14,15 +20,27 @@ export interface ParseJUnitOptions {
   maxFailureBodyChars?: number;
 }
 
-const DEFAULTS = { field: "junit_xml", maxOutputChars: 4096, maxFailureBodyChars: 8192 };
+const DEFAULTS = { field: "junit", maxOutputChars: 4096, maxFailureBodyChars: 8192 };
 const MAX_MESSAGE_CHARS = 1024;
+
+/** The results of a report, and the test cases left out of it with the reason. */
+export interface JUnitReport {
+  results: TestCaseResult[];
+  ignored: IgnoredTestCase[];
+}
+
+/** The test cases of a report, without those that could not be read (see readJUnitReport). */
+export function parseJUnitXml(xml: string, options: ParseJUnitOptions = {}): TestCaseResult[] {
+  return readJUnitReport(xml, options).results;
+}
 
 /**
  * Reads a JUnit XML report, as written by Surefire, Gradle, pytest, jest-junit, mocha, gotestsum,
- * Bazel, googletest or PHPUnit, into a flat list of test case results.
+ * Bazel, googletest or PHPUnit, into a flat list of test case results. One odd test case never costs the
+ * rest of the report: it is left out and listed in `ignored` with the reason.
  * Throws InvalidArgumentError (on `options.field`) for malformed XML or a document that is not JUnit.
  */
-export function parseJUnitXml(xml: string, options: ParseJUnitOptions = {}): TestCaseResult[] {
+export function readJUnitReport(xml: string, options: ParseJUnitOptions = {}): JUnitReport {
   const settings = { ...DEFAULTS, ...options };
   const document = parseXmlDocument(xml, settings.field);
   const roots = elementNames(document);
@@ -45,7 +63,7 @@ export function parseJUnitXml(xml: string, options: ParseJUnitOptions = {}): Tes
       `is not a JUnit report: the root element must be <testsuites> or <testsuite>, found <${rootName}>`,
     );
   }
-  return collector.results();
+  return { results: collector.results(), ignored: collector.ignored };
 }
 
 class ReportReader {
@@ -71,16 +89,20 @@ class ReportReader {
     suiteFile: string | undefined,
     suiteOutput: { systemOut?: string; systemErr?: string } | undefined,
   ): void {
+    // name="" is valid JUnit (jest-junit writes it for test('')): the test keeps its empty name, and its id
+    // stays stable through the suite, class and file around it.
     const name = attribute(testcase, "name")?.trim();
     const parent = suitePath.join(SUITE_PATH_SEPARATOR);
-    if (!name) {
-      const where = parent ? ` in suite "${parent}"` : "";
-      throw new InvalidArgumentError(
-        this.settings.field,
-        `is not a valid JUnit report: a <testcase>${where} has no name`,
-      );
-    }
     const classname = (attribute(testcase, "classname") ?? attribute(testcase, "class"))?.trim() || undefined;
+    if (name === undefined) {
+      this.collector.ignore({
+        field: this.settings.field,
+        suite: parent,
+        classname: classname ?? "",
+        reason: "the <testcase> has no name attribute",
+      });
+      return;
+    }
     const file = attribute(testcase, "file") ?? suiteFile;
     const line = Number.parseInt(attribute(testcase, "line") ?? "", 10);
     const attempts = this.attempts(testcase);
@@ -169,6 +191,11 @@ class ReportReader {
  */
 class CaseCollector {
   private readonly byIdentity = new Map<string, TestCaseResult>();
+  readonly ignored: IgnoredTestCase[] = [];
+
+  ignore(testCase: IgnoredTestCase): void {
+    this.ignored.push(testCase);
+  }
 
   add(result: TestCaseResult): void {
     // NUL cannot occur in XML text, so it keeps the parts apart (cheaper than a JSON key per case).

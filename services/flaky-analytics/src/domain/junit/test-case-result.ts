@@ -41,3 +41,13 @@ export interface TestCaseResult {
 }
 
 export const SUITE_PATH_SEPARATOR = " > ";
+
+/** A <testcase> left out of an upload because it cannot be read as a test; the rest of the upload is kept. */
+export interface IgnoredTestCase {
+  /** The request field of its document, e.g. "junit[2]". */
+  field: string;
+  /** Its enclosing suites, joined by SUITE_PATH_SEPARATOR. */
+  suite: string;
+  classname: string;
+  reason: string;
+}

@@ -42,10 +42,7 @@ export function parseXmlDocument(xml: string, field: string): XmlElement {
   }
 
   const verdict = XMLValidator.validate(xml);
-  if (verdict !== true) {
-    const { msg, line, col } = verdict.err;
-    throw new InvalidArgumentError(field, `malformed XML at line ${line}, column ${col}: ${msg}`);
-  }
+  if (verdict !== true) throw new InvalidArgumentError(field, describeMalformed(xml, verdict.err));
 
   try {
     return buildXmlTree(xml, REPEATABLE);
@@ -54,6 +51,46 @@ export function parseXmlDocument(xml: string, field: string): XmlElement {
     if (!(cause instanceof XmlTreeError)) throw cause;
     throw new InvalidArgumentError(field, `malformed XML: ${cause.message}`);
   }
+}
+
+/**
+ * Where and why the document breaks. The validator reports elements left open at the end (a truncated
+ * file) at line 1, column 1 with their names as a JSON list; the place that breaks is the end.
+ */
+function describeMalformed(
+  xml: string,
+  err: { code: string; msg: string; line: number; col: number },
+): string {
+  const unclosed = /^Invalid '(\[[\s\S]*\])' found\.$/.exec(err.msg)?.[1];
+  if (err.code === "InvalidXml" && unclosed !== undefined) {
+    const { line, column } = lineAndColumn(xml, xml.trimEnd().length);
+    let names: string[] = [];
+    try {
+      names = JSON.parse(unclosed) as string[];
+    } catch {
+      // Only the names are lost; the position stands.
+    }
+    const open = names.length > 0 ? ` with ${names.map((n) => `<${n}>`).join(", ")} still open` : "";
+    return `malformed XML at line ${line}, column ${column}: the document ends${open} (is the file truncated?)`;
+  }
+  // The validator names a character by its first UTF-16 unit; quote the whole character instead.
+  const msg = err.msg.replace(/char '([\uD800-\uDBFF])' is not expected/, (whole) => {
+    const offset = offsetOf(xml, err.line, err.col);
+    const char = offset === undefined ? undefined : String.fromCodePoint(xml.codePointAt(offset) ?? 0xfffd);
+    return char === undefined ? whole : `char '${char}' is not expected`;
+  });
+  return `malformed XML at line ${err.line}, column ${err.col}: ${msg}`;
+}
+
+function offsetOf(text: string, line: number, column: number): number | undefined {
+  let at = 0;
+  for (let l = 1; l < line; l++) {
+    const newline = text.indexOf("\n", at);
+    if (newline < 0) return undefined;
+    at = newline + 1;
+  }
+  const offset = at + column - 1;
+  return offset < text.length ? offset : undefined;
 }
 
 /** Offset of a DOCTYPE in the prolog (before the root element), where XML allows one. */

@@ -58,6 +58,13 @@ describe("testId", () => {
     expect(testId({ ...base, parent: "orders" })).to.not.equal(id);
   });
 
+  it("gives a test with an empty name (jest's test('')) a stable id of its own", () => {
+    const empty = testId({ ...base, name: "" });
+    expect(empty).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(testId({ ...base, name: "" })).to.equal(empty);
+    expect(testId({ ...base, name: "", parent: "other suite" })).to.not.equal(empty);
+  });
+
   it("keeps organisations and repositories apart", () => {
     const id = testId(base);
     expect(testId({ ...base, org: "globex" })).to.not.equal(id);
@@ -95,7 +102,7 @@ describe("testId", () => {
       }
       throw new Error("expected a rejection");
     };
-    expect(fieldOf({ ...base, name: " " })).to.equal("name");
+    expect(fieldOf({ ...base, name: undefined as unknown as string })).to.equal("name");
     expect(fieldOf({ ...base, org: "" })).to.equal("org_url_slug");
     expect(fieldOf({ ...base, repo: { ...base.repo, owner: "" } })).to.equal("repo.owner");
   });

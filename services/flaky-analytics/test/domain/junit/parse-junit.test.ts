@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
-import { parseJUnitXml } from "../../../src/domain/junit/index.js";
+import { parseJUnitXml, readJUnitReport } from "../../../src/domain/junit/index.js";
 import type { TestCaseResult } from "../../../src/domain/junit/index.js";
 import { junitFixture } from "./fixture.js";
 
@@ -280,14 +280,24 @@ describe("parseJUnitXml", () => {
 
     it("rejects XML that is not a JUnit report", () => {
       const error = rejection("<html><body>502 Bad Gateway</body></html>");
-      expect(error.field).to.equal("junit_xml");
+      expect(error.field).to.equal("junit");
       expect(error.rule).to.contain("not a JUnit report").and.contain("<html>");
     });
 
-    it("rejects a test case without a name", () => {
-      expect(rejection('<testsuite name="api"><testcase classname="A"/></testsuite>').rule).to.contain(
-        'suite "api" has no name',
+    it("leaves out a test case without a name attribute, says why, and keeps the others", () => {
+      const report = readJUnitReport(
+        '<testsuite name="api"><testcase classname="A"/><testcase classname="A" name="ok"/></testsuite>',
       );
+      expect(report.results.map((r) => r.name)).to.deep.equal(["ok"]);
+      expect(report.ignored).to.deep.equal([
+        { field: "junit", suite: "api", classname: "A", reason: "the <testcase> has no name attribute" },
+      ]);
+    });
+
+    it("keeps a test case with name=\"\" (jest-junit writes it for test(''))", () => {
+      const results = parseJUnitXml('<testsuite name="api"><testcase classname="A" name=""/></testsuite>');
+      expect(results).to.have.length(1);
+      expect(results[0]).to.include({ name: "", parent: "api", classname: "A", outcome: "passed" });
     });
 
     it("refuses entity expansion: a DOCTYPE is rejected before parsing", () => {

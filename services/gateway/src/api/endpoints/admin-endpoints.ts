@@ -2,6 +2,7 @@ import { z } from "zod";
 import { PermissionDeniedError } from "@mainline/kit/errors/index";
 import type { AuthRepository } from "../../auth/auth-repository.js";
 import { endpoint, type Endpoint } from "../endpoint.js";
+import { boundedText, identifier, LIMITS } from "../schemas/limits.js";
 
 const TAG = "Administration";
 const organization = z.object({ slug: z.string(), name: z.string() });
@@ -27,7 +28,10 @@ export function adminEndpoints(auth: AuthRepository): Endpoint[] {
       summary: "Create an organisation",
       tag: TAG,
       access: "admin",
-      input: z.object({ slug: z.string().min(1, "must not be empty"), name: z.string().optional() }),
+      input: z.object({
+        slug: boundedText("the organisation's slug", LIMITS.slug),
+        name: z.string().max(200, "must be at most 200 characters").optional(),
+      }),
       inputIn: "body",
       output: organization,
       status: 201,
@@ -54,7 +58,7 @@ export function adminEndpoints(auth: AuthRepository): Endpoint[] {
       tag: TAG,
       access: "org",
       input: z.object({
-        org: z.string().min(1).optional(),
+        org: boundedText("an organisation's slug", LIMITS.slug).optional(),
         description: z.string().max(200, "must be at most 200 characters").default(""),
         admin: z.boolean().default(false),
       }),
@@ -79,7 +83,7 @@ export function adminEndpoints(auth: AuthRepository): Endpoint[] {
       summary: "List the API tokens of an organisation (never the tokens themselves)",
       tag: TAG,
       access: "org",
-      input: z.object({ org: z.string().min(1).optional() }),
+      input: z.object({ org: boundedText("an organisation's slug", LIMITS.slug).optional() }),
       inputIn: "query",
       output: z.object({ tokens: z.array(tokenSummary) }),
       async handle(input, { principal }) {
@@ -97,7 +101,10 @@ export function adminEndpoints(auth: AuthRepository): Endpoint[] {
       summary: "Revoke an API token by its id",
       tag: TAG,
       access: "org",
-      input: z.object({ id: z.string().min(1, "must not be empty"), org: z.string().min(1).optional() }),
+      input: z.object({
+        id: identifier("the token's id"),
+        org: boundedText("an organisation's slug", LIMITS.slug).optional(),
+      }),
       inputIn: "body",
       output: z.object({}),
       async handle(input, { principal }) {

@@ -11,6 +11,9 @@ import {
   pullRequestEventResponse,
 } from "../schemas/code-host.js";
 import { repoSchema } from "../schemas/common.js";
+import { identifier } from "../schemas/limits.js";
+import { pullRefPatternProblem } from "../../domain/git-ref-name.js";
+import { MAX_REMOTE_URL_LENGTH, remoteUrlProblem } from "../../domain/remote-url.js";
 import type { Upstreams } from "../../upstream/upstreams.js";
 import { runCommentCommand } from "../../code-host/comment-commands.js";
 import { checkWebhookSignature, SIGNATURE_HEADER } from "../../code-host/webhook-signature.js";
@@ -25,7 +28,14 @@ const ACTIONS: Record<string, PullRequestAction> = {
 
 const connection = z.object({
   repo: repoSchema,
-  remoteUrl: z.string().min(1, "must not be empty"),
+  remoteUrl: z
+    .string()
+    .max(MAX_REMOTE_URL_LENGTH, `must be at most ${MAX_REMOTE_URL_LENGTH} characters`)
+    .superRefine(refuse(remoteUrlProblem))
+    .meta({
+      description:
+        "https, http, ssh, git or file URL, user@host:path, or a local path; at most 2048 characters",
+    }),
   // The name of a Kubernetes Secret mounted into the batch-runner (never the secret itself); "" for none.
   credentialsSecretName: z
     .string()
@@ -38,14 +48,24 @@ const connection = z.object({
     .string()
     // A regex rather than .includes(): it is written into the OpenAPI document as a standard `pattern`.
     .regex(/\{number\}/, { error: 'must contain "{number}"' })
+    .max(255, "must be at most 255 bytes (UTF-8)")
+    .superRefine(refuse(pullRefPatternProblem))
     .default("refs/pull/{number}/head"),
   runner: z.object({
     kind: z.preprocess(
       (v) => (typeof v === "string" ? v.toUpperCase() : v),
       z.enum(["COMMAND", "EXTERNAL"], { error: "must be COMMAND or EXTERNAL" }),
     ),
-    command: z.string().default(""),
-    junitGlobs: z.array(z.string().min(1)).default([]),
+    command: z.string().max(65_536, "must be at most 65536 characters").default(""),
+    junitGlobs: z
+      .array(
+        z
+          .string()
+          .min(1, "must not hold empty globs")
+          .max(1024, "must hold globs of at most 1024 characters"),
+      )
+      .max(100, "must hold at most 100 globs")
+      .default([]),
     // Variables the repository declares for its command; the queue-coordinator also refuses names of
     // Mainline's own (NATS_*, *_ADDR...) and those the runner sets (PATH, HOME, CI...).
     env: z
@@ -64,6 +84,14 @@ const connection = z.object({
       .optional(),
   }),
 });
+
+/** A zod refinement from a pure check that names the rule a value breaks (null: none). */
+function refuse(problemOf: (value: string) => string | null) {
+  return (value: string, ctx: z.core.$RefinementCtx<string>) => {
+    const problem = problemOf(value);
+    if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+  };
+}
 
 export interface CodeHostOptions {
   /** CODE_HOST_WEBHOOK_SECRET: when set, code-host events must be signed with it. */
@@ -212,11 +240,11 @@ export function codeHostEndpoints(up: Upstreams, options: CodeHostOptions): Endp
       tag: "Merge queue",
       access: "org",
       input: z.object({
-        testRunId: z.string().min(1, "must not be empty"),
+        testRunId: identifier("the test run's id"),
         passed: z.boolean({ error: "must be a boolean" }),
-        detailsUrl: z.url().optional(),
+        detailsUrl: z.url().max(2048, "must be at most 2048 characters").optional(),
         message: z.string().max(2000).optional(),
-        junit: z.array(z.string()).default([]),
+        junit: z.array(z.string()).max(1000, "must hold at most 1000 JUnit XML documents").default([]),
       }),
       inputIn: "body",
       output: z.object({}),

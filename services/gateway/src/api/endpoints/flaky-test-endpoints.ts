@@ -102,6 +102,8 @@ export function flakyTestEndpoints(up: Upstreams): Endpoint[] {
           failed: response.failed,
           skipped: response.skipped,
           new_tests: response.newTests,
+          ignored: response.ignored,
+          ignored_testcases: response.ignoredTestcases,
         };
       },
     }),

@@ -1,10 +1,13 @@
 import { z } from "zod";
+import { boundedText, branchName, LIMITS, prNumber } from "./limits.js";
+
+const login = boundedText("a code-host user name", LIMITS.owner);
 
 /** The repository as code-host webhook payloads describe it (GitHub's shape). */
 const repository = z.object({
-  name: z.string().min(1, "must not be empty"),
-  owner: z.object({ login: z.string().min(1, "must not be empty") }),
-  html_url: z.url({ error: "must be the repository's URL" }),
+  name: boundedText("repository name", LIMITS.name),
+  owner: z.object({ login: boundedText("repository owner", LIMITS.owner) }),
+  html_url: z.url({ error: "must be the repository's URL" }).max(2048, "must be at most 2048 characters"),
 });
 
 export const PULL_REQUEST_ACTIONS = ["opened", "synchronize", "closed", "reopened", "edited"] as const;
@@ -16,19 +19,19 @@ export const PULL_REQUEST_ACTIONS = ["opened", "synchronize", "closed", "reopene
  * about branches or state are acknowledged and ignored.
  */
 export const pullRequestEvent = z.object({
-  action: z.string().min(1, "must not be empty"),
-  number: z.int().min(1, "must be a positive integer"),
+  action: boundedText("the event's action", 64),
+  number: prNumber,
   pull_request: z.object({
-    number: z.int().min(1).optional(),
-    title: z.string(),
+    number: prNumber.optional(),
+    title: z.string().max(1024, "must be at most 1024 characters"),
     state: z.enum(["open", "closed"], { error: "must be open or closed" }),
     merged: z.boolean().nullish(),
-    user: z.object({ login: z.string() }),
+    user: z.object({ login: z.string().max(LIMITS.owner, `must be at most ${LIMITS.owner} characters`) }),
     head: z.object({
-      ref: z.string().min(1, "must not be empty"),
+      ref: branchName("the PR's head branch"),
       sha: z.string().regex(/^[0-9a-fA-F]{7,64}$/, "must be a commit sha (hex)"),
     }),
-    base: z.object({ ref: z.string().min(1, "must not be empty") }),
+    base: z.object({ ref: branchName("the branch the PR targets") }),
   }),
   repository,
 });
@@ -44,14 +47,14 @@ export const pullRequestEventResponse = z.object({
  * comments on the PR's issue; `issue.pull_request` is present only then.
  */
 export const issueCommentEvent = z.object({
-  action: z.string().min(1, "must not be empty"),
+  action: boundedText("the event's action", 64),
   issue: z.object({
-    number: z.int().min(1, "must be a positive integer"),
+    number: prNumber,
     pull_request: z.looseObject({}).nullish(),
   }),
   comment: z.object({
-    body: z.string().nullable(),
-    user: z.object({ login: z.string().min(1, "must not be empty") }),
+    body: z.string().max(65_536, "must be at most 65536 characters").nullable(),
+    user: z.object({ login }),
   }),
   repository,
 });

@@ -1,21 +1,16 @@
 import { z } from "zod";
+import { boundedText, branchName, LIMITS } from "./limits.js";
 
-const nonEmpty = (what: string) =>
-  z
-    .string({ error: `must be a string (${what})` })
-    .trim()
-    .min(1, "must not be empty");
+export { prNumber } from "./limits.js";
 
 export const repoSchema = z.object({
-  host: nonEmpty("repository host, e.g. github.com"),
-  owner: nonEmpty("repository owner or organization"),
-  name: nonEmpty("repository name"),
+  host: boundedText("repository host, e.g. github.com", LIMITS.host),
+  owner: boundedText("repository owner or organization", LIMITS.owner),
+  name: boundedText("repository name", LIMITS.name),
 });
 export type RepoInput = z.infer<typeof repoSchema>;
 
-export const targetBranch = nonEmpty("branch the queue targets");
-
-export const prNumber = z.int({ error: "must be an integer" }).min(1, "must be a positive integer");
+export const targetBranch = branchName("branch the queue targets");
 
 /** States and enums are accepted in any case on input and written UPPERCASE (compat-notes). */
 export function upperEnum<const T extends readonly [string, ...string[]]>(values: T) {

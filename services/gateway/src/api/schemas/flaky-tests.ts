@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { prNumber, repoSchema, upperEnum } from "./common.js";
+import { boundedText, identifier, LIMITS } from "./limits.js";
 
 /**
  * Request and response shapes of the flaky-test endpoints. list-failing-tests is the spec's, field for
@@ -9,16 +10,12 @@ import { prNumber, repoSchema, upperEnum } from "./common.js";
 
 const dateTime = (what: string) =>
   z.iso.datetime({ offset: true, error: `must be an RFC 3339 date-time with an offset (${what})` });
-const text = (what: string) =>
-  z
-    .string({ error: `must be a string (${what})` })
-    .trim()
-    .min(1, "must not be empty");
+const text = (what: string) => boundedText(what, LIMITS.name);
 const testIdField = z.uuid({ error: "must be a test id (the UUID of list-failing-tests)" });
 
 export const listFailingTestsRequest = z.object({
   repo: repoSchema,
-  org_url_slug: text("the organization's slug"),
+  org_url_slug: boundedText("the organization's slug", LIMITS.slug),
   start_time: dateTime("inclusive start, e.g. 2025-03-07T00:00:00Z"),
   end_time: dateTime("exclusive end, within 7 days of start_time"),
   page_query: z.object({
@@ -26,7 +23,10 @@ export const listFailingTestsRequest = z.object({
       .int({ error: "must be an integer from 1 to 100" })
       .min(1, "must be an integer from 1 to 100")
       .max(100, "must be an integer from 1 to 100"),
-    page_token: z.string({ error: "must be a string" }).optional(),
+    page_token: z
+      .string({ error: "must be a string" })
+      .max(1024, "must be at most 1024 characters")
+      .optional(),
   }),
 });
 
@@ -83,12 +83,13 @@ export const uploadTestResultsRequest = z.object({
   job_name: z.string({ error: "must be a string" }).max(200, "must be at most 200 characters").optional(),
   run_started_at: dateTime("when the run started").optional(),
   context: upperEnum(RESULT_CONTEXTS).optional(),
-  upload_id: text("your id for this upload; a repeat is a no-op").optional(),
+  upload_id: identifier("your id for this upload; a repeat is a no-op").optional(),
   junit: z
     .array(z.string({ error: "must be a JUnit XML document as a string" }), {
       error: "must be an array of JUnit XML documents (strings)",
     })
-    .min(1, "must hold at least one JUnit XML document"),
+    .min(1, "must hold at least one JUnit XML document")
+    .max(1000, "must hold at most 1000 JUnit XML documents"),
 });
 
 export const uploadTestResultsResponse = z.object({
@@ -99,6 +100,20 @@ export const uploadTestResultsResponse = z.object({
   failed: z.int(),
   skipped: z.int(),
   new_tests: z.int(),
+  ignored: z
+    .int()
+    .min(0)
+    .describe("Test cases left out of the upload because they could not be read as tests"),
+  ignored_testcases: z
+    .array(
+      z.object({
+        field: z.string().describe("The request field of the document, e.g. junit[2]"),
+        suite: z.string().describe('The enclosing suites, outermost first, joined by " > "'),
+        classname: z.string(),
+        reason: z.string(),
+      }),
+    )
+    .describe("The first 100 ignored test cases and why; every other result of the upload is stored"),
 });
 
 export const repoRequest = z.object({ repo: repoSchema });
@@ -156,12 +171,16 @@ export const linkTicketRequest = z.object({
   repo: repoSchema,
   test_id: testIdField,
   // An empty string removes the link.
-  url: z.string({ error: "must be a string (the ticket's URL, or empty to remove the link)" }),
+  url: z
+    .string({ error: "must be a string (the ticket's URL, or empty to remove the link)" })
+    .max(2048, "must be at most 2048 characters"),
 });
 
 export const setCodeownersRequest = z.object({
   repo: repoSchema,
-  content: z.string({ error: "must be a string (the CODEOWNERS file's content)" }),
+  content: z
+    .string({ error: "must be a string (the CODEOWNERS file's content)" })
+    .max(1_048_576, "must be at most 1048576 characters"),
 });
 
 export const setCodeownersResponse = z.object({ rules: z.int(), problems: z.array(z.string()) });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isoDateTime, prNumber, repoSchema, targetBranch, upperEnum } from "./common.js";
+import { boundedText, branchName, identifier, intInRange, LIMITS, RANGES } from "./limits.js";
 
 /** Request and response shapes of the merge-queue endpoints: service-spec.md plus compat-notes.md. */
 
@@ -28,7 +29,7 @@ export const getSubmittedPullRequestRequest = z
     ...queueKey,
     pr: z.object({
       number: prNumber.optional(),
-      branch: z.string().trim().min(1, "must not be empty").optional(),
+      branch: branchName("the PR's head branch").optional(),
     }),
   })
   .superRefine((value, ctx) => {
@@ -52,7 +53,15 @@ export const setImpactedTargetsRequest = z.object({
     sha: z.string().regex(/^[0-9a-fA-F]{4,64}$/, "must be a commit sha (hex)"),
   }),
   impactedTargets: z.union(
-    [z.literal("ALL"), z.array(z.string().min(1, "must not contain empty target names"))],
+    [
+      z.literal("ALL"),
+      z.array(
+        z
+          .string()
+          .min(1, "must not contain empty target names")
+          .max(LIMITS.label, `must hold target names of at most ${LIMITS.label} characters`),
+      ),
+    ],
     {
       error: 'must be a list of target names or the string "ALL"',
     },
@@ -61,7 +70,7 @@ export const setImpactedTargetsRequest = z.object({
 
 export const testingDetailsRequest = z.object({
   ...queueKey,
-  testRunId: z.string().min(1, "must not be empty"),
+  testRunId: identifier("a test run id, from getQueue"),
 });
 
 export const QUEUE_STATES = ["RUNNING", "PAUSED", "DRAINING", "SWITCHING_MODES"] as const;
@@ -70,21 +79,24 @@ export const MERGE_METHODS = ["MERGE_COMMIT", "SQUASH", "REBASE"] as const;
 export const DIRECT_MERGE_MODES = ["OFF", "ALWAYS"] as const;
 export const OPTIMIZATION_MODES = ["OFF", "BISECTION_SKIP_REDUNDANT_TESTS"] as const;
 
-const positive = z.int({ error: "must be an integer" }).min(1, "must be an integer >= 1");
-const nonNegative = z.int({ error: "must be an integer" }).min(0, "must be an integer >= 0 (0 disables)");
+const setting = (name: keyof typeof RANGES) => {
+  const [min, max] = RANGES[name];
+  return intInRange(min, max, min === 0 ? "; 0 disables" : "").optional();
+};
+const statusName = boundedText("a required status check's name", LIMITS.label);
 
 /** Every setting updateQueue accepts (compat-notes); all optional: an absent setting is left as it is. */
 export const queueSettings = {
   mode: upperEnum(MODES).optional(),
-  concurrency: positive.optional(),
-  testingTimeoutMinutes: nonNegative.optional(),
+  concurrency: setting("concurrency"),
+  testingTimeoutMinutes: setting("testingTimeoutMinutes"),
   canOptimisticallyMerge: z.boolean().optional(),
-  pendingFailureDepth: nonNegative.optional(),
+  pendingFailureDepth: setting("pendingFailureDepth"),
   batch: z.boolean().optional(),
-  batchingMaxWaitTimeMinutes: positive.optional(),
-  batchingMinSize: positive.optional(),
-  bisectionConcurrency: positive.optional(),
-  requiredStatuses: z.array(z.string().min(1)).optional(),
+  batchingMaxWaitTimeMinutes: setting("batchingMaxWaitTimeMinutes"),
+  batchingMinSize: setting("batchingMinSize"),
+  bisectionConcurrency: setting("bisectionConcurrency"),
+  requiredStatuses: z.array(statusName).max(100, "must hold at most 100 status names").optional(),
   mergeMethod: upperEnum(MERGE_METHODS).optional(),
   commentsEnabled: z.boolean().optional(),
   commandsEnabled: z.boolean().optional(),
@@ -199,7 +211,7 @@ export const submittedPullRequestResponse = z.object({
   skipTheLine: z.boolean(),
   isCurrentlySubmittedToQueue: z.boolean(),
   ...prFacts,
-  /** Ours, beyond compat-notes: why a FAILED or CANCELLED PR ended (e.g. TESTS_FAILED, MERGE_CONFLICT). */
+  /** Ours, beyond compat-notes: why a FAILED or CANCELLED PR ended (TESTS_FAILED, TIMED_OUT, MERGE_CONFLICT, BUILD_FAILED; CANCELLED_BY_USER, PR_CLOSED). */
   failureReason: z.string().optional(),
   cancellationReason: z.string().optional(),
   /** Ours: where to see why a FAILED PR failed (the failing run's output, or the external CI's page). */
@@ -223,9 +235,10 @@ export const metricsQuery = z
   .object({
     repo: z
       .string()
+      .max(LIMITS.owner + 1 + LIMITS.name, `must be at most ${LIMITS.owner + 1 + LIMITS.name} characters`)
       .regex(/^[^/\s]+(\/[^/\s]+)+$/, "must be in owner/name form")
       .optional(),
-    repoHost: z.string().min(1, "must not be empty").optional(),
+    repoHost: boundedText("repository host", LIMITS.host).optional(),
   })
   .superRefine((q, ctx) => {
     if (q.repo !== undefined && q.repoHost === undefined) {

@@ -63,6 +63,20 @@ export interface UploadTestResultsResponse {
   skipped: number;
   /** Tests seen for the first time. */
   newTests: number;
+  /** Test cases left out of the upload and why (at most 100 listed); the rest of the upload is stored. */
+  ignoredTestcases: IgnoredTestCase[];
+  /** How many test cases were left out in all (may exceed the listed ones). */
+  ignored: number;
+}
+
+/** A <testcase> that could not be read as a test (e.g. it has no name attribute). */
+export interface IgnoredTestCase {
+  /** The request field of its document, e.g. junit[2]. */
+  field: string;
+  /** Its enclosing suites, outermost first, joined by " > ". */
+  suite: string;
+  classname: string;
+  reason: string;
 }
 
 /** Mirrors the HTTP request of list-failing-tests, plus the token's org. */
@@ -436,7 +450,17 @@ export const UploadTestResultsRequest: MessageFns<UploadTestResultsRequest> = {
 };
 
 function createBaseUploadTestResultsResponse(): UploadTestResultsResponse {
-  return { uploadId: "", files: 0, results: 0, passed: 0, failed: 0, skipped: 0, newTests: 0 };
+  return {
+    uploadId: "",
+    files: 0,
+    results: 0,
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    newTests: 0,
+    ignoredTestcases: [],
+    ignored: 0,
+  };
 }
 
 export const UploadTestResultsResponse: MessageFns<UploadTestResultsResponse> = {
@@ -461,6 +485,12 @@ export const UploadTestResultsResponse: MessageFns<UploadTestResultsResponse> = 
     }
     if (message.newTests !== 0) {
       writer.uint32(56).uint32(message.newTests);
+    }
+    for (const v of message.ignoredTestcases) {
+      IgnoredTestCase.encode(v!, writer.uint32(66).fork()).join();
+    }
+    if (message.ignored !== 0) {
+      writer.uint32(72).uint32(message.ignored);
     }
     return writer;
   },
@@ -534,6 +564,22 @@ export const UploadTestResultsResponse: MessageFns<UploadTestResultsResponse> = 
             message.newTests = reader.uint32();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.ignoredTestcases.push(IgnoredTestCase.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.ignored = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -563,6 +609,12 @@ export const UploadTestResultsResponse: MessageFns<UploadTestResultsResponse> = 
         : isSet(object.new_tests)
         ? globalThis.Number(object.new_tests)
         : 0,
+      ignoredTestcases: globalThis.Array.isArray(object?.ignoredTestcases)
+        ? object.ignoredTestcases.map((e: any) => IgnoredTestCase.fromJSON(e))
+        : globalThis.Array.isArray(object?.ignored_testcases)
+        ? object.ignored_testcases.map((e: any) => IgnoredTestCase.fromJSON(e))
+        : [],
+      ignored: isSet(object.ignored) ? globalThis.Number(object.ignored) : 0,
     };
   },
 
@@ -589,6 +641,12 @@ export const UploadTestResultsResponse: MessageFns<UploadTestResultsResponse> = 
     if (message.newTests !== 0) {
       obj.newTests = Math.round(message.newTests);
     }
+    if (message.ignoredTestcases?.length) {
+      obj.ignoredTestcases = message.ignoredTestcases.map((e) => IgnoredTestCase.toJSON(e));
+    }
+    if (message.ignored !== 0) {
+      obj.ignored = Math.round(message.ignored);
+    }
     return obj;
   },
 
@@ -604,6 +662,125 @@ export const UploadTestResultsResponse: MessageFns<UploadTestResultsResponse> = 
     message.failed = object.failed ?? 0;
     message.skipped = object.skipped ?? 0;
     message.newTests = object.newTests ?? 0;
+    message.ignoredTestcases = object.ignoredTestcases?.map((e) => IgnoredTestCase.fromPartial(e)) || [];
+    message.ignored = object.ignored ?? 0;
+    return message;
+  },
+};
+
+function createBaseIgnoredTestCase(): IgnoredTestCase {
+  return { field: "", suite: "", classname: "", reason: "" };
+}
+
+export const IgnoredTestCase: MessageFns<IgnoredTestCase> = {
+  encode(message: IgnoredTestCase, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.field !== "") {
+      writer.uint32(10).string(message.field);
+    }
+    if (message.suite !== "") {
+      writer.uint32(18).string(message.suite);
+    }
+    if (message.classname !== "") {
+      writer.uint32(26).string(message.classname);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IgnoredTestCase {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIgnoredTestCase();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.field = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.suite = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.classname = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IgnoredTestCase {
+    return {
+      field: isSet(object.field) ? globalThis.String(object.field) : "",
+      suite: isSet(object.suite) ? globalThis.String(object.suite) : "",
+      classname: isSet(object.classname) ? globalThis.String(object.classname) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: IgnoredTestCase): unknown {
+    const obj: any = {};
+    if (message.field !== "") {
+      obj.field = message.field;
+    }
+    if (message.suite !== "") {
+      obj.suite = message.suite;
+    }
+    if (message.classname !== "") {
+      obj.classname = message.classname;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IgnoredTestCase>, I>>(base?: I): IgnoredTestCase {
+    return IgnoredTestCase.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IgnoredTestCase>, I>>(object: I): IgnoredTestCase {
+    const message = createBaseIgnoredTestCase();
+    message.field = object.field ?? "";
+    message.suite = object.suite ?? "";
+    message.classname = object.classname ?? "";
+    message.reason = object.reason ?? "";
     return message;
   },
 };
