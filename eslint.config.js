@@ -27,6 +27,15 @@ export default tseslint.config(
     },
   },
   {
+    // Plain-JS build scripts (web/build.mjs) run by node as they are; no tsconfig holds them.
+    files: ["**/*.mjs"],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { console: "readonly", process: "readonly" },
+    },
+  },
+  {
     // chai's property assertions (expect(x).to.be.true) read as unused expressions.
     files: ["**/test/**/*.ts"],
     rules: {

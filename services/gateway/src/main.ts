@@ -9,6 +9,8 @@ import { AuthRepository } from "./auth/auth-repository.js";
 import { configSchema } from "./config.js";
 import { createApp, requestHandler } from "./http/app.js";
 import { connectUpstreams } from "./upstream/upstreams.js";
+import { LifecycleFeed } from "./web/lifecycle-feed.js";
+import { WebSessions } from "./web/web-sessions.js";
 
 const config = loadConfigOrExit("gateway", configSchema);
 
@@ -41,8 +43,20 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
     metrics: config.METRICS_ADDR,
     webhooks: config.WEBHOOKS_ADDR,
   };
+  if (!config.GATEWAY_SESSION_KEY)
+    runtime.logger.info(
+      "GATEWAY_SESSION_KEY is unset: web sessions are signed with a random key and end on restart",
+    );
+  const sessions = WebSessions.open(auth, runtime.store, {
+    key: config.GATEWAY_SESSION_KEY,
+    ttlMs: config.GATEWAY_SESSION_TTL_MINUTES * 60_000,
+  });
+  const feed = new LifecycleFeed(runtime.nats, runtime.logger);
+  feed.start();
   const app = createApp({
     logger: runtime.logger,
+    proxy: config.GATEWAY_TRUST_PROXY,
+    web: { sessions, feed, assetsDir: config.GATEWAY_WEB_DIR },
     auth,
     endpoints: allEndpoints(upstreams, auth, {
       logger: runtime.logger,
@@ -66,5 +80,6 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
     () => new Promise<void>((resolve) => server.close(() => resolve())),
   );
   runtime.shutdown.on("close-grpc", "upstream clients", () => upstreams.close());
+  runtime.shutdown.on("stop-consuming", "web page live feed", () => feed.stop());
   return runtime.shutdown;
 });

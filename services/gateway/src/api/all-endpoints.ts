@@ -4,6 +4,7 @@ import type { Endpoint } from "./endpoint.js";
 import { adminEndpoints } from "./endpoints/admin-endpoints.js";
 import { codeHostEndpoints, type CodeHostOptions } from "./endpoints/code-host-endpoints.js";
 import { flakyTestEndpoints } from "./endpoints/flaky-test-endpoints.js";
+import { listQueuesEndpoint } from "./endpoints/list-queues-endpoint.js";
 import { mergeQueueEndpoints } from "./endpoints/merge-queue-endpoints.js";
 import { metricsEndpoints } from "./endpoints/metrics-endpoints.js";
 import { webhookEndpoints } from "./endpoints/webhook-endpoints.js";
@@ -16,6 +17,7 @@ export function allEndpoints(
 ): Endpoint[] {
   return [
     ...mergeQueueEndpoints(upstreams),
+    listQueuesEndpoint(upstreams),
     ...metricsEndpoints(upstreams),
     ...flakyTestEndpoints(upstreams),
     ...codeHostEndpoints(upstreams, codeHost),
