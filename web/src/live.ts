@@ -5,6 +5,8 @@ export interface Loaded<T> {
   error: string | undefined;
   /** When the data was last read (for "updated … ago"). */
   at: number | undefined;
+  /** Read again now (after an action whose change may not come as a lifecycle event). */
+  reload: () => void;
 }
 
 /**
@@ -17,9 +19,14 @@ export function useLive<T>(
   filter: Record<string, string> | undefined,
   key: string,
 ): Loaded<T> {
-  const [state, setState] = useState<Loaded<T>>({ data: undefined, error: undefined, at: undefined });
+  const [state, setState] = useState<Omit<Loaded<T>, "reload">>({
+    data: undefined,
+    error: undefined,
+    at: undefined,
+  });
   const loadRef = useRef(load);
   loadRef.current = load;
+  const reloadRef = useRef<() => void>(() => undefined);
   useEffect(() => {
     let running = false;
     let again = false;
@@ -41,6 +48,7 @@ export function useLive<T>(
       } while (again && !closed);
       running = false;
     };
+    reloadRef.current = () => void run();
     void run();
     if (!filter) return () => void (closed = true);
     const source = new EventSource(`/ui/events?${new URLSearchParams(filter).toString()}`);
@@ -52,5 +60,5 @@ export function useLive<T>(
       source.close();
     };
   }, [key]);
-  return state;
+  return { ...state, reload: () => reloadRef.current() };
 }

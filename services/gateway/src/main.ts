@@ -10,6 +10,7 @@ import { configSchema } from "./config.js";
 import { createApp, requestHandler } from "./http/app.js";
 import { connectUpstreams } from "./upstream/upstreams.js";
 import { LifecycleFeed } from "./web/lifecycle-feed.js";
+import { MergeEstimates } from "./upstream/merge-estimates.js";
 import { WebSessions } from "./web/web-sessions.js";
 
 const config = loadConfigOrExit("gateway", configSchema);
@@ -29,6 +30,8 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
       : "CODE_HOST_WEBHOOK_SECRET is unset: code-host events are accepted unsigned (API token only)",
   );
   if (config.DEV_API_TOKEN) await auth.seedToken("dev", config.DEV_API_TOKEN, true);
+  const feed = new LifecycleFeed(runtime.nats, runtime.logger);
+  feed.start();
   const upstreams = connectUpstreams({
     queue: config.QUEUE_COORDINATOR_ADDR,
     flaky: config.FLAKY_ANALYTICS_ADDR,
@@ -51,17 +54,17 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
     key: config.GATEWAY_SESSION_KEY,
     ttlMs: config.GATEWAY_SESSION_TTL_MINUTES * 60_000,
   });
-  const feed = new LifecycleFeed(runtime.nats, runtime.logger);
-  feed.start();
   const app = createApp({
     logger: runtime.logger,
     proxy: config.GATEWAY_TRUST_PROXY,
     web: { sessions, feed, assetsDir: config.GATEWAY_WEB_DIR },
     auth,
-    endpoints: allEndpoints(upstreams, auth, {
-      logger: runtime.logger,
-      webhookSecret: config.CODE_HOST_WEBHOOK_SECRET,
-    }),
+    endpoints: allEndpoints(
+      upstreams,
+      auth,
+      { logger: runtime.logger, webhookSecret: config.CODE_HOST_WEBHOOK_SECRET },
+      new MergeEstimates(upstreams.queue, feed),
+    ),
     readiness: Object.entries(readinessTargets).map(([name, addr]) => ({
       name,
       check: () => checkGrpcHealth(addr),

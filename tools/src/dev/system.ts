@@ -64,6 +64,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     SERVICES.map((s) => [s.addrVar, `127.0.0.1:${options.grpcBasePort + s.portOffset}`]),
   );
   const baseEnv: NodeJS.ProcessEnv = {
+    // Test records link to their page on this gateway (html_url) unless a public address is given.
+    MAINLINE_PUBLIC_URL: `http://127.0.0.1:${options.gatewayPort}`,
     ...process.env,
     ...options.env,
     NATS_URL: nats.url,

@@ -17,6 +17,8 @@ interface SubmittedPullRequest {
   prAuthor: string;
   failureReason?: string;
   cancellationReason?: string;
+  queuePosition?: number;
+  estimatedMergeAt?: string;
 }
 
 interface TestingDetails {
@@ -103,6 +105,14 @@ export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: st
             since {ago(p.stateChangedAt)} · priority {p.priorityName || p.priorityValue} · by{" "}
             {p.prAuthor || "unknown"} · <code>{p.prSha.slice(0, 12)}</code>
           </p>
+          {p.queuePosition !== undefined && (
+            <p id="pr-estimate">
+              Position {p.queuePosition} in the queue
+              {p.estimatedMergeAt
+                ? ` · estimated to merge at ${new Date(p.estimatedMergeAt).toLocaleTimeString()} (best case)`
+                : " · no merge estimate until a run of this queue finishes"}
+            </p>
+          )}
           {reason && (
             <p class="reason" id="pr-reason">
               {p.state === "FAILED" ? "Failed: " : "Cancelled: "}

@@ -24,7 +24,7 @@ export function TestPage({
 }) {
   const [override, setOverride] = useState<string>("NONE");
   const [message, setMessage] = useState<string>();
-  const { data, error } = useLive(
+  const { data, error, reload } = useLive(
     () => failingTests(session.org, repo, 168).then((tests) => tests.find((t) => t.id === testId) ?? null),
     { repo },
     `${repo} ${testId}`,
@@ -47,7 +47,8 @@ export function TestPage({
         test_id: testId,
         override,
       });
-      setMessage("Saved. The status below follows within a second.");
+      setMessage("Saved.");
+      reload();
     } catch (e) {
       setMessage((e as Error).message);
     }

@@ -1,5 +1,6 @@
 import type { AuthRepository } from "../auth/auth-repository.js";
 import type { Upstreams } from "../upstream/upstreams.js";
+import type { MergeEstimates } from "../upstream/merge-estimates.js";
 import type { Endpoint } from "./endpoint.js";
 import { adminEndpoints } from "./endpoints/admin-endpoints.js";
 import { codeHostEndpoints, type CodeHostOptions } from "./endpoints/code-host-endpoints.js";
@@ -14,9 +15,10 @@ export function allEndpoints(
   upstreams: Upstreams,
   auth: AuthRepository,
   codeHost: CodeHostOptions,
+  estimates?: MergeEstimates,
 ): Endpoint[] {
   return [
-    ...mergeQueueEndpoints(upstreams),
+    ...mergeQueueEndpoints(upstreams, estimates),
     listQueuesEndpoint(upstreams),
     ...metricsEndpoints(upstreams),
     ...flakyTestEndpoints(upstreams),

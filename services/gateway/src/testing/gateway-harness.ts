@@ -12,6 +12,7 @@ import { createApp, requestHandler } from "../http/app.js";
 import { connectUpstreams, type Upstreams } from "../upstream/upstreams.js";
 import { configSchema } from "../config.js";
 import { LifecycleFeed } from "../web/lifecycle-feed.js";
+import { MergeEstimates } from "../upstream/merge-estimates.js";
 import { WebSessions } from "../web/web-sessions.js";
 import { contractCheckedFetch, type CheckedFetch, type OpenApiContract } from "./openapi-contract.js";
 
@@ -29,6 +30,11 @@ export interface GatewayHarnessOptions {
   sessionTtlMs?: number;
   /** GATEWAY_TRUST_PROXY: X-Forwarded-Proto decides whether the session cookie is Secure. */
   trustProxy?: boolean;
+  /**
+   * Share the services' nats-server (the caller stops it), so the web page's live feed hears their lifecycle
+   * events; by default the harness starts its own.
+   */
+  nats?: NatsServer;
 }
 
 export interface RequestOptions {
@@ -56,7 +62,7 @@ export class GatewayHarness {
     private readonly store: Store,
     /** The test's own connection to the harness's NATS (to publish lifecycle events, for one). */
     readonly nc: NatsConnection,
-    private readonly nats: NatsServer,
+    private readonly nats: NatsServer | undefined,
     private readonly feed: LifecycleFeed,
   ) {
     this.fetch = contractCheckedFetch(url);
@@ -66,7 +72,7 @@ export class GatewayHarness {
     addresses: Partial<Record<"queue" | "flaky" | "metrics" | "webhooks", string>> = {},
     options: GatewayHarnessOptions = {},
   ): Promise<GatewayHarness> {
-    const nats = await NatsServer.start();
+    const nats = options.nats ?? (await NatsServer.start());
     const nc = await connect({ servers: nats.url });
     const store = await openStore({ database: "gateway-test", nats: nc });
     const auth = await AuthRepository.open(
@@ -96,7 +102,12 @@ export class GatewayHarness {
       proxy: options.trustProxy ?? false,
       // The page as built in this checkout, found where the gateway finds it by default.
       web: { sessions, feed, assetsDir: configSchema.parse({}).GATEWAY_WEB_DIR },
-      endpoints: allEndpoints(upstreams, auth, { logger, webhookSecret: options.webhookSecret }),
+      endpoints: allEndpoints(
+        upstreams,
+        auth,
+        { logger, webhookSecret: options.webhookSecret },
+        new MergeEstimates(upstreams.queue, feed),
+      ),
       readiness: [],
     });
     if (options.staticRoute) {
@@ -113,7 +124,16 @@ export class GatewayHarness {
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
     const { port } = server.address() as AddressInfo;
-    return new GatewayHarness(`http://127.0.0.1:${port}/v1`, auth, server, upstreams, store, nc, nats, feed);
+    return new GatewayHarness(
+      `http://127.0.0.1:${port}/v1`,
+      auth,
+      server,
+      upstreams,
+      store,
+      nc,
+      options.nats ? undefined : nats,
+      feed,
+    );
   }
 
   /** The API document this harness checks responses against. */
@@ -163,6 +183,6 @@ export class GatewayHarness {
     this.upstreams.close();
     await this.store.close();
     await this.nc.close();
-    await this.nats.stop();
+    await this.nats?.stop();
   }
 }

@@ -7,6 +7,8 @@ import {
   BatchLifecycleEvent,
   PullRequestLifecycleEvent,
   QueueSnapshotChanged,
+  TestRunEventType,
+  TestRunKind,
   TestRunLifecycleEvent,
 } from "@mainline/proto/queue";
 
@@ -19,6 +21,8 @@ export interface LifecycleNotice {
   branch?: string;
   kind: "pull-request" | "batch" | "test-run" | "queue" | "test-status";
   pr?: number;
+  /** A main (not bisection) test run finished with a result: how long it took. */
+  runDurationMs?: number;
 }
 
 type Decode = (data: Uint8Array) => LifecycleNotice | undefined;
@@ -36,8 +40,18 @@ const DECODERS: Record<string, Decode> = {
     return { org: e.org, repo: repoKey(e.repository), branch: e.targetBranch, kind: "batch" };
   },
   [SUBJECTS.testRunEvent]: (data) => {
-    const q = TestRunLifecycleEvent.decode(data).queue;
-    return q && { org: q.org, repo: repoKey(q.repo), branch: q.targetBranch, kind: "test-run" };
+    const e = TestRunLifecycleEvent.decode(data);
+    const q = e.queue;
+    if (!q) return undefined;
+    const finished =
+      e.type === TestRunEventType.FINISHED && e.kind === TestRunKind.MAIN && e.startedAt && e.finishedAt;
+    return {
+      org: q.org,
+      repo: repoKey(q.repo),
+      branch: q.targetBranch,
+      kind: "test-run",
+      ...(finished ? { runDurationMs: e.finishedAt!.getTime() - e.startedAt!.getTime() } : {}),
+    };
   },
   [SUBJECTS.queueEvent]: (data) => {
     const q = QueueSnapshotChanged.decode(data).queue;
@@ -63,6 +77,7 @@ export interface NoticeListener {
  */
 export class LifecycleFeed {
   private readonly listeners = new Map<string, Set<NoticeListener>>();
+  private readonly everything = new Set<(notice: LifecycleNotice) => void>();
   private subscription: Subscription | undefined;
 
   constructor(
@@ -83,9 +98,16 @@ export class LifecycleFeed {
           this.logger.warn({ err, subject: msg.subject }, "undecodable lifecycle event not shown");
           return;
         }
-        if (notice?.org) for (const listener of this.listeners.get(notice.org) ?? []) listener.notice(notice);
+        if (!notice?.org) return;
+        for (const listener of this.everything) listener(notice);
+        for (const listener of this.listeners.get(notice.org) ?? []) listener.notice(notice);
       },
     });
+  }
+
+  /** Every organisation's notices: for the gateway's own caches, never for a page. */
+  listenAll(listener: (notice: LifecycleNotice) => void): void {
+    this.everything.add(listener);
   }
 
   /** Returns the unsubscribe function. */

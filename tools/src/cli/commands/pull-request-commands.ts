@@ -127,5 +127,14 @@ function describe(pr: SubmittedPullRequest): string[] {
     `  author ${pr.prAuthor || "-"} · head ${pr.prSha ? pr.prSha.slice(0, 12) : "-"} · base ${pr.prBaseBranch || "-"}` +
       ` · priority ${pr.priorityName} (${pr.priorityValue})`,
     `  ${pr.isCurrentlySubmittedToQueue ? "in the queue" : "not in the queue"} · state since ${pr.stateChangedAt}`,
+    ...(pr.queuePosition !== undefined ? [`  ${estimateLine(pr)}`] : []),
   ];
+}
+
+/** Position, and the estimate when the gateway knows the queue's recent run durations. */
+function estimateLine(pr: SubmittedPullRequest): string {
+  const position = `position ${pr.queuePosition}`;
+  if (!pr.estimatedMergeAt)
+    return `${position} · estimated merge: unknown until a run of this queue finishes`;
+  return `${position} · estimated merge ${pr.estimatedMergeAt} (median run ${pr.medianRunSeconds} s)`;
 }

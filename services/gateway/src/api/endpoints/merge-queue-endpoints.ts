@@ -35,6 +35,7 @@ import {
   updateQueueRequest,
 } from "../schemas/merge-queue.js";
 import type { Upstreams } from "../../upstream/upstreams.js";
+import type { MergeEstimates } from "../../upstream/merge-estimates.js";
 
 const TAG = "Merge queue";
 const empty = z.object({});
@@ -70,7 +71,7 @@ function prCommand(
 }
 
 /** The merge-queue endpoints of service-spec.md (all POST with JSON bodies; metrics live elsewhere). */
-export function mergeQueueEndpoints(up: Upstreams): Endpoint[] {
+export function mergeQueueEndpoints(up: Upstreams, estimates?: MergeEstimates): Endpoint[] {
   const q = up.queue;
   return [
     endpoint({
@@ -116,11 +117,13 @@ export function mergeQueueEndpoints(up: Upstreams): Endpoint[] {
           input.pr.number !== undefined
             ? { $case: "number" as const, value: input.pr.number }
             : { $case: "branch" as const, value: input.pr.branch ?? "" };
-        const pullRequest = await up.submittedPullRequests.get({
-          queue: queueRef(principal.org, input.repo, input.targetBranch),
-          pr,
-        });
-        return submittedToJson(pullRequest);
+        const queue = queueRef(principal.org, input.repo, input.targetBranch);
+        const pullRequest = await up.submittedPullRequests.get({ queue, pr });
+        const estimate =
+          estimates && pullRequest.isCurrentlySubmittedToQueue
+            ? await estimates.of(queue, pullRequest.prNumber)
+            : undefined;
+        return { ...submittedToJson(pullRequest), ...estimate };
       },
     }),
     endpoint({

@@ -182,6 +182,14 @@ export const submittedPullRequestResponse = z.object({
   /** Ours, beyond compat-notes: why a FAILED or CANCELLED PR ended (e.g. TESTS_FAILED, MERGE_CONFLICT). */
   failureReason: z.string().optional(),
   cancellationReason: z.string().optional(),
+  /**
+   * Ours: while the PR is in the queue, its place among the PRs that count (1 = next to merge), and a best-case
+   * estimate of when it merges (from its place and the median duration of the queue's recent runs; absent until
+   * the gateway has seen a run of this queue finish).
+   */
+  queuePosition: z.int().min(1).optional(),
+  estimatedMergeAt: isoDateTime.optional(),
+  medianRunSeconds: z.number().min(0).optional(),
 });
 
 export const testingDetailsResponse = z.object({
