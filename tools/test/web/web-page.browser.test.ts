@@ -103,8 +103,17 @@ describe("the web page in a real browser, against the whole system as make dev s
   it("signs in with the API token and lists the organisation's queues", async () => {
     await page.goto(`${origin}/`);
     await page.screenshot({ path: path.join(SHOTS, "sign-in.png") });
-    await page.getByLabel("API token").fill(system!.apiToken);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    // By keyboard alone: the first Tab lands in the labelled token field, Enter submits.
+    await page.keyboard.press("Tab");
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement
+            .id,
+      ),
+    ).to.equal("token");
+    await page.keyboard.type(system!.apiToken);
+    await page.keyboard.press("Enter");
     const row = page.getByRole("row", { name: new RegExp(`${repoKey} main`) });
     await row.waitFor();
     expect(await row.getByText("PAUSED").count()).to.equal(1);
@@ -112,6 +121,16 @@ describe("the web page in a real browser, against the whole system as make dev s
     expect(cookie.httpOnly).to.equal(true);
     expect(cookie.sameSite).to.equal("Strict");
     await page.screenshot({ path: path.join(SHOTS, "queues.png") });
+    // A phone's width: the table becomes one block per queue, nothing scrolls sideways.
+    await page.setViewportSize({ width: 375, height: 700 });
+    const overflow = await page.evaluate(() => {
+      const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } })
+        .document;
+      return root.documentElement.scrollWidth;
+    });
+    expect(overflow).to.be.at.most(375);
+    await page.screenshot({ path: path.join(SHOTS, "queues-narrow.png") });
+    await page.setViewportSize({ width: 1100, height: 760 });
   });
 
   it("watches a PR go from PENDING to MERGED without reloading, and a failed PR says why", async () => {
