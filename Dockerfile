@@ -21,9 +21,10 @@ COPY services/metrics/package.json services/metrics/
 COPY services/webhooks/package.json services/webhooks/
 COPY tools/testing/package.json tools/testing/
 COPY tools/package.json tools/
+COPY web/package.json web/
 RUN npm ci
 COPY . .
-RUN npx tsc -b
+RUN npx tsc -b && npm run -w @mainline/web build
 # The runtime tree: root node_modules (workspace packages are symlinks into it) and, of each runtime
 # workspace, package.json and dist/src; the "default" export condition resolves to dist.
 RUN npm prune --omit=dev \
@@ -33,6 +34,7 @@ RUN npm prune --omit=dev \
       services/flaky-analytics services/metrics services/webhooks; do \
       mkdir -p "/out/$ws/dist" && cp -a "$ws/package.json" "/out/$ws/" && cp -a "$ws/dist/src" "/out/$ws/dist/"; \
     done \
+ && mkdir -p /out/web && cp -a web/dist /out/web/ && rm -rf /out/web/dist/types \
  && cp deploy/docker/healthcheck.cjs /out/healthcheck.cjs
 
 # ---- runtime: node, git (the batch-runner builds test branches with the git CLI), tini as PID 1 ----

@@ -5,7 +5,7 @@ SHELL := /bin/bash
 .PHONY: help deps dev demo test lint typecheck proto proto-check build bench helm-check clean
 
 help:
-	@echo "make dev    - install what is missing, start NATS and every service; API on http://127.0.0.1:$${GATEWAY_PORT:-8080}/v1"
+	@echo "make dev    - install what is missing, start NATS and every service; API on http://127.0.0.1:$${GATEWAY_PORT:-8080}/v1, web page on /"
 	@echo "make demo   - with make dev running: ten pull requests of a real git repository through the queue"
 	@echo "make test   - install what is missing, then lint, proto freshness, type-check and every test"
 	@echo "make proto  - regenerate TypeScript from proto/"

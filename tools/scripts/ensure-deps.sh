@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what `make dev` and `make test` need on a fresh Debian machine with Node 20: npm packages from the
-# lock file, and the nats-server Debian package (tests and `make dev` start their own servers from it).
+# lock file, the built web page, the nats-server Debian package (tests and `make dev` start their own servers
+# from it), and, best effort, chromium (the web page's browser tests drive it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -8,6 +9,13 @@ stamp=node_modules/.package-lock.json
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
   echo "[setup] npm ci"
   npm ci --no-audit --no-fund --loglevel=error
+fi
+
+# The web page the gateway serves under / (web/dist, never committed): rebuilt when a source is newer than it.
+page=web/dist/index.html
+if [ ! -f "$page" ] || [ -n "$(find web/src web/index.html web/build.mjs package-lock.json -newer "$page" -print -quit)" ]; then
+  echo "[setup] building the web page (web/dist)"
+  npm run -s -w @mainline/web build
 fi
 
 if ! command -v "${NATS_SERVER_BIN:-nats-server}" >/dev/null 2>&1; then
@@ -32,5 +40,19 @@ if ! command -v promtool >/dev/null 2>&1; then
     fi
   else
     echo "[setup] promtool is missing (metrics tests use their JS parser). Install it with: sudo apt-get install -y prometheus" >&2
+  fi
+fi
+
+# Debian's chromium runs the web page's browser tests (playwright-core drives /usr/bin/chromium; nothing is
+# downloaded by npm). Best effort: without it those tests skip and say why.
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "[setup] installing chromium (Debian package, for the web page's browser tests)"
+    if ! { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }; then
+      echo "[setup] chromium could not be installed; the browser tests will skip" >&2
+    fi
+  else
+    echo "[setup] chromium is missing (browser tests skip). Install it with: sudo apt-get install -y chromium" >&2
   fi
 fi

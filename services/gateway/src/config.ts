@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { address, commonConfig, port, positiveInt } from "@mainline/kit/config/index";
 import { DEFAULT_AUTH_CACHE_TTL_MS } from "./auth/auth-repository.js";
@@ -45,5 +46,36 @@ export const configSchema = z.object({
     (v) => (v === "" ? undefined : v),
     z.string().min(8, "expected at least 8 characters").optional(),
   ),
+  /**
+   * Signs the web page's session cookies. Set it (32+ characters) when more than one gateway replica runs or
+   * sessions should survive a restart; unset, each process picks a random key and a restart signs everyone out.
+   */
+  GATEWAY_SESSION_KEY: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.string().min(32, "expected at least 32 characters").optional(),
+  ),
+  /** How long a web sign-in lasts. */
+  GATEWAY_SESSION_TTL_MINUTES: positiveInt(480, "a whole number of minutes from 1 to 10080 (a week)").pipe(
+    z.number().max(10_080, "expected at most 10080 (a week)"),
+  ),
+  /**
+   * Trust X-Forwarded-Proto/-For from a TLS-terminating proxy in front, so the session cookie is marked Secure
+   * when the browser speaks HTTPS to the proxy.
+   */
+  GATEWAY_TRUST_PROXY: z
+    .enum(["true", "false"], { message: "expected true or false" })
+    .default("false")
+    .transform((v) => v === "true"),
+  /** The built web page (npm run -w @mainline/web build). */
+  GATEWAY_WEB_DIR: z.string().min(1).default(defaultWebDir()),
 });
 export type Config = z.infer<typeof configSchema>;
+
+/** web/dist of this checkout (src/config.ts and dist/src/config.js sit at different depths). */
+function defaultWebDir(): string {
+  const here = fileURLToPath(new URL(".", import.meta.url));
+  const root = here.includes("/dist/")
+    ? new URL("../../../../", import.meta.url)
+    : new URL("../../../", import.meta.url);
+  return fileURLToPath(new URL("web/dist", root));
+}

@@ -9,6 +9,9 @@ import { AuthRepository } from "./auth/auth-repository.js";
 import { configSchema } from "./config.js";
 import { createApp, requestHandler } from "./http/app.js";
 import { connectUpstreams } from "./upstream/upstreams.js";
+import { LifecycleFeed } from "./web/lifecycle-feed.js";
+import { MergeEstimates } from "./upstream/merge-estimates.js";
+import { WebSessions } from "./web/web-sessions.js";
 
 const config = loadConfigOrExit("gateway", configSchema);
 
@@ -29,6 +32,8 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
       : "CODE_HOST_WEBHOOK_SECRET is unset: code-host events are accepted unsigned (API token only)",
   );
   if (config.DEV_API_TOKEN) await auth.seedToken("dev", config.DEV_API_TOKEN, true);
+  const feed = new LifecycleFeed(runtime.nats, runtime.logger);
+  feed.start();
   const upstreams = connectUpstreams({
     queue: config.QUEUE_COORDINATOR_ADDR,
     flaky: config.FLAKY_ANALYTICS_ADDR,
@@ -43,17 +48,27 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
     metrics: config.METRICS_ADDR,
     webhooks: config.WEBHOOKS_ADDR,
   };
+  if (!config.GATEWAY_SESSION_KEY)
+    runtime.logger.info(
+      "GATEWAY_SESSION_KEY is unset: web sessions are signed with a random key and end on restart",
+    );
+  const sessions = WebSessions.open(auth, runtime.store, {
+    key: config.GATEWAY_SESSION_KEY,
+    ttlMs: config.GATEWAY_SESSION_TTL_MINUTES * 60_000,
+  });
   const app = createApp({
     logger: runtime.logger,
+    proxy: config.GATEWAY_TRUST_PROXY,
+    web: { sessions, feed, assetsDir: config.GATEWAY_WEB_DIR },
     auth,
     endpoints: allEndpoints(
       upstreams,
       auth,
+      { logger: runtime.logger, webhookSecret: config.CODE_HOST_WEBHOOK_SECRET },
       {
-        logger: runtime.logger,
-        webhookSecret: config.CODE_HOST_WEBHOOK_SECRET,
+        ...(config.MAINLINE_PUBLIC_URL !== undefined && { publicUrl: config.MAINLINE_PUBLIC_URL }),
+        estimates: new MergeEstimates(upstreams.queue, feed),
       },
-      { ...(config.MAINLINE_PUBLIC_URL !== undefined && { publicUrl: config.MAINLINE_PUBLIC_URL }) },
     ),
     readiness: Object.entries(readinessTargets).map(([name, addr]) => ({
       name,
@@ -73,5 +88,6 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
     () => new Promise<void>((resolve) => server.close(() => resolve())),
   );
   runtime.shutdown.on("close-grpc", "upstream clients", () => upstreams.close());
+  runtime.shutdown.on("stop-consuming", "web page live feed", () => feed.stop());
   return runtime.shutdown;
 });

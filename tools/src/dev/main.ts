@@ -46,6 +46,7 @@ process.on("SIGTERM", stop);
 if (await waitForHttp(`${system.apiUrl}/healthz`, 60_000)) {
   log(`Mainline API: ${system.apiUrl}`);
   log(`API token for org "dev": ${system.apiToken}`);
+  log(`web page: ${new URL(system.apiUrl).origin}/ (sign in with the token above)`);
   log(`try: curl -s ${system.apiUrl}/healthz`);
 } else {
   log(`the gateway did not answer ${system.apiUrl}/healthz within 60 s; see the log lines above`);

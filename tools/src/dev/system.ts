@@ -80,6 +80,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   // The admin token goes to the gateway alone, even when the developer's shell exports it.
   const { DEV_API_TOKEN: _devToken, ...inherited } = process.env;
   const baseEnv: NodeJS.ProcessEnv = {
+    // Test records link to their page on this gateway (html_url) unless a public address is given.
+    MAINLINE_PUBLIC_URL: `http://127.0.0.1:${options.gatewayPort}`,
     ...inherited,
     ...options.env,
     NATS_URL: nats.url,

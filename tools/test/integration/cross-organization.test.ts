@@ -157,6 +157,17 @@ describe("organisations are isolated on every endpoint (the whole system, one to
     getTestRunOutput: async () =>
       refused(await call("GET", `/test-runs/${ids.testRunId}/output`, beta), [404]),
     getQueue: async () => refused(await post("/getQueue", beta, release)),
+    // A's release queue exists; B's list never shows it (B has no queue on release of its own).
+    listQueues: async () => {
+      const listed = (await ok(post("/listQueues", beta, {}), "beta's queues")).queues as {
+        branch: string;
+      }[];
+      expect(listed.map((q) => q.branch)).to.not.include(release.targetBranch);
+      const mine = (await ok(post("/listQueues", alpha, { repo }), "alpha's queues")).queues as {
+        branch: string;
+      }[];
+      expect(mine.map((q) => q.branch)).to.include(release.targetBranch);
+    },
     updateQueue: async () => refused(await post("/updateQueue", beta, { ...release, concurrency: 9 })),
     deleteQueue: async () => refused(await post("/deleteQueue", beta, release)),
     // Creating on the same repository and branch makes B's own queue, never touching A's.

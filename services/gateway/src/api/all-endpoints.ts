@@ -1,9 +1,11 @@
 import type { AuthRepository } from "../auth/auth-repository.js";
 import type { Upstreams } from "../upstream/upstreams.js";
+import type { MergeEstimates } from "../upstream/merge-estimates.js";
 import type { Endpoint } from "./endpoint.js";
 import { adminEndpoints } from "./endpoints/admin-endpoints.js";
 import { codeHostEndpoints, type CodeHostOptions } from "./endpoints/code-host-endpoints.js";
 import { flakyTestEndpoints } from "./endpoints/flaky-test-endpoints.js";
+import { listQueuesEndpoint } from "./endpoints/list-queues-endpoint.js";
 import { mergeQueueEndpoints } from "./endpoints/merge-queue-endpoints.js";
 import { metricsEndpoints } from "./endpoints/metrics-endpoints.js";
 import { testRunEndpoints } from "./endpoints/test-run-endpoints.js";
@@ -14,11 +16,12 @@ export function allEndpoints(
   upstreams: Upstreams,
   auth: AuthRepository,
   codeHost: CodeHostOptions,
-  links: { publicUrl?: string } = {},
+  extras: { publicUrl?: string; estimates?: MergeEstimates } = {},
 ): Endpoint[] {
   return [
-    ...mergeQueueEndpoints(upstreams, links.publicUrl),
+    ...mergeQueueEndpoints(upstreams, extras),
     ...testRunEndpoints(upstreams),
+    listQueuesEndpoint(upstreams),
     ...metricsEndpoints(upstreams),
     ...flakyTestEndpoints(upstreams),
     ...codeHostEndpoints(upstreams, codeHost),

@@ -6,11 +6,16 @@ import { parseJsonBody, readJsonBodyText } from "../http/json-body.js";
 import type { Endpoint } from "./endpoint.js";
 import { buildOpenApi } from "./openapi.js";
 import { parseInput } from "./validation.js";
+import type { WebSessions } from "../web/web-sessions.js";
 
 const PUBLIC: Principal = { org: "", tokenId: "", admin: false };
 
 /** Mounts every endpoint under /v1 with authentication and validation, plus GET /v1/openapi.json. */
-export function mountApi(endpoints: readonly Endpoint[], auth: AuthRepository): Router {
+export function mountApi(
+  endpoints: readonly Endpoint[],
+  auth: AuthRepository,
+  sessions?: WebSessions,
+): Router {
   const router = new Router({ prefix: "/v1" });
   const openapi = buildOpenApi(endpoints);
   router.get("/openapi.json", (ctx) => {
@@ -19,7 +24,7 @@ export function mountApi(endpoints: readonly Endpoint[], auth: AuthRepository): 
   for (const e of endpoints) {
     // OpenAPI writes path parameters {name}, the router :name.
     router[e.method](e.path.replace(/\{(\w+)\}/g, ":$1"), async (ctx: Context) => {
-      const principal = e.access === "public" ? PUBLIC : await authenticate(ctx, auth, e.access);
+      const principal = e.access === "public" ? PUBLIC : await authenticate(ctx, auth, e.access, sessions);
       const raw =
         e.inputIn === "body"
           ? await readBody(ctx, e)
@@ -46,11 +51,17 @@ async function readBody(ctx: Context, e: Endpoint): Promise<unknown> {
   return parseJsonBody(text);
 }
 
-async function authenticate(ctx: Context, auth: AuthRepository, access: "org" | "admin"): Promise<Principal> {
+async function authenticate(
+  ctx: Context,
+  auth: AuthRepository,
+  access: "org" | "admin",
+  sessions: WebSessions | undefined,
+): Promise<Principal> {
   // Prometheus cannot send custom headers, so a bearer token is accepted as well (same tokens).
   const token = ctx.get("x-api-token") || /^Bearer (\S+)$/i.exec(ctx.get("authorization"))?.[1] || "";
-  if (!token) throw new UnauthenticatedError("Unauthorized: the x-api-token header is missing");
-  const principal = await auth.authenticate(token);
+  // The web page's calls carry its session cookie instead (with the CSRF header when they change state).
+  const principal = token ? await auth.authenticate(token) : await sessions?.principalOf(ctx);
+  if (!token && !principal) throw new UnauthenticatedError("Unauthorized: the x-api-token header is missing");
   if (!principal) throw new UnauthenticatedError("Unauthorized: the x-api-token is not a valid API token");
   if (access === "admin" && !principal.admin)
     throw new PermissionDeniedError("This operation needs an admin API token");

@@ -5,7 +5,7 @@ const TEXT_ERROR = { "text/plain": { schema: { type: "string" } } };
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: "Invalid request: the body names the field and the rule",
-  403: "The token may not do this (an admin token is needed, or another organisation is named)",
+  403: "The token may not do this (an admin token is needed, or another organisation is named), or a session-cookie call lacks its x-csrf-token header",
   404: "Not found (or not visible to the token's organisation)",
   409: "Conflict with the current state",
   413: "Body over 20 MiB",
@@ -34,7 +34,8 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl = "/v1"):
       501,
       503,
       504,
-      ...(e.access === "admin" ? [403] : []),
+      // 403: an admin operation with an ordinary token, or a session-cookie call without its CSRF header.
+      ...(e.access === "public" ? [] : [403]),
       ...(e.inputIn === "body" ? [413, 415] : []),
       ...(e.errors ?? []),
     ]);
@@ -42,7 +43,7 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl = "/v1"):
       operationId: e.operationId,
       summary: e.summary,
       tags: [e.tag],
-      security: e.access === "public" ? [] : [{ apiToken: [] }],
+      security: e.access === "public" ? [] : [{ apiToken: [] }, { webSession: [] }],
       responses: {
         [String(e.status ?? 200)]: {
           description: "Success",
@@ -93,7 +94,13 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl = "/v1"):
         "Merge queue and flaky-test API. Errors are plain-text bodies naming the field and the rule.",
     },
     servers: [{ url: serverUrl }],
-    components: { securitySchemes: { apiToken: { type: "apiKey", in: "header", name: "x-api-token" } } },
+    components: {
+      securitySchemes: {
+        apiToken: { type: "apiKey", in: "header", name: "x-api-token" },
+        // The web page's session (POST /ui/session); calls other than GET also need its x-csrf-token header.
+        webSession: { type: "apiKey", in: "cookie", name: "mainline_session" },
+      },
+    },
     paths,
   };
 }

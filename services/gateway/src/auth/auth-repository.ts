@@ -152,7 +152,11 @@ export class AuthRepository {
 
   /** The principal a presented token stands for, or undefined when it is unknown or revoked. */
   async authenticate(token: string): Promise<Principal | undefined> {
-    const hash = hashApiToken(token);
+    return this.authenticateHash(hashApiToken(token));
+  }
+
+  /** As authenticate, from the token's hash (a web session carries the hash, never the token). */
+  async authenticateHash(hash: string): Promise<Principal | undefined> {
     const cached = this.principals.get(hash);
     if (cached) return cached;
     const started = this.principals.lookupStarted();

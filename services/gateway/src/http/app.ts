@@ -7,12 +7,28 @@ import { mountApi } from "../api/mount.js";
 import { errorResponses, HttpError } from "./error-response.js";
 import { healthRoutes, type ReadinessCheck } from "./health-routes.js";
 import { requestContext } from "./request-context.js";
+import { eventStreamRoute } from "../web/event-stream-route.js";
+import type { LifecycleFeed } from "../web/lifecycle-feed.js";
+import { sessionRoutes } from "../web/session-routes.js";
+import { staticFiles } from "../web/static-files.js";
+import type { WebSessions } from "../web/web-sessions.js";
+
+/** The web page: its sessions, the live feed behind its server-sent events, and where its build lives. */
+export interface WebOptions {
+  sessions: WebSessions;
+  feed?: LifecycleFeed;
+  /** web/dist; the page is not served when absent. */
+  assetsDir?: string;
+}
 
 export interface AppOptions {
   logger: Logger;
   auth: AuthRepository;
   endpoints: readonly Endpoint[];
   readiness: ReadinessCheck[];
+  web?: WebOptions;
+  /** Trust X-Forwarded-Proto and friends (GATEWAY_TRUST_PROXY): behind a TLS-terminating proxy. */
+  proxy?: boolean;
 }
 
 /** Koa's callback for node:http, whose listener type expects no promise back. */
@@ -25,12 +41,17 @@ export function createApp(options: AppOptions): Koa {
   const app = new Koa();
   // Errors are answered by errorResponses; Koa's own handler would only log them twice.
   app.silent = true;
+  app.proxy = options.proxy ?? false;
   const health = healthRoutes(options.readiness);
-  const api = mountApi(options.endpoints, options.auth);
+  const web = options.web;
+  const api = mountApi(options.endpoints, options.auth, web?.sessions);
+  app.use(requestContext(options.logger)).use(errorResponses(options.logger)).use(health.routes());
+  if (web) {
+    app.use(sessionRoutes(web.sessions).routes());
+    if (web.feed) app.use(eventStreamRoute(web.sessions, web.feed).routes());
+    if (web.assetsDir) app.use(staticFiles(web.assetsDir));
+  }
   app
-    .use(requestContext(options.logger))
-    .use(errorResponses(options.logger))
-    .use(health.routes())
     .use(api.routes())
     .use(
       api.allowedMethods({

@@ -10,6 +10,10 @@ import { AuthRepository } from "../auth/auth-repository.js";
 import { allEndpoints } from "../api/all-endpoints.js";
 import { createApp, requestHandler } from "../http/app.js";
 import { connectUpstreams, type Upstreams } from "../upstream/upstreams.js";
+import { configSchema } from "../config.js";
+import { LifecycleFeed } from "../web/lifecycle-feed.js";
+import { MergeEstimates } from "../upstream/merge-estimates.js";
+import { WebSessions } from "../web/web-sessions.js";
 import { contractCheckedFetch, type CheckedFetch, type OpenApiContract } from "./openapi-contract.js";
 
 export interface GatewayHarnessOptions {
@@ -22,6 +26,15 @@ export interface GatewayHarnessOptions {
   /** Also answer GET /static with a fixed 200 from the same Koa app (the benchmark's baseline). */
   staticRoute?: boolean;
   logger?: Logger;
+  /** How long a web session lasts (the gateway's GATEWAY_SESSION_TTL_MINUTES, here in ms); 8 hours unless set. */
+  sessionTtlMs?: number;
+  /** GATEWAY_TRUST_PROXY: X-Forwarded-Proto decides whether the session cookie is Secure. */
+  trustProxy?: boolean;
+  /**
+   * Share the services' nats-server (the caller stops it), so the web page's live feed hears their lifecycle
+   * events; by default the harness starts its own.
+   */
+  nats?: NatsServer;
 }
 
 export interface RequestOptions {
@@ -47,8 +60,10 @@ export class GatewayHarness {
     private readonly server: Server,
     private readonly upstreams: Upstreams,
     private readonly store: Store,
-    private readonly nc: NatsConnection,
-    private readonly nats: NatsServer,
+    /** The test's own connection to the harness's NATS (to publish lifecycle events, for one). */
+    readonly nc: NatsConnection,
+    private readonly nats: NatsServer | undefined,
+    private readonly feed: LifecycleFeed,
   ) {
     this.fetch = contractCheckedFetch(url);
   }
@@ -57,7 +72,7 @@ export class GatewayHarness {
     addresses: Partial<Record<"queue" | "flaky" | "metrics" | "webhooks", string>> = {},
     options: GatewayHarnessOptions = {},
   ): Promise<GatewayHarness> {
-    const nats = await NatsServer.start();
+    const nats = options.nats ?? (await NatsServer.start());
     const nc = await connect(nats.connectOptions());
     const store = await openStore({ database: "gateway-test", nats: nc });
     const auth = await AuthRepository.open(
@@ -75,10 +90,24 @@ export class GatewayHarness {
         : {}),
     });
     const logger = options.logger ?? createLogger("gateway-test", "silent");
+    const sessions = WebSessions.open(auth, store, {
+      key: undefined,
+      ttlMs: options.sessionTtlMs ?? 8 * 3_600_000,
+    });
+    const feed = new LifecycleFeed(nc, logger);
+    feed.start();
     const app = createApp({
       logger,
       auth,
-      endpoints: allEndpoints(upstreams, auth, { logger, webhookSecret: options.webhookSecret }),
+      proxy: options.trustProxy ?? false,
+      // The page as built in this checkout, found where the gateway finds it by default.
+      web: { sessions, feed, assetsDir: configSchema.parse({}).GATEWAY_WEB_DIR },
+      endpoints: allEndpoints(
+        upstreams,
+        auth,
+        { logger, webhookSecret: options.webhookSecret },
+        { estimates: new MergeEstimates(upstreams.queue, feed) },
+      ),
       readiness: [],
     });
     if (options.staticRoute) {
@@ -95,7 +124,16 @@ export class GatewayHarness {
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
     const { port } = server.address() as AddressInfo;
-    return new GatewayHarness(`http://127.0.0.1:${port}/v1`, auth, server, upstreams, store, nc, nats);
+    return new GatewayHarness(
+      `http://127.0.0.1:${port}/v1`,
+      auth,
+      server,
+      upstreams,
+      store,
+      nc,
+      options.nats ? undefined : nats,
+      feed,
+    );
   }
 
   /** The API document this harness checks responses against. */
@@ -134,11 +172,17 @@ export class GatewayHarness {
     return this.request("GET", path, { token, ...(query ? { query } : {}) });
   }
 
+  /** The gateway's origin, where the web page and /ui live (outside the API document). */
+  get origin(): string {
+    return new URL(this.url).origin;
+  }
+
   async stop(): Promise<void> {
+    this.feed.stop();
     this.server.close();
     this.upstreams.close();
     await this.store.close();
     await this.nc.close();
-    await this.nats.stop();
+    await this.nats?.stop();
   }
 }

@@ -134,5 +134,14 @@ function describe(pr: SubmittedPullRequest): string[] {
     `  ${pr.isCurrentlySubmittedToQueue ? "in the queue" : "not in the queue"} · state since ${pr.stateChangedAt}`,
     // The failing run's output (or its CI's page): the first place to look.
     ...(pr.failureDetailsUrl ? [`  why it failed: ${pr.failureDetailsUrl}`] : []),
+    ...(pr.queuePosition !== undefined ? [`  ${estimateLine(pr)}`] : []),
   ];
+}
+
+/** Position, and the estimate when the gateway knows the queue's recent run durations. */
+function estimateLine(pr: SubmittedPullRequest): string {
+  const position = `position ${pr.queuePosition}`;
+  if (!pr.estimatedMergeAt)
+    return `${position} · estimated merge: unknown until a run of this queue finishes`;
+  return `${position} · estimated merge ${pr.estimatedMergeAt} (median run ${pr.medianRunSeconds} s)`;
 }

@@ -36,6 +36,7 @@ import {
   updateQueueRequest,
 } from "../schemas/merge-queue.js";
 import type { Upstreams } from "../../upstream/upstreams.js";
+import type { MergeEstimates } from "../../upstream/merge-estimates.js";
 
 const TAG = "Merge queue";
 const empty = z.object({});
@@ -71,8 +72,14 @@ function prCommand(
 }
 
 /** The merge-queue endpoints of service-spec.md (all POST with JSON bodies; metrics live elsewhere). */
-/** `publicUrl`: where users reach the gateway (MAINLINE_PUBLIC_URL), for links to the pages it serves. */
-export function mergeQueueEndpoints(up: Upstreams, publicUrl?: string): Endpoint[] {
+/**
+ * `publicUrl`: where users reach the gateway (MAINLINE_PUBLIC_URL), for links to the pages it serves;
+ * `estimates`: merge-time estimates added to getSubmittedPullRequest.
+ */
+export function mergeQueueEndpoints(
+  up: Upstreams,
+  { publicUrl, estimates }: { publicUrl?: string; estimates?: MergeEstimates } = {},
+): Endpoint[] {
   const q = up.queue;
   return [
     endpoint({
@@ -118,11 +125,13 @@ export function mergeQueueEndpoints(up: Upstreams, publicUrl?: string): Endpoint
           input.pr.number !== undefined
             ? { $case: "number" as const, value: input.pr.number }
             : { $case: "branch" as const, value: input.pr.branch ?? "" };
-        const pullRequest = await up.submittedPullRequests.get({
-          queue: queueRef(principal.org, input.repo, input.targetBranch),
-          pr,
-        });
-        return submittedToJson(pullRequest, input.targetBranch, linkResolver(ctx, publicUrl));
+        const queue = queueRef(principal.org, input.repo, input.targetBranch);
+        const pullRequest = await up.submittedPullRequests.get({ queue, pr });
+        const estimate =
+          estimates && pullRequest.isCurrentlySubmittedToQueue
+            ? await estimates.of(queue, pullRequest.prNumber)
+            : undefined;
+        return { ...submittedToJson(pullRequest, input.targetBranch, linkResolver(ctx, publicUrl)), ...estimate };
       },
     }),
     endpoint({

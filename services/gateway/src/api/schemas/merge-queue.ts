@@ -216,6 +216,14 @@ export const submittedPullRequestResponse = z.object({
   cancellationReason: z.string().optional(),
   /** Ours: where to see why a FAILED PR failed (the failing run's output, or the external CI's page). */
   failureDetailsUrl: z.string().optional(),
+  /**
+   * Ours: while the PR is in the queue, its place among the PRs that count (1 = next to merge), and a best-case
+   * estimate of when it merges (from its place and the median duration of the queue's recent runs; absent until
+   * the gateway has seen a run of this queue finish).
+   */
+  queuePosition: z.int().min(1).optional(),
+  estimatedMergeAt: isoDateTime.optional(),
+  medianRunSeconds: z.number().min(0).optional(),
 });
 
 export const testingDetailsResponse = z.object({

@@ -1,0 +1,87 @@
+import { callUnary } from "@mainline/kit/grpc/index";
+import type { QueueRef } from "@mainline/proto/common";
+import { PullRequestState, type Queue, type QueueCoordinatorClient } from "@mainline/proto/queue";
+import { estimateMerge } from "../domain/merge-estimate.js";
+import type { LifecycleFeed, LifecycleNotice } from "../web/lifecycle-feed.js";
+
+const RECENT_RUNS = 20;
+/** A snapshot is re-read after this long even without a notice (a notice missed during a reconnect). */
+const SNAPSHOT_TTL_MS = 2_000;
+
+export interface PullRequestEstimate {
+  queuePosition: number;
+  estimatedMergeAt?: string;
+  medianRunSeconds?: number;
+}
+
+const keyOf = (org: string, repo: string, branch: string) => `${org} ${repo} ${branch}`;
+
+/**
+ * The figures getSubmittedPullRequest adds: a PR's position and estimated merge time. Status polls are the
+ * gateway's hottest path, so the queue is read once and kept until a lifecycle event says it changed; the
+ * recent run durations come from the same events (test runs FINISHED), kept in memory per queue. A gateway
+ * that has seen no run finish since it started gives the position without a time.
+ */
+export class MergeEstimates {
+  private readonly snapshots = new Map<string, { at: number; queue: Promise<Queue | undefined> }>();
+  private readonly durations = new Map<string, number[]>();
+
+  constructor(
+    private readonly queues: QueueCoordinatorClient,
+    feed: LifecycleFeed,
+    private readonly now: () => number = Date.now,
+  ) {
+    feed.listenAll((notice) => this.onNotice(notice));
+  }
+
+  async of(ref: QueueRef, prNumber: number): Promise<PullRequestEstimate | undefined> {
+    const repo = ref.repo ? `${ref.repo.host}/${ref.repo.owner}/${ref.repo.name}` : "";
+    const key = keyOf(ref.org, repo, ref.targetBranch);
+    const queue = await this.snapshot(key, ref);
+    if (!queue) return undefined;
+    const counted = queue.enqueuedPullRequests.filter((p) => p.state !== PullRequestState.NOT_READY);
+    const index = counted.findIndex((p) => p.prNumber === prNumber);
+    const pr = counted[index];
+    if (!pr) return undefined;
+    const estimate = estimateMerge({
+      position: index + 1,
+      testing: pr.state === PullRequestState.TESTING || pr.state === PullRequestState.TESTS_PASSED,
+      stateSince: pr.stateChangedAt?.getTime() ?? this.now(),
+      concurrency: queue.concurrency,
+      batchSize: queue.batch ? queue.batchingMinSize : 1,
+      recentRunDurationsMs: this.durations.get(key) ?? [],
+      now: this.now(),
+    });
+    return {
+      queuePosition: index + 1,
+      ...(estimate.estimatedMergeAt !== undefined
+        ? {
+            estimatedMergeAt: new Date(estimate.estimatedMergeAt).toISOString(),
+            medianRunSeconds: Math.round((estimate.runDurationMs ?? 0) / 100) / 10,
+          }
+        : {}),
+    };
+  }
+
+  private snapshot(key: string, ref: QueueRef): Promise<Queue | undefined> {
+    const cached = this.snapshots.get(key);
+    if (cached && this.now() - cached.at < SNAPSHOT_TTL_MS) return cached.queue;
+    const queue = callUnary(this.queues.getQueue.bind(this.queues), { queue: ref }).then(
+      (r) => r.queue,
+      () => undefined,
+    );
+    this.snapshots.set(key, { at: this.now(), queue });
+    return queue;
+  }
+
+  private onNotice(notice: LifecycleNotice): void {
+    if (notice.branch === undefined) return;
+    const key = keyOf(notice.org, notice.repo, notice.branch);
+    this.snapshots.delete(key);
+    if (notice.runDurationMs === undefined) return;
+    const list = this.durations.get(key) ?? [];
+    list.push(notice.runDurationMs);
+    if (list.length > RECENT_RUNS) list.shift();
+    this.durations.set(key, list);
+  }
+}

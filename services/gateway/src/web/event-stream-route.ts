@@ -1,0 +1,51 @@
+import { PassThrough } from "node:stream";
+import Router from "@koa/router";
+import { UnauthenticatedError } from "@mainline/kit/errors/index";
+import type { LifecycleFeed, LifecycleNotice } from "./lifecycle-feed.js";
+import type { WebSessions } from "./web-sessions.js";
+
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * GET /ui/events: server-sent events for the signed-in organisation, optionally narrowed to one repository
+ * (?repo=host/owner/name) and branch (?branch=). Each event says what changed; the page re-reads it through
+ * the API, so the stream never carries data the API would not show the same session.
+ */
+export function eventStreamRoute(sessions: WebSessions, feed: LifecycleFeed): Router {
+  const router = new Router();
+  router.get("/ui/events", async (ctx) => {
+    const found = await sessions.sessionOf(ctx);
+    if (!found) throw new UnauthenticatedError("Unauthorized: not signed in");
+    const org = found.principal.org;
+    ctx.state.org = org;
+    const repo = typeof ctx.query.repo === "string" ? ctx.query.repo : undefined;
+    const branch = typeof ctx.query.branch === "string" ? ctx.query.branch : undefined;
+    const stream = new PassThrough();
+    const send = (notice: LifecycleNotice) => {
+      if (repo !== undefined && notice.repo !== repo) return;
+      if (branch !== undefined && notice.branch !== undefined && notice.branch !== branch) return;
+      stream.write(`event: change\ndata: ${JSON.stringify(notice)}\n\n`);
+    };
+    const unlisten = feed.listen(org, { notice: send, stopped: () => close() });
+    // Proxies close idle connections; a comment line every few seconds keeps the stream open.
+    const heartbeat = setInterval(() => stream.write(": keep-alive\n\n"), HEARTBEAT_MS);
+    const close = () => {
+      clearInterval(heartbeat);
+      unlisten();
+      stream.end();
+    };
+    ctx.req.on("close", close);
+    // The session may expire while the page stays open: end the stream then, and the page signs in again.
+    const untilExpiry = setTimeout(close, Math.max(0, found.session.expiresAt - Date.now()));
+    untilExpiry.unref();
+    ctx.req.on("close", () => clearTimeout(untilExpiry));
+    ctx.req.socket.setTimeout(0);
+    ctx.set("cache-control", "no-store");
+    ctx.set("x-accel-buffering", "no");
+    ctx.type = "text/event-stream";
+    ctx.status = 200;
+    ctx.body = stream;
+    stream.write("retry: 1000\n: connected\n\n");
+  });
+  return router;
+}

@@ -1,0 +1,136 @@
+import type { NatsConnection, Subscription } from "nats";
+import type { Logger } from "@mainline/kit/logging/index";
+import { SUBJECTS } from "@mainline/kit/streams/index";
+import type { RepoRef } from "@mainline/proto/common";
+import { TestStatusChanged } from "@mainline/proto/flaky";
+import {
+  BatchLifecycleEvent,
+  PullRequestLifecycleEvent,
+  QueueSnapshotChanged,
+  TestRunEventType,
+  TestRunKind,
+  TestRunLifecycleEvent,
+} from "@mainline/proto/queue";
+
+/** What a page needs to know to re-read: whose, which queue (or repository), and what kind of change. */
+export interface LifecycleNotice {
+  org: string;
+  /** host/owner/name */
+  repo: string;
+  /** Absent for a test's status change, which belongs to a repository, not a queue. */
+  branch?: string;
+  kind: "pull-request" | "batch" | "test-run" | "queue" | "test-status";
+  pr?: number;
+  /** A main (not bisection) test run finished with a result: how long it took. */
+  runDurationMs?: number;
+}
+
+type Decode = (data: Uint8Array) => LifecycleNotice | undefined;
+
+const repoKey = (r: RepoRef | undefined) => (r ? `${r.host}/${r.owner}/${r.name}` : "");
+
+const DECODERS: Record<string, Decode> = {
+  [SUBJECTS.pullRequestEvent]: (data) => {
+    const e = PullRequestLifecycleEvent.decode(data);
+    const repo = repoKey(e.repository);
+    return { org: e.org, repo, branch: e.targetBranch, kind: "pull-request", pr: e.prNumber };
+  },
+  [SUBJECTS.batchEvent]: (data) => {
+    const e = BatchLifecycleEvent.decode(data);
+    return { org: e.org, repo: repoKey(e.repository), branch: e.targetBranch, kind: "batch" };
+  },
+  [SUBJECTS.testRunEvent]: (data) => {
+    const e = TestRunLifecycleEvent.decode(data);
+    const q = e.queue;
+    if (!q) return undefined;
+    const finished =
+      e.type === TestRunEventType.FINISHED && e.kind === TestRunKind.MAIN && e.startedAt && e.finishedAt;
+    return {
+      org: q.org,
+      repo: repoKey(q.repo),
+      branch: q.targetBranch,
+      kind: "test-run",
+      ...(finished ? { runDurationMs: e.finishedAt!.getTime() - e.startedAt!.getTime() } : {}),
+    };
+  },
+  [SUBJECTS.queueEvent]: (data) => {
+    const q = QueueSnapshotChanged.decode(data).queue;
+    return q && { org: q.org, repo: repoKey(q.repo), branch: q.targetBranch, kind: "queue" };
+  },
+  [SUBJECTS.testStatusEvent]: (data) => {
+    const e = TestStatusChanged.decode(data);
+    return { org: e.org, repo: repoKey(e.repo), kind: "test-status" };
+  },
+};
+
+export interface NoticeListener {
+  notice(notice: LifecycleNotice): void;
+  /** The feed stops (the gateway shuts down): end the stream so the HTTP server can close. */
+  stopped(): void;
+}
+
+/**
+ * The lifecycle events, as they are published, for the pages open in browsers. A plain NATS subscription, not a
+ * JetStream consumer: JetStream publishes are ordinary NATS messages too, so the gateway hears each one the
+ * moment it is stored, keeps no server-side state per replica, and a page that missed events (a reconnect)
+ * simply re-reads what it shows. Listeners are indexed by organisation: a notice never reaches another's page.
+ */
+export class LifecycleFeed {
+  private readonly listeners = new Map<string, Set<NoticeListener>>();
+  private readonly everything = new Set<(notice: LifecycleNotice) => void>();
+  private subscription: Subscription | undefined;
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.subscription = this.nc.subscribe("mainline.events.>", {
+      callback: (error, msg) => {
+        if (error) return this.logger.warn({ err: error }, "lifecycle feed subscription error");
+        const decode = DECODERS[msg.subject];
+        if (!decode) return;
+        let notice: LifecycleNotice | undefined;
+        try {
+          notice = decode(msg.data);
+        } catch (err) {
+          this.logger.warn({ err, subject: msg.subject }, "undecodable lifecycle event not shown");
+          return;
+        }
+        if (!notice?.org) return;
+        for (const listener of this.everything) listener(notice);
+        for (const listener of this.listeners.get(notice.org) ?? []) listener.notice(notice);
+      },
+    });
+  }
+
+  /** Every organisation's notices: for the gateway's own caches, never for a page. */
+  listenAll(listener: (notice: LifecycleNotice) => void): void {
+    this.everything.add(listener);
+  }
+
+  /** Returns the unsubscribe function. */
+  listen(org: string, listener: NoticeListener): () => void {
+    let set = this.listeners.get(org);
+    if (!set) this.listeners.set(org, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(org);
+    };
+  }
+
+  get listenerCount(): number {
+    let n = 0;
+    for (const set of this.listeners.values()) n += set.size;
+    return n;
+  }
+
+  stop(): void {
+    this.subscription?.unsubscribe();
+    this.subscription = undefined;
+    for (const set of [...this.listeners.values()]) for (const listener of [...set]) listener.stopped();
+    this.listeners.clear();
+  }
+}

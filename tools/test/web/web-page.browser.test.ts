@@ -1,0 +1,246 @@
+import { expect } from "chai";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { freePortBlock, skipBecause } from "@mainline/testing";
+import { BASE_FILES, DEMO_PULL_REQUESTS, JUNIT_GLOB, TEST_COMMAND } from "../../src/demo/demo-project.js";
+import { LocalRemote } from "../../src/demo/local-remote.js";
+import { runCli } from "../../src/cli/run-cli.js";
+import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
+import { CapturedSink } from "../cli/mainline-fixture.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const CHROMIUM = "/usr/bin/chromium";
+/** Screenshots referenced from the README: taken here, so they show what the page really does. */
+const SHOTS = path.join(root, "docs", "web");
+const repo = { host: "git.web.local", owner: "acme", name: "shop" };
+const repoKey = `${repo.host}/${repo.owner}/${repo.name}`;
+const good = DEMO_PULL_REQUESTS.find((pr) => pr.planned === "MERGED")!;
+const bad = DEMO_PULL_REQUESTS.find((pr) => pr.planned === "TESTS_FAILED")!;
+
+describe("the web page in a real browser, against the whole system as make dev starts it", function () {
+  this.timeout(240_000);
+  let dir: string;
+  let system: RunningSystem | undefined;
+  let browser: Browser | undefined;
+  let origin: string;
+  let page: Page;
+
+  const api = async (route: string, body: unknown, token = system!.apiToken) => {
+    const response = await fetch(`${system!.apiUrl}${route}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-token": token },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${route}: ${response.status} ${text}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+
+  before(async function () {
+    if (!existsSync(CHROMIUM))
+      skipBecause(this, `${CHROMIUM} is not installed (apt-get install -y chromium)`);
+    dir = await mkdtemp(path.join(tmpdir(), "mainline-web-"));
+    const base = await freePortBlock(8);
+    system = await startSystem({
+      root,
+      dataDir: dir,
+      gatewayPort: base,
+      natsPort: base + 1,
+      grpcBasePort: base + 1,
+      env: { LOG_LEVEL: "warn" },
+      output: () => undefined,
+      log: () => undefined,
+    });
+    origin = new URL(system.apiUrl).origin;
+    expect(await waitForHttp(`${system.apiUrl}/readyz`, 120_000), "every service ready").to.equal(true);
+
+    // A real git server with two pull requests: one that passes its tests, one that breaks them.
+    const remote = await LocalRemote.create(path.join(dir, "git"), BASE_FILES, "main");
+    for (const pr of [good, bad]) await remote.pushPullRequest(pr.number, pr.branch, pr.title, pr.changes);
+    const out = new CapturedSink();
+    const io = {
+      stdout: out,
+      stderr: out,
+      env: { ...process.env, MAINLINE_URL: origin, MAINLINE_TOKEN: system.apiToken, MAINLINE_REPO: repoKey },
+      cwd: remote.workDir,
+      childStdio: "pipe" as const,
+    };
+    const mainline = async (...argv: string[]) => {
+      const code = await runCli(argv, io);
+      if (code !== 0) throw new Error(`mainline ${argv.join(" ")} exited ${code}: ${out.text}`);
+    };
+    await mainline(
+      "repo",
+      "connect",
+      "--remote",
+      remote.remoteDir,
+      "--command",
+      TEST_COMMAND,
+      "--junit",
+      JUNIT_GLOB,
+    );
+    await mainline("queue", "create", "--concurrency", "1", "--no-batch");
+    // Paused, so the page sees the PRs PENDING before anything runs.
+    await mainline("queue", "pause");
+    for (const pr of [good, bad]) {
+      await mainline("pr", "event", "opened", String(pr.number), "--head", pr.branch, "--title", pr.title);
+      await mainline("submit", String(pr.number));
+    }
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    page = await (await browser.newContext({ viewport: { width: 1100, height: 760 } })).newPage();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await system?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("signs in with the API token and lists the organisation's queues", async () => {
+    await page.goto(`${origin}/`);
+    await page.screenshot({ path: path.join(SHOTS, "sign-in.png") });
+    // By keyboard alone: the first Tab lands in the labelled token field, Enter submits.
+    await page.keyboard.press("Tab");
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement
+            .id,
+      ),
+    ).to.equal("token");
+    await page.keyboard.type(system!.apiToken);
+    await page.keyboard.press("Enter");
+    const row = page.getByRole("row", { name: new RegExp(`${repoKey} main`) });
+    await row.waitFor();
+    expect(await row.getByText("PAUSED").count()).to.equal(1);
+    const cookie = (await page.context().cookies()).find((c) => c.name === "mainline_session")!;
+    expect(cookie.httpOnly).to.equal(true);
+    expect(cookie.sameSite).to.equal("Strict");
+    await page.screenshot({ path: path.join(SHOTS, "queues.png") });
+    // A phone's width: the table becomes one block per queue, nothing scrolls sideways.
+    await page.setViewportSize({ width: 375, height: 700 });
+    const overflow = await page.evaluate(() => {
+      const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } })
+        .document;
+      return root.documentElement.scrollWidth;
+    });
+    expect(overflow).to.be.at.most(375);
+    await page.screenshot({ path: path.join(SHOTS, "queues-narrow.png") });
+    await page.setViewportSize({ width: 1100, height: 760 });
+  });
+
+  it("watches a PR go from PENDING to MERGED without reloading, and a failed PR says why", async () => {
+    await page.getByRole("link", { name: new RegExp(`${repoKey} main`) }).click();
+    await page.locator(`li.pr[data-pr="${good.number}"][data-state="PENDING"]`).waitFor();
+    await page.screenshot({ path: path.join(SHOTS, "queue.png") });
+    await page.getByRole("link", { name: new RegExp(`#${good.number} `) }).click();
+    await page.locator("#pr-state", { hasText: "PENDING" }).waitFor();
+    // A marker in the page's memory: a reload would lose it.
+    await page.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 1));
+    const navigations: string[] = [];
+    page.on("framenavigated", (frame) => navigations.push(frame.url()));
+    // The failing PR's page is open from the start too, so it sees its run and keeps the link to its output.
+    const failing = await page.context().newPage();
+    await failing.goto(
+      `${origin}/pull-request?repo=${encodeURIComponent(repoKey)}&branch=main&pr=${bad.number}`,
+    );
+    await failing.locator("#pr-estimate", { hasText: "Position 2" }).waitFor();
+    await api("/updateQueue", { repo, targetBranch: "main", state: "RUNNING" });
+    await page.locator("#pr-state", { hasText: "MERGED" }).waitFor({ timeout: 120_000 });
+    expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).to.equal(1);
+    expect(navigations, "no reload, no navigation").to.deep.equal([]);
+    const seen = await page.locator(".timeline li .badge").allTextContents();
+    expect(seen[0]).to.equal("PENDING");
+    expect(seen.at(-1)).to.equal("MERGED");
+    await page.screenshot({ path: path.join(SHOTS, "pull-request-merged.png"), fullPage: true });
+
+    // #1's run has finished, so the gateway knows a run duration: #4 under test gets an estimated merge time.
+    await failing.locator("#pr-estimate", { hasText: "estimated to merge at" }).waitFor({ timeout: 60_000 });
+    await failing.locator("#pr-state", { hasText: "FAILED" }).waitFor({ timeout: 120_000 });
+    expect(await failing.locator("#pr-reason").textContent()).to.equal("Failed: TESTS_FAILED");
+    const output = failing.getByRole("link", { name: "The run's output" });
+    // GET /v1/test-runs/{id}/output serves the stored tail of a COMMAND run's output (the h-runs branch).
+    expect(await output.getAttribute("href")).to.match(/^\/v1\/test-runs\/[^/]+\/output$/);
+    await failing.screenshot({ path: path.join(SHOTS, "pull-request-failed.png"), fullPage: true });
+    await failing.close();
+  });
+
+  it("opens a failing test from its html_url and sets a quarantine override that shows at once", async () => {
+    const junit =
+      '<testsuite name="shop"><testcase classname="shop.cart" name="adds up prices">' +
+      '<failure message="expected 12, got 8">AssertionError: expected 12, got 8</failure></testcase></testsuite>';
+    // Overrides only matter where quarantining is on.
+    await api("/flaky-tests/update-repository-settings", { repo, quarantining_enabled: true });
+    await api("/flaky-tests/upload", {
+      repo,
+      commit_sha: "a".repeat(40),
+      branch: "main",
+      context: "CI",
+      junit: [junit],
+    });
+    const end = new Date(Date.now() + 60_000);
+    const listed = await api("/flaky-tests/list-failing-tests", {
+      repo,
+      org_url_slug: "dev",
+      start_time: new Date(end.getTime() - 86_400_000).toISOString(),
+      end_time: end.toISOString(),
+      page_query: { page_size: 10 },
+    });
+    const test = (listed.tests as { html_url: string; name: string }[]).find(
+      (t) => t.name === "adds up prices",
+    )!;
+    expect(new URL(test.html_url).origin, "html_url points at this gateway").to.equal(origin);
+    await page.goto(test.html_url);
+    await page.getByRole("heading", { name: "adds up prices" }).waitFor();
+    expect(await page.locator("#test-quarantined").textContent()).to.equal("no");
+    await page.getByLabel("Always quarantine").check();
+    await page.getByRole("button", { name: "Save override" }).click();
+    await page.locator("#test-quarantined", { hasText: "yes" }).waitFor({ timeout: 5_000 });
+    await page.screenshot({ path: path.join(SHOTS, "test.png"), fullPage: true });
+  });
+
+  it("shows another organisation's token none of it", async () => {
+    const made = await fetch(`${system!.apiUrl}/admin/organizations`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-token": system!.apiToken },
+      body: JSON.stringify({ slug: "globex", name: "Globex" }),
+    });
+    expect(made.status).to.be.within(200, 201);
+    const { token } = await api("/admin/tokens", { org: "globex", description: "web test" });
+    const other = await browser!.newPage();
+    try {
+      await other.goto(`${origin}/`);
+      await other.getByLabel("API token").fill(token as string);
+      await other.getByRole("button", { name: "Sign in" }).click();
+      await other.getByRole("heading", { name: "No queue yet" }).waitFor();
+      await other.goto(
+        `${origin}/pull-request?repo=${encodeURIComponent(repoKey)}&branch=main&pr=${good.number}`,
+      );
+      await other.locator("[role=alert]").first().waitFor();
+      expect(await other.locator("#pr-state").count(), "acme's PR is not shown").to.equal(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("signs out, and the old session is refused", async () => {
+    const before = (await page.context().cookies()).find((c) => c.name === "mainline_session")!;
+    await page.goto(`${origin}/`);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("API token").waitFor();
+    const replay = await fetch(`${origin}/ui/session`, {
+      headers: { cookie: `mainline_session=${before.value}` },
+    });
+    expect(replay.status).to.equal(401);
+    const listed = await fetch(`${system!.apiUrl}/listQueues`, {
+      method: "POST",
+      headers: { cookie: `mainline_session=${before.value}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(listed.status).to.equal(401);
+  });
+});

@@ -1,0 +1,124 @@
+import { useState } from "preact/hooks";
+import { api, parseRepoKey } from "../api.js";
+import { percent, stateClass } from "../format.js";
+import { useLive } from "../live.js";
+import { navigate } from "../router.js";
+
+export interface FailingTest {
+  id: string;
+  html_url: string;
+  name: string;
+  variant: string;
+  status: { value: string; reason: string; timestamp: string };
+  most_common_failures: { summary: string; occurrence_count: number; last_occurrence?: string }[];
+  failure_rate_last_7d: number;
+  failure_rate_last_24h: number;
+  file_path?: string;
+  classname?: string;
+  codeowners: string[];
+  pull_requests_impacted_last_7d: number;
+  quarantined: boolean;
+  ticket?: { html_url: string };
+}
+
+/** list-failing-tests over the last `hours` (at most 7 days), first 100 tests. */
+export function failingTests(org: string, repo: string, hours: number): Promise<FailingTest[]> {
+  const end = new Date();
+  const start = new Date(end.getTime() - hours * 3_600_000);
+  return api<{ tests: FailingTest[] }>("/flaky-tests/list-failing-tests", {
+    repo: parseRepoKey(repo),
+    org_url_slug: org,
+    start_time: start.toISOString(),
+    end_time: end.toISOString(),
+    page_query: { page_size: 100 },
+  }).then((r) => r.tests);
+}
+
+/** The path part of a test's html_url: the page opens it in place. */
+export const testPath = (t: FailingTest) => new URL(t.html_url).pathname;
+
+export function FlakyTestsPage({ org, repo }: { org: string; repo?: string }) {
+  const [input, setInput] = useState(repo ?? "");
+  const [hours, setHours] = useState(168);
+  const { data, error } = useLive(
+    () => (repo ? failingTests(org, repo, hours) : Promise.resolve(undefined)),
+    repo ? { repo } : undefined,
+    `${repo ?? ""} ${hours}`,
+  );
+  return (
+    <main id="main">
+      <h1>Flaky tests</h1>
+      <form
+        class="inline"
+        onSubmit={(e) => {
+          e.preventDefault();
+          navigate(`/flaky-tests?${new URLSearchParams({ repo: input.trim() }).toString()}`);
+        }}
+      >
+        <label for="repo">Repository (host/owner/name)</label>
+        <input
+          id="repo"
+          required
+          placeholder="github.com/acme/app"
+          value={input}
+          onInput={(e) => setInput(e.currentTarget.value)}
+        />
+        <label for="window">Window</label>
+        <select id="window" value={String(hours)} onChange={(e) => setHours(Number(e.currentTarget.value))}>
+          <option value="6">last 6 hours</option>
+          <option value="24">last 24 hours</option>
+          <option value="72">last 3 days</option>
+          <option value="168">last 7 days</option>
+        </select>
+        <button type="submit">Show</button>
+      </form>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {!repo && <p>Name a repository to list the tests that failed in it.</p>}
+      {data?.length === 0 && (
+        <section class="empty">
+          <h2>No failing test in this window</h2>
+          <p>
+            Results arrive from the merge queue's own runs and from CI uploads of JUnit XML to{" "}
+            <code>POST /v1/flaky-tests/upload</code>.
+          </p>
+        </section>
+      )}
+      {data && data.length > 0 && (
+        <table class="tests">
+          <thead>
+            <tr>
+              <th scope="col">Test</th>
+              <th scope="col">Status</th>
+              <th scope="col">Failure rate 7 d / 24 h</th>
+              <th scope="col">Owners</th>
+              <th scope="col">Quarantined</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.map((t) => (
+              <tr key={t.id}>
+                <th scope="row">
+                  <a href={testPath(t)}>{t.name}</a>
+                  {t.variant && <span class="meta"> ({t.variant})</span>}
+                </th>
+                <td data-label="Status">
+                  <span class={stateClass(t.status.value)}>{t.status.value}</span>
+                  <span class="meta"> {t.status.reason}</span>
+                </td>
+                <td data-label="Failure rate">
+                  {percent(t.failure_rate_last_7d)} / {percent(t.failure_rate_last_24h)}
+                </td>
+                <td data-label="Owners">{t.codeowners.join(", ") || "—"}</td>
+                <td data-label="Quarantined">{t.quarantined ? "yes" : "no"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,194 @@
+import { useRef, useState } from "preact/hooks";
+import { api, parseRepoKey } from "../api.js";
+import { ago, stateClass } from "../format.js";
+import { useLive } from "../live.js";
+import { queueHref } from "../router.js";
+import type { EnqueuedPullRequest } from "./queue.js";
+
+interface SubmittedPullRequest {
+  state: string;
+  stateChangedAt: string;
+  priorityName: string;
+  priorityValue: number;
+  isCurrentlySubmittedToQueue: boolean;
+  prNumber: number;
+  prTitle: string;
+  prSha: string;
+  prAuthor: string;
+  failureReason?: string;
+  cancellationReason?: string;
+  queuePosition?: number;
+  estimatedMergeAt?: string;
+}
+
+interface TestingDetails {
+  testBranch: string;
+  testBranchSha: string;
+  createdAt: string;
+  status: string;
+  statusChecks: { context: string; url: string; state: string }[];
+  testedPullRequests: { prNumber: number; title: string }[];
+  dependentPrs: number[];
+}
+
+interface PullRequestView {
+  pr: SubmittedPullRequest;
+  run?: { id: string; details: TestingDetails };
+}
+
+/** A state as the page saw it change (the timeline of this visit; the stored history is the API's to add). */
+interface Seen {
+  state: string;
+  at: string;
+  reason?: string;
+}
+
+export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: string; pr: number }) {
+  const ref = parseRepoKey(repo);
+  const lastRun = useRef<string>();
+  const [timeline, setTimeline] = useState<Seen[]>([]);
+  const [actionError, setActionError] = useState<string>();
+  const load = async (): Promise<PullRequestView> => {
+    const queue = { repo: ref, targetBranch: branch };
+    const [submitted, q] = await Promise.all([
+      api<SubmittedPullRequest>("/getSubmittedPullRequest", { ...queue, pr: { number: pr } }),
+      api<{ enqueuedPullRequests: EnqueuedPullRequest[] }>("/getQueue", queue).catch(() => undefined),
+    ]);
+    // The run is known while the PR is in the queue; the page keeps the last one it saw after the PR left.
+    const runId = q?.enqueuedPullRequests.find((p) => p.prNumber === pr)?.testRunId ?? lastRun.current;
+    lastRun.current = runId;
+    const details = runId
+      ? await api<TestingDetails>("/getMergeQueueTestingDetails", { ...queue, testRunId: runId }).catch(
+          () => undefined,
+        )
+      : undefined;
+    setTimeline((t) => {
+      const last = t[t.length - 1];
+      if (last?.state === submitted.state) return t;
+      const reason = submitted.failureReason ?? submitted.cancellationReason;
+      return [...t, { state: submitted.state, at: submitted.stateChangedAt, ...(reason ? { reason } : {}) }];
+    });
+    return { pr: submitted, ...(runId && details ? { run: { id: runId, details } } : {}) };
+  };
+  const { data, error } = useLive(load, { repo, branch }, `${repo} ${branch} ${pr}`);
+  const act = (path: string) =>
+    api(path, { repo: ref, targetBranch: branch, pr: { number: pr } }).then(
+      () => setActionError(undefined),
+      (e: Error) => setActionError(e.message),
+    );
+  const p = data?.pr;
+  const run = data?.run;
+  const reason = p?.failureReason ?? p?.cancellationReason;
+  return (
+    <main id="main">
+      <nav class="crumbs" aria-label="Breadcrumb">
+        <a href="/">Queues</a> ›{" "}
+        <a href={queueHref(repo, branch)}>
+          {repo} {branch}
+        </a>{" "}
+        › #{pr}
+      </nav>
+      <h1>
+        #{pr} {p?.prTitle}
+      </h1>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {p && (
+        <>
+          <p class="summary">
+            <span class={stateClass(p.state)} id="pr-state" aria-live="polite">
+              {p.state}
+            </span>{" "}
+            since {ago(p.stateChangedAt)} · priority {p.priorityName || p.priorityValue} · by{" "}
+            {p.prAuthor || "unknown"} · <code>{p.prSha.slice(0, 12)}</code>
+          </p>
+          {p.queuePosition !== undefined && (
+            <p id="pr-estimate">
+              Position {p.queuePosition} in the queue
+              {p.estimatedMergeAt
+                ? ` · estimated to merge at ${new Date(p.estimatedMergeAt).toLocaleTimeString()} (best case)`
+                : " · no merge estimate until a run of this queue finishes"}
+            </p>
+          )}
+          {reason && (
+            <p class="reason" id="pr-reason">
+              {p.state === "FAILED" ? "Failed: " : "Cancelled: "}
+              <strong>{reason}</strong>
+            </p>
+          )}
+          <div class="actions">
+            {p.isCurrentlySubmittedToQueue && (
+              <>
+                <button type="button" onClick={() => void act("/cancelPullRequest")}>
+                  Cancel
+                </button>
+                <button type="button" onClick={() => void act("/restartTestsOnPullRequest")}>
+                  Restart tests
+                </button>
+              </>
+            )}
+            {actionError && (
+              <span role="alert" class="error">
+                {actionError}
+              </span>
+            )}
+          </div>
+          <section aria-labelledby="timeline-heading">
+            <h2 id="timeline-heading">Timeline</h2>
+            <ol class="timeline">
+              {timeline.map((s, i) => (
+                <li key={i}>
+                  <span class={stateClass(s.state)}>{s.state}</span> {new Date(s.at).toLocaleString()}
+                  {s.reason ? ` — ${s.reason}` : ""}
+                </li>
+              ))}
+            </ol>
+          </section>
+          <section aria-labelledby="run-heading">
+            <h2 id="run-heading">Test run</h2>
+            {!run && <p>No test run of this PR is known to this page yet; it appears when one starts.</p>}
+            {run && (
+              <dl class="run-details">
+                <dt>Run</dt>
+                <dd>
+                  <code>{run.id}</code>{" "}
+                  <span class={stateClass(run.details.status)}>{run.details.status}</span>
+                </dd>
+                <dt>Test branch</dt>
+                <dd>
+                  <code>{run.details.testBranch}</code> at{" "}
+                  <code>{run.details.testBranchSha.slice(0, 12)}</code>
+                </dd>
+                <dt>Tested with</dt>
+                <dd>
+                  {run.details.testedPullRequests.map((t) => `#${t.prNumber}`).join(", ") || "—"}
+                  {run.details.dependentPrs.length > 0 &&
+                    ` (on top of ${run.details.dependentPrs.map((n) => `#${n}`).join(", ")})`}
+                </dd>
+                <dt>Output</dt>
+                <dd>
+                  {run.details.statusChecks.find((c) => c.url) ? (
+                    <a
+                      href={run.details.statusChecks.find((c) => c.url)!.url}
+                      rel="noreferrer"
+                      target="_blank"
+                    >
+                      CI details
+                    </a>
+                  ) : (
+                    <a href={`/v1/test-runs/${encodeURIComponent(run.id)}/output`} target="_blank">
+                      The run's output
+                    </a>
+                  )}
+                </dd>
+              </dl>
+            )}
+          </section>
+        </>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,138 @@
+import { api, parseRepoKey } from "../api.js";
+import { ago, stateClass } from "../format.js";
+import { useLive } from "../live.js";
+import { pullRequestHref } from "../router.js";
+
+export interface EnqueuedPullRequest {
+  id: string;
+  state: string;
+  stateChangedAt: string;
+  priorityValue: number;
+  priorityName: string;
+  noBatch: boolean;
+  prNumber: number;
+  prTitle: string;
+  prAuthor: string;
+  testRunId?: string;
+}
+
+interface QueueView {
+  state: string;
+  branch: string;
+  mode: string;
+  concurrency: number;
+  batch: boolean;
+  enqueuedPullRequests: EnqueuedPullRequest[];
+}
+
+/** The PRs under test, one group per run in flight (a batch), in queue order: the lanes as they run now. */
+function runsInFlight(prs: EnqueuedPullRequest[]): [string, EnqueuedPullRequest[]][] {
+  const runs = new Map<string, EnqueuedPullRequest[]>();
+  for (const pr of prs) if (pr.testRunId) runs.set(pr.testRunId, [...(runs.get(pr.testRunId) ?? []), pr]);
+  return [...runs.entries()];
+}
+
+function PrRow({
+  pr,
+  position,
+  repo,
+  branch,
+}: {
+  pr: EnqueuedPullRequest;
+  position: number;
+  repo: string;
+  branch: string;
+}) {
+  return (
+    <li class="pr" data-pr={pr.prNumber} data-state={pr.state}>
+      <span class="position" title="Position in the queue">
+        {position}
+      </span>
+      <a href={pullRequestHref(repo, branch, pr.prNumber)}>
+        #{pr.prNumber} {pr.prTitle || "(no title)"}
+      </a>
+      <span class={stateClass(pr.state)}>{pr.state}</span>
+      <span class="meta">
+        priority {pr.priorityName || pr.priorityValue}
+        {pr.noBatch ? ", alone" : ""} · {pr.prAuthor || "unknown author"} · since {ago(pr.stateChangedAt)}
+      </span>
+    </li>
+  );
+}
+
+export function QueuePage({ repo, branch }: { repo: string; branch: string }) {
+  const ref = parseRepoKey(repo);
+  const { data, error, at } = useLive(
+    () => api<QueueView>("/getQueue", { repo: ref, targetBranch: branch }),
+    { repo, branch },
+    `${repo} ${branch}`,
+  );
+  const prs = data?.enqueuedPullRequests ?? [];
+  const runs = runsInFlight(prs);
+  const waiting = prs.filter((p) => !p.testRunId);
+  const position = new Map(prs.map((p, i) => [p.id, i + 1]));
+  return (
+    <main id="main">
+      <nav class="crumbs" aria-label="Breadcrumb">
+        <a href="/">Queues</a> › {repo}
+      </nav>
+      <h1>
+        {repo} <span class="branch">{branch}</span>
+      </h1>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {data && (
+        <p class="summary">
+          <span class={stateClass(data.state)} id="queue-state">
+            {data.state}
+          </span>{" "}
+          {data.mode.toLowerCase()} mode, {data.concurrency} at a time{data.batch ? ", batching" : ""} ·{" "}
+          <span id="depth">{prs.length}</span> PRs ·{" "}
+          <span aria-live="polite" class="updated">
+            live, updated {at ? new Date(at).toLocaleTimeString() : "—"}
+          </span>
+        </p>
+      )}
+      {data && prs.length === 0 && (
+        <section class="empty">
+          <h2>The queue is empty</h2>
+          <p>
+            Submit a pull request: <code>npx mainline submit &lt;pr number&gt;</code> (with{" "}
+            <code>MAINLINE_REPO={repo}</code>), or comment <code>/svc merge</code> on it.
+          </p>
+        </section>
+      )}
+      {runs.length > 0 && (
+        <section aria-labelledby="runs-heading">
+          <h2 id="runs-heading">Runs in flight</h2>
+          {runs.map(([runId, members], lane) => (
+            <div class="run" key={runId}>
+              <h3>
+                Lane {lane + 1}: {members.length > 1 ? `batch of ${members.length}` : "one PR"}{" "}
+                <code class="run-id">{runId}</code>
+              </h3>
+              <ol class="prs">
+                {members.map((pr) => (
+                  <PrRow key={pr.id} pr={pr} position={position.get(pr.id)!} repo={repo} branch={branch} />
+                ))}
+              </ol>
+            </div>
+          ))}
+        </section>
+      )}
+      {waiting.length > 0 && (
+        <section aria-labelledby="waiting-heading">
+          <h2 id="waiting-heading">Waiting</h2>
+          <ol class="prs">
+            {waiting.map((pr) => (
+              <PrRow key={pr.id} pr={pr} position={position.get(pr.id)!} repo={repo} branch={branch} />
+            ))}
+          </ol>
+        </section>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,123 @@
+import { useState } from "preact/hooks";
+import { api, parseRepoKey, type SessionInfo } from "../api.js";
+import { percent, stateClass } from "../format.js";
+import { useLive } from "../live.js";
+import { failingTests } from "./flaky-tests.js";
+
+const OVERRIDES = [
+  ["NONE", "Automatic (the repository's rules decide)"],
+  ["ALWAYS_QUARANTINE", "Always quarantine"],
+  ["NEVER_QUARANTINE", "Never quarantine"],
+] as const;
+
+/** One test (the page a test record's html_url names), from the last 7 days of list-failing-tests. */
+export function TestPage({
+  session,
+  org,
+  repo,
+  testId,
+}: {
+  session: SessionInfo;
+  org: string;
+  repo: string;
+  testId: string;
+}) {
+  const [override, setOverride] = useState<string>("NONE");
+  const [message, setMessage] = useState<string>();
+  const { data, error, reload } = useLive(
+    () => failingTests(session.org, repo, 168).then((tests) => tests.find((t) => t.id === testId) ?? null),
+    { repo },
+    `${repo} ${testId}`,
+  );
+  if (org !== session.org)
+    return (
+      <main id="main">
+        <h1>Not your organisation's test</h1>
+        <p role="alert">
+          This test belongs to organisation <strong>{org}</strong>; you are signed in to{" "}
+          <strong>{session.org}</strong>. Sign out and sign in with a token of {org}.
+        </p>
+      </main>
+    );
+  const save = async (event: Event) => {
+    event.preventDefault();
+    try {
+      await api("/flaky-tests/set-quarantine-override", {
+        repo: parseRepoKey(repo),
+        test_id: testId,
+        override,
+      });
+      setMessage("Saved.");
+      reload();
+    } catch (e) {
+      setMessage((e as Error).message);
+    }
+  };
+  return (
+    <main id="main">
+      <nav class="crumbs" aria-label="Breadcrumb">
+        <a href={`/flaky-tests?${new URLSearchParams({ repo }).toString()}`}>Flaky tests of {repo}</a>
+      </nav>
+      <h1>{data ? data.name : "Test"}</h1>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {data === null && (
+        <p>This test has not failed in the last 7 days, so there is nothing to show about it.</p>
+      )}
+      {data && (
+        <>
+          <p class="summary">
+            <span class={stateClass(data.status.value)} id="test-status">
+              {data.status.value}
+            </span>{" "}
+            {data.status.reason} · quarantined:{" "}
+            <strong id="test-quarantined">{data.quarantined ? "yes" : "no"}</strong>
+          </p>
+          <dl class="run-details">
+            <dt>Failure rate</dt>
+            <dd>
+              {percent(data.failure_rate_last_7d)} over 7 days, {percent(data.failure_rate_last_24h)} over 24
+              hours; {data.pull_requests_impacted_last_7d} PRs impacted
+            </dd>
+            <dt>Where</dt>
+            <dd>{[data.file_path, data.classname].filter(Boolean).join(" · ") || "—"}</dd>
+            <dt>Owners</dt>
+            <dd>{data.codeowners.join(", ") || "none (set CODEOWNERS)"}</dd>
+            <dt>Ticket</dt>
+            <dd>{data.ticket ? <a href={data.ticket.html_url}>{data.ticket.html_url}</a> : "none linked"}</dd>
+          </dl>
+          <h2>Most common failures</h2>
+          <ul>
+            {data.most_common_failures.map((f) => (
+              <li key={f.summary}>
+                <pre class="failure">{f.summary}</pre> {f.occurrence_count}×
+              </li>
+            ))}
+          </ul>
+          <form onSubmit={(e) => void save(e)}>
+            <fieldset>
+              <legend>Quarantine override</legend>
+              {OVERRIDES.map(([value, label]) => (
+                <label class="radio" key={value}>
+                  <input
+                    type="radio"
+                    name="override"
+                    value={value}
+                    checked={override === value}
+                    onChange={() => setOverride(value)}
+                  />{" "}
+                  {label}
+                </label>
+              ))}
+            </fieldset>
+            <button type="submit">Save override</button>
+            {message && <p role="status">{message}</p>}
+          </form>
+        </>
+      )}
+    </main>
+  );
+}
