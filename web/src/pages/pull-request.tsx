@@ -170,19 +170,18 @@ export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: st
                 </dd>
                 <dt>Output</dt>
                 <dd>
-                  {run.details.statusChecks.find((c) => c.url) ? (
-                    <a
-                      href={run.details.statusChecks.find((c) => c.url)!.url}
-                      rel="noreferrer"
-                      target="_blank"
-                    >
-                      CI details
-                    </a>
-                  ) : (
-                    <a href={`/v1/test-runs/${encodeURIComponent(run.id)}/output`} target="_blank">
-                      The run's output
-                    </a>
-                  )}
+                  {(() => {
+                    // A COMMAND run's status check links to its stored output; an EXTERNAL one to its CI's page.
+                    const url =
+                      run.details.statusChecks.find((c) => c.url)?.url ??
+                      `/v1/test-runs/${encodeURIComponent(run.id)}/output`;
+                    const isOutput = new URL(url, location.origin).pathname.startsWith("/v1/test-runs/");
+                    return (
+                      <a href={url} rel="noreferrer" target="_blank">
+                        {isOutput ? "The run's output" : "CI details"}
+                      </a>
+                    );
+                  })()}
                 </dd>
               </dl>
             )}
