@@ -1,7 +1,10 @@
 import type { Batch } from "./batch.js";
 import type { Draft } from "./draft.js";
+import { isOffline } from "./ejection.js";
 import { LaneGraph } from "./lanes.js";
 import { URGENT_PRIORITY } from "./priority.js";
+import { isProgressing } from "./queue-state.js";
+import { runningCount } from "./scheduling.js";
 
 const MINUTE = 60_000;
 
@@ -19,8 +22,10 @@ export function formingDeadline(d: Draft, batch: Readonly<Batch>): number {
  * in FIFO order. A PR joins the open batch ahead of it only when all its prerequisites are in
  * that batch, so batches never mix lanes and the batch graph stays acyclic. No-batch and urgent
  * PRs get a batch of their own and never delay or restart anyone. A batch stops forming when it
- * is full, when its wait time is over, or when a later PR depends on it without joining it
- * (nothing could join it anymore).
+ * is full, or when a later PR depends on it without joining it (nothing could join it anymore),
+ * or when its wait time is over and a test slot can take it. Max wait is how long to wait to fill
+ * a batch before testing starts (rule 3): while every slot is busy a batch keeps filling, since
+ * closing it early would only make it wait, queued and small, while the PRs behind pile up.
  */
 export function formBatchesAndLanes(d: Draft): LaneGraph {
   const size = targetBatchSize(d);
@@ -31,18 +36,32 @@ export function formBatchesAndLanes(d: Draft): LaneGraph {
     (id) => d.batch(id),
     d.state.settings.mode,
     place,
+    (id) => isOffline(d, id),
   );
   d.graph = graph;
+  let free = freeMainSlots(d, graph);
   for (const id of [...graph.withStatus("FORMING")]) {
     const batch = d.batch(id);
     if (batch === undefined) continue;
     // A dependent batch means a later PR depends on this one without having joined it.
     const complete = batch.prs.length >= size || graph.dependentsOf(id).length > 0;
-    if (complete || d.now >= formingDeadline(d, batch)) {
+    if (complete || (free > 0 && d.now >= formingDeadline(d, batch))) {
       d.setBatchStatus(id, "QUEUED");
+      free--;
     }
   }
   return graph;
+}
+
+/**
+ * Main slots that a batch closing now could take: free slots less those that batches already
+ * queued will take first. Nothing starts while the queue is paused.
+ */
+export function freeMainSlots(d: Draft, graph: LaneGraph): number {
+  if (!isProgressing(d.state.queueState)) return 0;
+  let free = d.state.settings.concurrency - runningCount(d, "main");
+  for (const id of graph.withStatus("QUEUED")) if (d.batch(id)?.runId === null) free--;
+  return free;
 }
 
 function assign(d: Draft, n: number, depBatches: readonly string[], size: number): string {

@@ -30,6 +30,12 @@ export interface Bisection {
   running: Record<string, string>;
   /** Rule 10 cache; off only in strategy comparisons. */
   reuse: boolean;
+  /**
+   * The merge counter when the bisection began, and how many good groups it has sent to merge
+   * since: any other merge moved the target under its runs.
+   */
+  mergesAtStart?: number;
+  groupsMerged?: number;
 }
 
 export interface NeededCombination {

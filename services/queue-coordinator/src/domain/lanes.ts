@@ -18,7 +18,9 @@ const NO_DEPS: readonly string[] = Object.freeze([]);
  * (rules 6, 11, 12). Built in one pass over the queue with an index of the last PR that touched
  * each target: only the latest toucher of a target is a direct prerequisite (earlier ones are
  * reached through it), so the pass is linear in (PR, target) pairs. In single mode every PR
- * acts as "ALL". Derived views (dependents, lanes, positions) are computed on first use.
+ * acts as "ALL". Derived views (dependents, lanes, positions) are computed on first use. An
+ * off-line batch (a failure being resolved aside, see ejection.ts) depends on what is ahead of it,
+ * but nothing depends on it: the line goes on without it.
  */
 export class LaneGraph {
   /** Batches ordered by first member: every batch after its prerequisites. */
@@ -35,6 +37,7 @@ export class LaneGraph {
     batchOf: (id: string) => Readonly<Batch> | undefined,
     mode: QueueMode,
     place: PlaceInBatch,
+    offline?: (batchId: string) => boolean,
   ): LaneGraph {
     const graph = new LaneGraph();
     const lastTouch = new Map<string, number>();
@@ -55,13 +58,10 @@ export class LaneGraph {
       if (targets === "ALL") {
         for (const p of lastTouch.values()) addDepPr(p);
         if (lastAll !== null) addDepPr(lastAll);
-        lastTouch.clear();
-        lastAll = n;
       } else {
         for (const target of targets) {
           const previous = lastTouch.get(target);
           if (previous !== undefined) addDepPr(previous);
-          lastTouch.set(target, n);
         }
         // Rule 11 outranks "an empty list depends on nothing": ALL is a prerequisite of every later PR.
         if (depPrCount === 0 && lastAll !== null) addDepPr(lastAll);
@@ -89,6 +89,14 @@ export class LaneGraph {
         if (dep === batchId || node.deps.includes(dep)) continue;
         if (node.deps === NO_DEPS) node.deps = [];
         node.deps.push(dep);
+      }
+      // An off-line batch waits for what is ahead of it, but nothing behind it waits for it.
+      if (offline?.(batchId) === true) continue;
+      if (targets === "ALL") {
+        lastTouch.clear();
+        lastAll = n;
+      } else {
+        for (const target of targets) lastTouch.set(target, n);
       }
     }
     return graph;

@@ -12,6 +12,7 @@ import type { PlannerState } from "./planner-state.js";
 import { DEFAULT_PLANNER_OPTIONS, type PlannerOptions } from "./planner-options.js";
 import { restartBatch } from "./restarts.js";
 import { startMainRuns } from "./scheduling.js";
+import { restartStaleRuns } from "./ejection.js";
 import { expireTimedOutRuns, nextTimeoutAt } from "./test-results.js";
 
 export interface PlanningStep {
@@ -55,6 +56,7 @@ function settle(d: Draft): void {
     expireTimedOutRuns(d);
     const graph = formBatchesAndLanes(d);
     const shape = fingerprint(d);
+    restartStaleRuns(d, graph);
     restartBehindUrgent(d, graph);
     // Merges first: a passing successor rescues a pending failure before it is resolved (rule 14).
     planMerges(d, graph);
@@ -88,7 +90,9 @@ function wakeAt(d: Draft): number | null {
   let next = nextTimeoutAt(d);
   for (const id of d.graph?.withStatus("FORMING") ?? []) {
     const batch = d.batch(id);
-    if (batch?.status === "FORMING") next = Math.min(next ?? Infinity, formingDeadline(d, batch));
+    // A batch past its deadline waits for a slot, and a slot frees only with an event.
+    const deadline = batch?.status === "FORMING" ? formingDeadline(d, batch) : 0;
+    if (deadline > d.now) next = Math.min(next ?? Infinity, deadline);
   }
   return next;
 }

@@ -23,6 +23,25 @@ export function insertionIndex(d: Draft, priority: number): number {
   return i;
 }
 
+/**
+ * Where PRs that were already in line go back (after a bisection cleared them): behind every PR
+ * that has started testing, ahead of the PRs that have not started and are no more urgent.
+ */
+export function requeueIndex(d: Draft, priority: number): number {
+  const order = d.state.order;
+  let i = 0;
+  for (let j = 0; j < order.length; j++) if (d.pr(order[j] as number)?.startedTesting === true) i = j + 1;
+  while (i < order.length && (d.pr(order[i] as number)?.priority.value ?? Infinity) < priority) i++;
+  return i;
+}
+
+/** Puts a PR at `index` of the queue order; a batch it would split is re-formed. */
+export function insertAt(d: Draft, n: number, index: number): void {
+  const order = d.editOrder();
+  order.splice(index, 0, n);
+  if (index < order.length - 1) dissolveStraddledBatches(d, index);
+}
+
 /** Puts a ready PR into the queue order as PENDING. Its batch is chosen by formBatches. */
 export function insertIntoOrder(d: Draft, n: number): void {
   const entry = d.pr(n) as Readonly<PullRequestEntry>;
