@@ -57,10 +57,13 @@ function dependsOn(mode: string, later: SimulatedPr, earlier: SimulatedPr): bool
  * under a run that merges).
  */
 function checkMerges(mode: string, pendingFailureDepth: number) {
-  const landed: { pr: number; at: number }[] = [];
-  return ({ step, prs, at }: StepObservation): void => {
+  // Each PR that landed, with the queue order just before: which PRs it was ahead of.
+  const landed: { pr: number; at: number; order: readonly number[] }[] = [];
+  return ({ step, prs, at, before }: StepObservation): void => {
     for (const notice of step.notices) {
-      if (notice.type === "PR_STATE_CHANGED" && notice.to === "MERGED") landed.push({ pr: notice.pr, at });
+      if (notice.type === "PR_STATE_CHANGED" && notice.to === "MERGED") {
+        landed.push({ pr: notice.pr, at, order: before.order });
+      }
     }
     for (const decision of step.decisions) {
       if (decision.type !== "MERGE") continue;
@@ -82,8 +85,11 @@ function checkMerges(mode: string, pendingFailureDepth: number) {
             .false;
         }
         for (const done of landed) {
-          if (done.at <= (run?.startedAt ?? 0) || !dependsOn(mode, me, prs.get(done.pr) as SimulatedPr))
-            continue;
+          const other = prs.get(done.pr) as SimulatedPr;
+          const mine = done.order.indexOf(n);
+          const otherAhead = mine < 0 || done.order.indexOf(done.pr) < mine;
+          const [later, earlier] = otherAhead ? [me, other] : [other, me];
+          if (done.at <= (run?.startedAt ?? 0) || !dependsOn(mode, later, earlier)) continue;
           expect(combo.has(done.pr), `PR ${done.pr} landed under run ${run?.id} of ${n}`).to.be.true;
         }
       }

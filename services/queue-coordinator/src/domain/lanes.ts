@@ -3,8 +3,15 @@ import type { Batch, BatchStatus } from "./batch.js";
 import type { PullRequestEntry } from "./pull-request.js";
 import type { QueueMode } from "./queue-settings.js";
 
-/** Places a PR without a batch; given the batches of its direct prerequisites. */
-export type PlaceInBatch = (n: number, depBatches: readonly string[]) => string;
+/**
+ * Places a PR without a batch; given the batches of its direct prerequisites and the position of
+ * a batch already placed.
+ */
+export type PlaceInBatch = (
+  n: number,
+  depBatches: readonly string[],
+  indexOf: (batchId: string) => number,
+) => string;
 
 interface BatchNode {
   index: number;
@@ -40,6 +47,7 @@ export class LaneGraph {
     offline?: (batchId: string) => boolean,
   ): LaneGraph {
     const graph = new LaneGraph();
+    const indexOfBatch = (id: string): number => graph.indexOf(id);
     const lastTouch = new Map<string, number>();
     let lastAll: number | null = null;
     // Scratch buffers reused for every PR; truncating arrays is slow in V8, counters are not.
@@ -74,7 +82,7 @@ export class LaneGraph {
         for (let j = 0; j < depBatchCount && !seen; j++) seen = depBatches[j] === id;
         if (!seen) depBatches[depBatchCount++] = id;
       }
-      const batchId = entry.batchId ?? place(n, depBatches.slice(0, depBatchCount));
+      const batchId = entry.batchId ?? place(n, depBatches.slice(0, depBatchCount), indexOfBatch);
       let node = graph.nodes[batchId];
       if (node === undefined) {
         const batch = batchOf(batchId);
