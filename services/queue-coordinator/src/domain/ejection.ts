@@ -21,17 +21,36 @@ const ASIDE: ReadonlySet<Batch["status"]> = new Set(["PENDING_FAILURE", "BISECTI
 
 /** The batch is being resolved aside: nothing behind it depends on it. */
 export function isOffline(d: Draft, batchId: string): boolean {
-  const status = d.batch(batchId)?.status;
-  return status !== undefined && ASIDE.has(status) && ejectsFailures(d);
+  const batch = d.batch(batchId);
+  return batch?.aside === true && ASIDE.has(batch.status) && ejectsFailures(d);
+}
+
+const SETTLED_AHEAD: ReadonlySet<Batch["status"]> = new Set(["PASSED", "MERGING"]);
+
+/**
+ * A failed batch steps aside once everything ahead of it in its lane has passed: only then is
+ * the failure its own (or a flake). While a batch ahead is still testing, the failure may be that
+ * batch's, and when it fails this one simply restarts, in its place, with nobody behind it
+ * restarted for nothing.
+ */
+export function ejectFailures(d: Draft, graph: LaneGraph): void {
+  if (!ejectsFailures(d)) return;
+  for (const batchId of [...graph.withStatus("PENDING_FAILURE")]) {
+    const batch = d.batch(batchId);
+    if (batch === undefined || batch.aside === true) continue;
+    const ahead = graph.ancestorsOf(batchId);
+    if (!ahead.every((id) => SETTLED_AHEAD.has(d.batch(id)?.status ?? "QUEUED"))) continue;
+    d.editBatch(batchId).aside = true;
+    ejectFailedBatch(d, batchId);
+  }
 }
 
 /**
- * The batch's main run just failed: every main run that contains its PRs (the speculative runs
- * behind it) is doomed or stale, so it restarts now rather than failing later. Bisection runs are
- * left alone: they never contain a batch that is ahead of theirs.
+ * Every main run that contains the failed batch's PRs (the speculative runs behind it) is
+ * doomed or stale, so it restarts now rather than failing later. Bisection runs are left alone:
+ * they never contain a batch that is ahead of theirs.
  */
-export function ejectFailedBatch(d: Draft, batchId: string): void {
-  if (!ejectsFailures(d)) return;
+function ejectFailedBatch(d: Draft, batchId: string): void {
   const prs = new Set(d.batch(batchId)?.prs ?? []);
   const affected = new Set<string>();
   for (const run of d.allRuns()) {

@@ -12,7 +12,7 @@ import type { PlannerState } from "./planner-state.js";
 import { DEFAULT_PLANNER_OPTIONS, type PlannerOptions } from "./planner-options.js";
 import { restartBatch } from "./restarts.js";
 import { startMainRuns } from "./scheduling.js";
-import { restartStaleRuns } from "./ejection.js";
+import { ejectFailures, restartStaleRuns } from "./ejection.js";
 import { expireTimedOutRuns, nextTimeoutAt } from "./test-results.js";
 
 export interface PlanningStep {
@@ -57,6 +57,8 @@ function settle(d: Draft): void {
     const graph = formBatchesAndLanes(d);
     const shape = fingerprint(d);
     restartStaleRuns(d, graph);
+    ejectFailures(d, graph);
+    if (fingerprint(d) !== shape) continue;
     restartBehindUrgent(d, graph);
     // Merges first: a passing successor rescues a pending failure before it is resolved (rule 14).
     planMerges(d, graph);

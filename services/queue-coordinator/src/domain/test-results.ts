@@ -1,6 +1,5 @@
 import { recordBisectionResult } from "./bisection.js";
 import type { Draft } from "./draft.js";
-import { ejectFailedBatch } from "./ejection.js";
 import { endPr } from "./membership.js";
 import type { FailureReason } from "./reasons.js";
 import type { TestRunOutcome } from "./test-run.js";
@@ -82,7 +81,6 @@ export function finishTestRun(
   edited.failure = { reason: reason as FailureReason, at: d.now, runId };
   for (const n of edited.prs) setPrState(d, n, "PENDING_FAILURE", reason as FailureReason, runId);
   d.notify({ type: "BATCH_PENDING_FAILURE", batchId: batch.id, prs: [...edited.prs], runId, at: d.now });
-  ejectFailedBatch(d, batch.id);
 }
 
 /** The testing timeout: a run past it fails as TIMED_OUT and its CI job is cancelled. */
