@@ -39,6 +39,16 @@ export function formBatchesAndLanes(d: Draft): LaneGraph {
     (id) => isOffline(d, id),
   );
   d.graph = graph;
+  return graph;
+}
+
+/**
+ * Closes the forming batches that are full, that nothing can join anymore, or whose wait time is
+ * over while a test slot can take them. Runs just before slots are filled, after every restart of
+ * the round, so that a batch never closes for a slot that a restarted batch then takes.
+ */
+export function closeFormingBatches(d: Draft, graph: LaneGraph): void {
+  const size = targetBatchSize(d);
   let free = freeMainSlots(d, graph);
   for (const id of [...graph.withStatus("FORMING")]) {
     const batch = d.batch(id);
@@ -52,7 +62,6 @@ export function formBatchesAndLanes(d: Draft): LaneGraph {
       free--;
     }
   }
-  return graph;
 }
 
 /**

@@ -38,6 +38,8 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
         requeueGoodGroup(d, batchId, group.prs, group.runId);
       }
     }
+    // Putting PRs back into the line can re-form this very batch (its members straddled them).
+    if (d.batch(batchId)?.status !== "BISECTING" || d.batch(batchId)?.bisection == null) continue;
     if (progress.finished) {
       slots += cancelRuns(d, batchId, new Set());
       // Finished bisection runs were kept only while their result might still merge something.

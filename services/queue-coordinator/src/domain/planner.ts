@@ -1,6 +1,6 @@
 import { InternalError } from "@mainline/kit/errors/errors";
 import { applyEvent, finishModeSwitch } from "./apply-event.js";
-import { formBatchesAndLanes, formingDeadline } from "./batching.js";
+import { closeFormingBatches, formBatchesAndLanes, formingDeadline } from "./batching.js";
 import { advanceBisections } from "./bisection-runner.js";
 import type { Decision, Notice } from "./decisions.js";
 import { Draft } from "./draft.js";
@@ -66,6 +66,7 @@ function settle(d: Draft): void {
     if (fingerprint(d) !== shape) continue;
     advanceBisections(d, graph);
     if (fingerprint(d) !== shape) continue;
+    closeFormingBatches(d, graph);
     startMainRuns(d, graph);
     if (finishModeSwitch(d)) continue;
     return;
