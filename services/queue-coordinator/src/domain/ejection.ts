@@ -42,6 +42,9 @@ export function ejectFailures(d: Draft, graph: LaneGraph): void {
     if (!ahead.every((id) => SETTLED_AHEAD.has(d.batch(id)?.status ?? "QUEUED"))) continue;
     d.editBatch(batchId).aside = true;
     ejectFailedBatch(d, batchId);
+    // The lanes change shape: the line now goes on without this batch. With nothing ahead, the
+    // failure is resolved in this very round, which changes the shape anyway.
+    if (graph.depsOf(batchId).length > 0) d.shape++;
   }
 }
 
@@ -58,8 +61,6 @@ function ejectFailedBatch(d: Draft, batchId: string): void {
     if (run.base.some((p) => prs.has(p))) affected.add(run.batchId);
   }
   for (const id of affected) restartBatch(d, id, "ITEM_AHEAD_REMOVED");
-  // The lanes change shape: the line now goes on without this batch.
-  d.shape++;
 }
 
 const WITH_MAIN_RUN: ReadonlySet<Batch["status"]> = new Set(["TESTING", "PASSED"]);
