@@ -117,6 +117,44 @@ describe("mainline simulate", () => {
     expect(out.merged + out.failed + out.cancelled).to.equal(40);
   });
 
+  it("--compare runs several settings side by side and names the cheapest that keeps up", async () => {
+    const ran = await mainline(
+      "simulate",
+      "--compare",
+      "--prs",
+      "60",
+      "--arrivals-per-hour",
+      "4",
+      "--seed",
+      "5",
+      "--json",
+    );
+    expect(ran.code, ran.stderr).to.equal(0);
+    const out = JSON.parse(ran.stdout) as {
+      rows: { label: string; keepsUp: boolean; summary: { runs: { total: number } } }[];
+      cheapest: string | null;
+    };
+    expect(out.rows.length).to.be.greaterThan(1);
+    // A light load: something keeps up, and nothing that keeps up costs fewer runs than the one named.
+    const fit = out.rows.filter((r) => r.keepsUp);
+    const named = fit.find((r) => r.label === out.cheapest);
+    expect(named, "the cheapest is one of the rows that keep up").to.not.equal(undefined);
+    for (const r of fit) expect(r.summary.runs.total).to.be.at.least(named?.summary.runs.total ?? 0);
+    const text = await mainline(
+      "simulate",
+      "--compare",
+      "--prs",
+      "60",
+      "--arrivals-per-hour",
+      "4",
+      "--seed",
+      "5",
+    );
+    expect(text.stdout)
+      .to.include(`cheapest that keeps up`)
+      .and.to.include(out.cheapest as string);
+  });
+
   const bad: [string, string[], RegExp][] = [
     [
       "a missing file",

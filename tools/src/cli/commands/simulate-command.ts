@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import type { Command } from "commander";
 import { InvalidArgumentError } from "@mainline/kit/errors/errors";
+import { compareSettings, describeComparison } from "../../sim/compare.js";
 import { runSimulation } from "../../sim/simulate.js";
 import { describeSummary, summarize } from "../../sim/summary.js";
 import { checkSettings, parseWorkloadFile } from "../../sim/workload-file.js";
@@ -29,6 +30,10 @@ export function registerSimulateCommand(program: Command, cli: CliContext): void
     .option("--flake-rate <p>", "generated workload: chance that a run fails for no reason", "0.02")
     .option("--test-minutes <min-max>", "generated workload: a PR's test time range in minutes", "25-35")
     .option("--seed <n>", "generated workload: random seed", "1")
+    .option(
+      "--compare",
+      "run several concurrency and batch sizes side by side; name the cheapest that keeps up",
+    )
     .action(async (opts: SimulateOptions, command: Command) => {
       const { workload, settings } = opts.workload
         ? await readWorkload(resolve(cli.io.cwd, opts.workload))
@@ -40,6 +45,11 @@ export function registerSimulateCommand(program: Command, cli: CliContext): void
         if (error instanceof InvalidArgumentError) throw new CliError(error.message);
         throw error;
       }
+      if (opts.compare === true) {
+        const comparison = compareSettings(workload, merged);
+        cli.output(command).result(comparison, () => describeComparison(comparison));
+        return;
+      }
       const report = runSimulation({ settings: merged, workload });
       const summary = summarize(workload.name, merged, report);
       cli.output(command).result(summary, () => describeSummary(summary));
@@ -49,6 +59,7 @@ export function registerSimulateCommand(program: Command, cli: CliContext): void
 interface SimulateOptions {
   workload?: string;
   set?: string[];
+  compare?: boolean;
   prs: string;
   arrivalsPerHour: string;
   failureRate: string;
