@@ -150,9 +150,7 @@ describe("mainline simulate", () => {
       "--seed",
       "5",
     );
-    expect(text.stdout)
-      .to.include(`cheapest that keeps up`)
-      .and.to.include(out.cheapest as string);
+    expect(text.stdout).to.include(`cheapest that keeps up`).and.to.include(out.cheapest);
   });
 
   const bad: [string, string[], RegExp][] = [
