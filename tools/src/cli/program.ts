@@ -7,6 +7,7 @@ import { registerPullRequestCommands } from "./commands/pull-request-commands.js
 import { registerQueueCommands } from "./commands/queue-commands.js";
 import { registerRepoCommands } from "./commands/repo-commands.js";
 import { registerReportCommand } from "./commands/report-command.js";
+import { registerSimulateCommand } from "./commands/simulate-command.js";
 import { registerTargetsCommand } from "./commands/targets-command.js";
 import { registerTestCommand } from "./commands/test-command.js";
 import { registerWebhookCommands } from "./commands/webhook-commands.js";
@@ -34,5 +35,6 @@ export function buildProgram(cli: CliContext): Command {
   registerWebhookCommands(program, cli);
   registerTestCommand(program, cli);
   registerFlakyCommands(program, cli);
+  registerSimulateCommand(program, cli);
   return program;
 }

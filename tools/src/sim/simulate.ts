@@ -10,14 +10,15 @@ import {
   type QueueEvent,
 } from "@mainline/queue-coordinator/domain/index";
 import { createPrng } from "./prng.js";
-import { generateWorkload, type SimulatedPr, type WorkloadSpec } from "./workload.js";
+import { workloadFromSpec, type SimulatedPr, type Workload, type WorkloadSpec } from "./workload.js";
 
 const MINUTE = 60_000;
 
 export interface SimulationOptions {
   /** Queue settings as updateQueue would take them. */
   settings: Record<string, unknown>;
-  workload: WorkloadSpec;
+  /** Explicit PRs (a workload file), or how to generate them. */
+  workload: Workload | WorkloadSpec;
   planner?: PlannerOptions;
   /** Deliver every CI and merge result twice (a redelivered message must change nothing). */
   redeliver?: boolean;
@@ -41,8 +42,12 @@ export interface SimulationReport {
   cancelled: number;
   /** PRs still in the queue when nothing was left to happen (0 unless the planner is stuck). */
   stuck: number;
+  /** Runs started, cancelled ones included. */
   mainRuns: number;
   bisectionRuns: number;
+  /** Bad PRs that merged (0 unless the planner is broken) and good PRs that ended FAILED (flakes). */
+  badMerged: number;
+  goodFailed: number;
   runsPerMergedPr: number;
   mergedPerHour: number;
   timeToMergeMinutes: { p50: number; p90: number; p99: number; mean: number };
@@ -63,16 +68,21 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
 }
 
+function isExplicit(workload: Workload | WorkloadSpec): workload is Workload {
+  return "prs" in workload;
+}
+
 /**
- * Runs the planner over a generated workload in virtual time with a deterministic fake CI: a
- * run fails when its projected branch contains a bad PR, or by a flake. Events at the same
- * time are applied in the order they were scheduled.
+ * Runs the planner over a workload in virtual time with a deterministic fake CI: a run fails
+ * when its projected branch contains a bad PR, or by a flake (drawn per run from the workload's
+ * seed); it takes the longest test time of the PRs it tests. Events at the same time are applied
+ * in the order they were scheduled.
  */
 export function runSimulation(options: SimulationOptions): SimulationReport {
-  const spec = options.workload;
-  const workload = generateWorkload(spec);
+  const source = isExplicit(options.workload) ? options.workload : workloadFromSpec(options.workload);
+  const workload = source.prs;
   const byNumber = new Map(workload.map((p) => [p.number, p]));
-  const rng = createPrng(spec.seed ^ 0x5eed);
+  const rng = createPrng(source.seed ^ 0x5eed);
   let state = createPlannerState("main", createQueueSettings(options.settings));
   const pending: Pending[] = [];
   let seq = 0;
@@ -105,6 +115,8 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
   let bisectionRuns = 0;
   let wakeScheduled: number | null = null;
   let now = 0;
+  // The last moment something happened (a wake-up that changes nothing does not stretch the hours).
+  let lastEventAt = 0;
   let steps = 0;
   const maxSteps = options.maxSteps ?? 200_000;
 
@@ -130,6 +142,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     }
     state = step.state;
     options.observe?.({ event: next.event, at: now, before, step, prs: byNumber });
+    if (step.notices.length > 0 || step.decisions.length > 0) lastEventAt = now;
 
     for (const notice of step.notices) {
       if (notice.type !== "PR_STATE_CHANGED") continue;
@@ -144,8 +157,9 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
         if (decision.kind === "main") mainRuns++;
         else bisectionRuns++;
         const combo = [...decision.dependentPrs, ...decision.prs];
-        const broken = combo.some((n) => byNumber.get(n)?.bad === true) || rng.chance(spec.flakeProbability);
-        const at = now + rng.int(spec.testMinutes.min, spec.testMinutes.max) * MINUTE;
+        const broken = combo.some((n) => byNumber.get(n)?.bad === true) || rng.chance(source.flakeRate);
+        const minutes = Math.max(...decision.prs.map((n) => byNumber.get(n)?.testMinutes ?? 0));
+        const at = now + minutes * MINUTE;
         const result: QueueEvent = {
           type: "TEST_RUN_FINISHED",
           runId: decision.runId,
@@ -155,8 +169,8 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
         if (options.redeliver === true) schedule(at, result);
       } else if (decision.type === "MERGE") {
         const result: QueueEvent = { type: "MERGE_FINISHED", mergeId: decision.mergeId, outcome: "MERGED" };
-        schedule(now + spec.mergeMinutes * MINUTE, result);
-        if (options.redeliver === true) schedule(now + spec.mergeMinutes * MINUTE, result);
+        schedule(now + source.mergeMinutes * MINUTE, result);
+        if (options.redeliver === true) schedule(now + source.mergeMinutes * MINUTE, result);
       }
     }
     if (step.wakeAt !== null && (wakeScheduled === null || step.wakeAt < wakeScheduled)) {
@@ -171,7 +185,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     .sort((a, b) => a - b);
   const count = (s: PrState): number => Object.values(finalStates).filter((x) => x === s).length;
   const merged = count("MERGED");
-  const hours = now / (60 * MINUTE);
+  const hours = lastEventAt / (60 * MINUTE);
   return {
     prs: workload.length,
     merged,
@@ -180,6 +194,8 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     stuck: Object.keys(state.prs).length,
     mainRuns,
     bisectionRuns,
+    badMerged: workload.filter((p) => p.bad && finalStates[p.number] === "MERGED").length,
+    goodFailed: workload.filter((p) => !p.bad && finalStates[p.number] === "FAILED").length,
     runsPerMergedPr: merged === 0 ? 0 : (mainRuns + bisectionRuns) / merged,
     mergedPerHour: hours === 0 ? 0 : merged / hours,
     timeToMergeMinutes: {

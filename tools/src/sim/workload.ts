@@ -1,5 +1,6 @@
 import { createPrng } from "./prng.js";
 
+/** How to generate a workload (the simulator's default load, and `mainline simulate` without --workload). */
 export interface WorkloadSpec {
   seed: number;
   prCount: number;
@@ -9,6 +10,7 @@ export interface WorkloadSpec {
   failureProbability: number;
   /** Chance that any run fails for no reason. */
   flakeProbability: number;
+  /** A PR's test time, drawn uniformly in whole minutes. */
   testMinutes: { min: number; max: number };
   mergeMinutes: number;
   /** Targets for parallel mode: PRs pick 1..perPr of `count` targets; some pick ALL or none. */
@@ -33,14 +35,28 @@ export const DEFAULT_WORKLOAD: WorkloadSpec = {
   cancelProbability: 0.02,
 };
 
+export type SimulatedPriority = "urgent" | "high" | "medium" | "low";
+
+/** One PR of a workload, with what the simulated CI will find. Times are in virtual milliseconds. */
 export interface SimulatedPr {
   number: number;
   arrivesAt: number;
   bad: boolean;
-  priority: "urgent" | "high" | "medium" | "low";
+  /** How long a run takes when this PR is under test; a run takes the longest of its PRs. */
+  testMinutes: number;
+  priority: SimulatedPriority;
   noBatch: boolean;
   targets: string[] | "ALL";
   cancelAt: number | null;
+}
+
+/** Everything the simulator replays: the PRs, the flake rate per run, and the seed of the flakes. */
+export interface Workload {
+  name: string;
+  seed: number;
+  flakeRate: number;
+  mergeMinutes: number;
+  prs: SimulatedPr[];
 }
 
 const MINUTE = 60_000;
@@ -65,6 +81,7 @@ export function generateWorkload(spec: WorkloadSpec): SimulatedPr[] {
       number: n,
       arrivesAt: at,
       bad: rng.chance(spec.failureProbability),
+      testMinutes: rng.int(spec.testMinutes.min, spec.testMinutes.max),
       priority: rng.chance(spec.urgentProbability)
         ? "urgent"
         : rng.pick(["high", "medium", "medium", "low"] as const),
@@ -74,4 +91,15 @@ export function generateWorkload(spec: WorkloadSpec): SimulatedPr[] {
     });
   }
   return prs;
+}
+
+/** A generated workload in the shape the simulator replays. */
+export function workloadFromSpec(spec: WorkloadSpec, name = "generated"): Workload {
+  return {
+    name,
+    seed: spec.seed,
+    flakeRate: spec.flakeProbability,
+    mergeMinutes: spec.mergeMinutes,
+    prs: generateWorkload(spec),
+  };
 }

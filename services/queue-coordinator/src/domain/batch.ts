@@ -27,6 +27,11 @@ export interface Batch {
   runId: string | null;
   failure: { reason: FailureReason; at: number; runId: string } | null;
   bisection: Bisection | null;
+  /**
+   * Failed and stepped out of the line (see ejection.ts): nothing behind waits for it. Absent in
+   * states stored before ejection existed.
+   */
+  aside?: boolean;
 }
 
 export function isSettled(status: BatchStatus): boolean {

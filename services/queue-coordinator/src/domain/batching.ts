@@ -1,7 +1,10 @@
 import type { Batch } from "./batch.js";
 import type { Draft } from "./draft.js";
-import { LaneGraph } from "./lanes.js";
+import { isOffline } from "./ejection.js";
+import { LaneGraph, type PlaceInBatch } from "./lanes.js";
 import { URGENT_PRIORITY } from "./priority.js";
+import { isProgressing } from "./queue-state.js";
+import { blockedByForming, runningCount } from "./scheduling.js";
 
 const MINUTE = 60_000;
 
@@ -16,44 +19,109 @@ export function formingDeadline(d: Draft, batch: Readonly<Batch>): number {
 
 /**
  * Builds the lanes and, on the way, puts every queued PR without a batch into one (rules 1-7),
- * in FIFO order. A PR joins the open batch ahead of it only when all its prerequisites are in
- * that batch, so batches never mix lanes and the batch graph stays acyclic. No-batch and urgent
+ * in FIFO order. A PR joins the latest batch among its prerequisites' while it is open (see
+ * joinable), so batches never mix unrelated lanes and the batch graph stays acyclic. No-batch and urgent
  * PRs get a batch of their own and never delay or restart anyone. A batch stops forming when it
- * is full, when its wait time is over, or when a later PR depends on it without joining it
- * (nothing could join it anymore).
+ * is full, when nothing can join it anymore, or when its wait time is over and a test slot can
+ * take it. Max wait is how long to wait to fill
+ * a batch before testing starts (rule 3): while every slot is busy a batch keeps filling, since
+ * closing it early would only make it wait, queued and small, while the PRs behind pile up.
  */
 export function formBatchesAndLanes(d: Draft): LaneGraph {
   const size = targetBatchSize(d);
-  const place = (n: number, depBatches: readonly string[]): string => assign(d, n, depBatches, size);
+  const place: PlaceInBatch = (n, depBatches, indexOf) => assign(d, n, depBatches, indexOf, size);
   const graph = LaneGraph.build(
     d.state.order,
     d.state.prs,
     (id) => d.batch(id),
     d.state.settings.mode,
     place,
+    (id) => isOffline(d, id),
   );
   d.graph = graph;
-  for (const id of [...graph.withStatus("FORMING")]) {
-    const batch = d.batch(id);
-    if (batch === undefined) continue;
-    // A dependent batch means a later PR depends on this one without having joined it.
-    const complete = batch.prs.length >= size || graph.dependentsOf(id).length > 0;
-    if (complete || d.now >= formingDeadline(d, batch)) {
-      d.setBatchStatus(id, "QUEUED");
-    }
-  }
   return graph;
 }
 
-function assign(d: Draft, n: number, depBatches: readonly string[], size: number): string {
+/**
+ * Closes the forming batches that are full, that nothing can join anymore, or whose wait time is
+ * over while a test slot can take them. Runs just before slots are filled, after every restart of
+ * the round, so that a batch never closes for a slot that a restarted batch then takes.
+ */
+export function closeFormingBatches(d: Draft, graph: LaneGraph): void {
+  const size = targetBatchSize(d);
+  let free = freeMainSlots(d, graph);
+  for (const id of [...graph.withStatus("FORMING")]) {
+    const batch = d.batch(id);
+    if (batch === undefined) continue;
+    if (
+      batch.prs.length >= size ||
+      nothingCanJoin(d, graph, id) ||
+      (free > 0 && d.now >= formingDeadline(d, batch))
+    ) {
+      d.setBatchStatus(id, "QUEUED");
+      free--;
+    }
+  }
+}
+
+/**
+ * In one lane, a later PR that depends on the batch without joining it means nobody can join it
+ * anymore. In parallel lanes others still can, unless what waits behind it is a batch that must
+ * not be delayed (no-batch or urgent).
+ */
+function nothingCanJoin(d: Draft, graph: LaneGraph, batchId: string): boolean {
+  const dependents = graph.dependentsOf(batchId);
+  if (d.state.settings.mode === "SINGLE") return dependents.length > 0;
+  return dependents.some((id) => d.batch(id)?.closed === true);
+}
+
+/**
+ * Main slots that a batch closing now could take: free slots less those that batches already
+ * queued, and free to start, will take first. Nothing starts while the queue is paused.
+ */
+export function freeMainSlots(d: Draft, graph: LaneGraph): number {
+  if (!isProgressing(d.state.queueState)) return 0;
+  let free = d.state.settings.concurrency - runningCount(d, "main");
+  if (free <= 0) return free;
+  const blocked = blockedByForming(d, graph);
+  for (const id of graph.withStatus("QUEUED")) if (d.batch(id)?.runId === null && !blocked.has(id)) free--;
+  return free;
+}
+
+/**
+ * A PR joins the latest of its prerequisites' batches when that one is still open. The batch
+ * then also waits for the PR's other prerequisites, which are all earlier in the queue (the
+ * graph stays acyclic): in parallel mode a PR that touches two lanes batches where they meet
+ * instead of starting a batch of one.
+ */
+function joinable(
+  d: Draft,
+  depBatches: readonly string[],
+  size: number,
+  indexOf: (id: string) => number,
+): Readonly<Batch> | undefined {
+  let latest: string | undefined;
+  for (const id of depBatches) if (latest === undefined || indexOf(id) > indexOf(latest)) latest = id;
+  const candidate = latest === undefined ? undefined : d.batch(latest);
+  if (candidate?.status !== "FORMING" || candidate.closed || candidate.prs.length >= size) return undefined;
+  return candidate;
+}
+
+function assign(
+  d: Draft,
+  n: number,
+  depBatches: readonly string[],
+  indexOf: (id: string) => number,
+  size: number,
+): string {
   const entry = d.pr(n);
   const closed =
     entry === undefined || entry.noBatch || entry.priority.value === URGENT_PRIORITY || size === 1;
-  const only = depBatches.length === 1 ? d.batch(depBatches[0] as string) : undefined;
-  if (!closed && only !== undefined && only.status === "FORMING" && !only.closed && only.prs.length < size) {
-    d.editBatch(only.id).prs.push(n);
-    d.editPr(n).batchId = only.id;
-    return only.id;
+  const open = closed ? undefined : joinable(d, depBatches, size, indexOf);
+  if (open !== undefined) {
+    d.editBatch(open.id).prs.push(n);
+    d.editPr(n).batchId = open.id;
+    return open.id;
   }
   const id = d.nextId("batch");
   d.putBatch({

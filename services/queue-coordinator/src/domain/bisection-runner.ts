@@ -1,6 +1,7 @@
 import { advanceBisection, type Bisection } from "./bisection.js";
 import type { Draft } from "./draft.js";
 import type { LaneGraph } from "./lanes.js";
+import { canMergeFromBisection, requeueGoodGroup } from "./ejection.js";
 import { endPr } from "./membership.js";
 import { effectiveBisectionConcurrency } from "./queue-settings.js";
 import { isProgressing } from "./queue-state.js";
@@ -26,7 +27,19 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
       if (d.pr(culprit.pr) !== undefined)
         endPr(d, culprit.pr, "FAILED", culprit.reason, culprit.runId, batchId);
     }
-    for (const group of progress.confirmed) detachGoodGroup(d, batchId, group.prs, group.runId);
+    for (const group of progress.confirmed) {
+      if (canMergeFromBisection(d, graph, batchId)) {
+        const mine = d.editBatch(batchId);
+        if (mine.bisection !== null) {
+          mine.bisection = { ...mine.bisection, groupsMerged: (mine.bisection.groupsMerged ?? 0) + 1 };
+        }
+        detachGoodGroup(d, batchId, group.prs, group.runId);
+      } else {
+        requeueGoodGroup(d, batchId, group.prs, group.runId);
+      }
+    }
+    // Putting PRs back into the line can re-form this very batch (its members straddled them).
+    if (d.batch(batchId)?.status !== "BISECTING" || d.batch(batchId)?.bisection == null) continue;
     if (progress.finished) {
       slots += cancelRuns(d, batchId, new Set());
       // Finished bisection runs were kept only while their result might still merge something.

@@ -9,6 +9,11 @@ export interface BisectionResult {
    * segment answered by this result is a run saved (rule 10). Absent in results stored before it was kept.
    */
   prs?: number[];
+  /**
+   * The batch's own failure that began the bisection. It may be a flake, so it can split a
+   * segment but never alone make a PR the culprit: that verdict needs a run of its own.
+   */
+  initial?: boolean;
 }
 
 /**
@@ -30,6 +35,12 @@ export interface Bisection {
   running: Record<string, string>;
   /** Rule 10 cache; off only in strategy comparisons. */
   reuse: boolean;
+  /**
+   * The merge counter when the bisection began, and how many good groups it has sent to merge
+   * since: any other merge moved the target under its runs.
+   */
+  mergesAtStart?: number;
+  groupsMerged?: number;
 }
 
 export interface NeededCombination {
@@ -74,11 +85,25 @@ export function startBisection(
     good: [],
     culprits: [],
     results: {
-      [resultKey(reuse, [], members)]: { outcome: "FAILED", runId: failedRunId, reason, prs: [...members] },
+      [resultKey(reuse, [], members)]: {
+        outcome: "FAILED",
+        runId: failedRunId,
+        reason,
+        prs: [...members],
+        initial: true,
+      },
     },
     running: {},
     reuse,
   };
+}
+
+/** A result that settles a segment: the initial failure cannot by itself name a single culprit. */
+function decisive(
+  result: BisectionResult | undefined,
+  segment: readonly number[],
+): BisectionResult | undefined {
+  return result?.initial === true && segment.length === 1 ? undefined : result;
 }
 
 export function recordBisectionResult(b: Bisection, key: string, result: BisectionResult): Bisection {
@@ -106,7 +131,7 @@ export function advanceBisection(b: Bisection, cap: number): BisectionProgress {
   for (;;) {
     const segment = segments[0];
     if (segment === undefined) break;
-    const result = b.results[resultKey(b.reuse, good, segment)];
+    const result = decisive(b.results[resultKey(b.reuse, good, segment)], segment);
     if (result === undefined) break;
     if (result.prs !== undefined && result.prs.join(",") !== segment.join(",")) {
       progress.reused.push({ prs: [...segment], runId: result.runId, outcome: result.outcome });
@@ -130,7 +155,8 @@ export function advanceBisection(b: Bisection, cap: number): BisectionProgress {
   for (let i = 0; i < speculative.length && progress.needed.length < cap;) {
     const segment = speculative[i] as number[];
     const key = resultKey(b.reuse, assumedGood, segment);
-    const result = b.results[key];
+    // The initial failure is re-run only once everything ahead of the segment is known good.
+    const result = i === 0 ? decisive(b.results[key], segment) : b.results[key];
     if (result === undefined) {
       progress.needed.push({ key, prs: segment, base: [...assumedGood] });
       assumedGood.push(...segment);

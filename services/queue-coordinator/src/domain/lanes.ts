@@ -3,8 +3,15 @@ import type { Batch, BatchStatus } from "./batch.js";
 import type { PullRequestEntry } from "./pull-request.js";
 import type { QueueMode } from "./queue-settings.js";
 
-/** Places a PR without a batch; given the batches of its direct prerequisites. */
-export type PlaceInBatch = (n: number, depBatches: readonly string[]) => string;
+/**
+ * Places a PR without a batch; given the batches of its direct prerequisites and the position of
+ * a batch already placed.
+ */
+export type PlaceInBatch = (
+  n: number,
+  depBatches: readonly string[],
+  indexOf: (batchId: string) => number,
+) => string;
 
 interface BatchNode {
   index: number;
@@ -18,7 +25,9 @@ const NO_DEPS: readonly string[] = Object.freeze([]);
  * (rules 6, 11, 12). Built in one pass over the queue with an index of the last PR that touched
  * each target: only the latest toucher of a target is a direct prerequisite (earlier ones are
  * reached through it), so the pass is linear in (PR, target) pairs. In single mode every PR
- * acts as "ALL". Derived views (dependents, lanes, positions) are computed on first use.
+ * acts as "ALL". Derived views (dependents, lanes, positions) are computed on first use. An
+ * off-line batch (a failure being resolved aside, see ejection.ts) depends on what is ahead of it,
+ * but nothing depends on it: the line goes on without it.
  */
 export class LaneGraph {
   /** Batches ordered by first member: every batch after its prerequisites. */
@@ -35,8 +44,10 @@ export class LaneGraph {
     batchOf: (id: string) => Readonly<Batch> | undefined,
     mode: QueueMode,
     place: PlaceInBatch,
+    offline?: (batchId: string) => boolean,
   ): LaneGraph {
     const graph = new LaneGraph();
+    const indexOfBatch = (id: string): number => graph.indexOf(id);
     const lastTouch = new Map<string, number>();
     let lastAll: number | null = null;
     // Scratch buffers reused for every PR; truncating arrays is slow in V8, counters are not.
@@ -55,13 +66,10 @@ export class LaneGraph {
       if (targets === "ALL") {
         for (const p of lastTouch.values()) addDepPr(p);
         if (lastAll !== null) addDepPr(lastAll);
-        lastTouch.clear();
-        lastAll = n;
       } else {
         for (const target of targets) {
           const previous = lastTouch.get(target);
           if (previous !== undefined) addDepPr(previous);
-          lastTouch.set(target, n);
         }
         // Rule 11 outranks "an empty list depends on nothing": ALL is a prerequisite of every later PR.
         if (depPrCount === 0 && lastAll !== null) addDepPr(lastAll);
@@ -74,7 +82,7 @@ export class LaneGraph {
         for (let j = 0; j < depBatchCount && !seen; j++) seen = depBatches[j] === id;
         if (!seen) depBatches[depBatchCount++] = id;
       }
-      const batchId = entry.batchId ?? place(n, depBatches.slice(0, depBatchCount));
+      const batchId = entry.batchId ?? place(n, depBatches.slice(0, depBatchCount), indexOfBatch);
       let node = graph.nodes[batchId];
       if (node === undefined) {
         const batch = batchOf(batchId);
@@ -89,6 +97,14 @@ export class LaneGraph {
         if (dep === batchId || node.deps.includes(dep)) continue;
         if (node.deps === NO_DEPS) node.deps = [];
         node.deps.push(dep);
+      }
+      // An off-line batch waits for what is ahead of it, but nothing behind it waits for it.
+      if (offline?.(batchId) === true) continue;
+      if (targets === "ALL") {
+        lastTouch.clear();
+        lastAll = n;
+      } else {
+        for (const target of targets) lastTouch.set(target, n);
       }
     }
     return graph;

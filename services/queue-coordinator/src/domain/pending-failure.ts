@@ -35,7 +35,10 @@ export function resolvePendingFailures(d: Draft, graph: LaneGraph): void {
     d.deleteRun(failure.runId);
     const mine = d.setBatchStatus(batchId, "BISECTING");
     mine.runId = null;
-    mine.bisection = startBisection(mine.prs, failure.runId, failure.reason, d.options.reuseBisectionResults);
+    mine.bisection = {
+      ...startBisection(mine.prs, failure.runId, failure.reason, d.options.reuseBisectionResults),
+      mergesAtStart: d.state.counters.merge,
+    };
     // The bisection starts in the next round, which sees this batch among the bisecting ones.
     d.shape++;
   }

@@ -1,6 +1,6 @@
 import { InternalError } from "@mainline/kit/errors/errors";
 import { applyEvent, finishModeSwitch } from "./apply-event.js";
-import { formBatchesAndLanes, formingDeadline } from "./batching.js";
+import { closeFormingBatches, formBatchesAndLanes, formingDeadline } from "./batching.js";
 import { advanceBisections } from "./bisection-runner.js";
 import type { Decision, Notice } from "./decisions.js";
 import { Draft } from "./draft.js";
@@ -12,6 +12,7 @@ import type { PlannerState } from "./planner-state.js";
 import { DEFAULT_PLANNER_OPTIONS, type PlannerOptions } from "./planner-options.js";
 import { restartBatch } from "./restarts.js";
 import { startMainRuns } from "./scheduling.js";
+import { ejectFailures, restartStaleRuns } from "./ejection.js";
 import { expireTimedOutRuns, nextTimeoutAt } from "./test-results.js";
 
 export interface PlanningStep {
@@ -55,6 +56,9 @@ function settle(d: Draft): void {
     expireTimedOutRuns(d);
     const graph = formBatchesAndLanes(d);
     const shape = fingerprint(d);
+    restartStaleRuns(d, graph);
+    ejectFailures(d, graph);
+    if (fingerprint(d) !== shape) continue;
     restartBehindUrgent(d, graph);
     // Merges first: a passing successor rescues a pending failure before it is resolved (rule 14).
     planMerges(d, graph);
@@ -62,6 +66,7 @@ function settle(d: Draft): void {
     if (fingerprint(d) !== shape) continue;
     advanceBisections(d, graph);
     if (fingerprint(d) !== shape) continue;
+    closeFormingBatches(d, graph);
     startMainRuns(d, graph);
     if (finishModeSwitch(d)) continue;
     return;
@@ -88,7 +93,9 @@ function wakeAt(d: Draft): number | null {
   let next = nextTimeoutAt(d);
   for (const id of d.graph?.withStatus("FORMING") ?? []) {
     const batch = d.batch(id);
-    if (batch?.status === "FORMING") next = Math.min(next ?? Infinity, formingDeadline(d, batch));
+    // A batch past its deadline waits for a slot, and a slot frees only with an event.
+    const deadline = batch?.status === "FORMING" ? formingDeadline(d, batch) : 0;
+    if (deadline > d.now) next = Math.min(next ?? Infinity, deadline);
   }
   return next;
 }

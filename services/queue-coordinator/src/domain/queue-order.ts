@@ -6,21 +6,66 @@ import { dropRunsOf, restartBatch, restartRunsContaining } from "./restarts.js";
 /**
  * Where a PR that just became ready goes. Priority applies only before testing begins: a PR
  * goes behind everyone of equal or more urgent priority (FIFO within a level) and behind
- * everyone who has started testing, except urgent PRs, which go behind urgent PRs only.
+ * everyone who has started testing, except urgent PRs, which go behind urgent PRs (and PRs
+ * being merged) only.
  */
 export function insertionIndex(d: Draft, priority: number): number {
   const order = d.state.order;
   let i = order.length;
   while (i > 0) {
     const ahead = d.pr(order[i - 1] as number) as Readonly<PullRequestEntry>;
+    // Nothing goes between PRs that are merging together: their run did not contain it.
     const blocks =
-      priority === URGENT_PRIORITY
+      ahead.mergeId !== null ||
+      (priority === URGENT_PRIORITY
         ? ahead.priority.value === URGENT_PRIORITY
-        : ahead.startedTesting || ahead.priority.value <= priority;
+        : ahead.startedTesting || ahead.priority.value <= priority);
     if (blocks) break;
     i--;
   }
   return i;
+}
+
+/**
+ * Where PRs that were already in line go back (after a bisection cleared them): behind every PR
+ * that has started testing, ahead of the PRs that have not started and are no more urgent.
+ */
+export function requeueIndex(d: Draft, priority: number): number {
+  const order = d.state.order;
+  let i = 0;
+  for (let j = 0; j < order.length; j++) if (d.pr(order[j] as number)?.startedTesting === true) i = j + 1;
+  while (i < order.length && (d.pr(order[i] as number)?.priority.value ?? Infinity) < priority) i++;
+  return i;
+}
+
+/** Puts a PR at `index` of the queue order; a batch it would split is re-formed. */
+export function insertAt(d: Draft, n: number, index: number): void {
+  const order = d.editOrder();
+  order.splice(index, 0, n);
+  if (index < order.length - 1) {
+    dissolveStraddledBatches(d, index);
+    reformUnstartedBehind(d, index);
+  }
+}
+
+/**
+ * Batches behind an inserted PR that have not started testing are formed again in the new
+ * order, so that the PR batches with them: priority reorders what has not started, it does not
+ * cut the line into a batch of one ahead of batches already formed.
+ */
+function reformUnstartedBehind(d: Draft, index: number): void {
+  const order = d.state.order;
+  const seen = new Set<string>();
+  for (let i = index + 1; i < order.length; i++) {
+    const id = d.pr(order[i] as number)?.batchId;
+    if (id === null || id === undefined || seen.has(id)) continue;
+    seen.add(id);
+    const batch = d.batch(id);
+    const unstarted = batch?.status === "FORMING" || (batch?.status === "QUEUED" && batch.runId === null);
+    if (batch === undefined || !unstarted || batch.closed) continue;
+    for (const n of batch.prs) d.editPr(n).batchId = null;
+    d.deleteBatch(id);
+  }
 }
 
 /** Puts a ready PR into the queue order as PENDING. Its batch is chosen by formBatches. */
@@ -34,6 +79,7 @@ export function insertIntoOrder(d: Draft, n: number): void {
   }
   order.splice(index, 0, n);
   dissolveStraddledBatches(d, index);
+  reformUnstartedBehind(d, index);
   if (entry.priority.value === URGENT_PRIORITY) d.urgentInsertions.push(n);
 }
 

@@ -25,6 +25,7 @@ export function restartBatch(d: Draft, batchId: string, reason: RestartReason): 
   mine.runId = null;
   mine.failure = null;
   mine.bisection = null;
+  mine.aside = false;
   for (const n of mine.prs) {
     if (d.pr(n)?.state !== "PENDING") setPrState(d, n, "PENDING", reason);
   }

@@ -44,7 +44,7 @@ export function startMainRuns(d: Draft, graph: LaneGraph): void {
 }
 
 /** Batches that cannot start yet because something ahead of them is still forming. */
-function blockedByForming(d: Draft, graph: LaneGraph): ReadonlySet<string> {
+export function blockedByForming(d: Draft, graph: LaneGraph): ReadonlySet<string> {
   const blocked = new Set<string>();
   if (graph.withStatus("FORMING").length === 0) return blocked;
   for (const batchId of graph.batchOrder) {

@@ -1,0 +1,128 @@
+import type { Batch } from "./batch.js";
+import type { Draft } from "./draft.js";
+import type { LaneGraph } from "./lanes.js";
+import { insertAt, requeueIndex } from "./queue-order.js";
+import { restartBatch } from "./restarts.js";
+import { setPrState } from "./transitions.js";
+
+/**
+ * Ejection: with no pending-failure depth, a failed batch steps out of the line at once. Its
+ * failure is resolved aside (wait for what is ahead, then bisect), while the batches behind it
+ * restart on a base without it and go on merging: one failure no longer stalls the whole queue
+ * for the length of a bisection, nor makes every run behind it fail in turn. With a pending-
+ * failure depth the failed batch stays in line, since successors that contain it are how it can
+ * be rescued (rules 13 and 14).
+ */
+export function ejectsFailures(d: Draft): boolean {
+  return d.state.settings.pendingFailureDepth === 0;
+}
+
+const ASIDE: ReadonlySet<Batch["status"]> = new Set(["PENDING_FAILURE", "BISECTING"]);
+
+/** The batch is being resolved aside: nothing behind it depends on it. */
+export function isOffline(d: Draft, batchId: string): boolean {
+  const batch = d.batch(batchId);
+  return batch?.aside === true && ASIDE.has(batch.status) && ejectsFailures(d);
+}
+
+const SETTLED_AHEAD: ReadonlySet<Batch["status"]> = new Set(["PASSED", "MERGING"]);
+
+/**
+ * A failed batch steps aside once everything ahead of it in its lane has passed: only then is
+ * the failure its own (or a flake). While a batch ahead is still testing, the failure may be that
+ * batch's, and when it fails this one simply restarts, in its place, with nobody behind it
+ * restarted for nothing.
+ */
+export function ejectFailures(d: Draft, graph: LaneGraph): void {
+  if (!ejectsFailures(d)) return;
+  for (const batchId of [...graph.withStatus("PENDING_FAILURE")]) {
+    const batch = d.batch(batchId);
+    if (batch === undefined || batch.aside === true) continue;
+    const ahead = graph.ancestorsOf(batchId);
+    if (!ahead.every((id) => SETTLED_AHEAD.has(d.batch(id)?.status ?? "QUEUED"))) continue;
+    d.editBatch(batchId).aside = true;
+    ejectFailedBatch(d, batchId);
+    // The lanes change shape: the line now goes on without this batch. With nothing ahead, the
+    // failure is resolved in this very round, which changes the shape anyway.
+    if (graph.depsOf(batchId).length > 0) d.shape++;
+  }
+}
+
+/**
+ * Every main run that contains the failed batch's PRs (the speculative runs behind it) is
+ * doomed or stale, so it restarts now rather than failing later. Bisection runs are left alone:
+ * they never contain a batch that is ahead of theirs.
+ */
+function ejectFailedBatch(d: Draft, batchId: string): void {
+  const prs = new Set(d.batch(batchId)?.prs ?? []);
+  const affected = new Set<string>();
+  for (const run of d.allRuns()) {
+    if (run.kind !== "main" || run.batchId === batchId) continue;
+    if (run.base.some((p) => prs.has(p))) affected.add(run.batchId);
+  }
+  for (const id of affected) restartBatch(d, id, "ITEM_AHEAD_REMOVED");
+}
+
+const WITH_MAIN_RUN: ReadonlySet<Batch["status"]> = new Set(["TESTING", "PASSED"]);
+
+/**
+ * A main run is valid only while what is queued ahead of its batch is exactly the run's base.
+ * A batch that comes back into the line ahead of runs that started without it (a failure that
+ * turned out to prove nothing) makes them stale: they restart.
+ */
+export function restartStaleRuns(d: Draft, graph: LaneGraph): void {
+  for (const status of WITH_MAIN_RUN) {
+    for (const batchId of [...graph.withStatus(status)]) {
+      const batch = d.batch(batchId);
+      const run = batch?.runId == null ? undefined : d.run(batch.runId);
+      if (run === undefined || run.kind !== "main") continue;
+      const ahead = graph.prsOf(d.state.batches, graph.ancestorsOf(batchId));
+      const queuedBase = run.base.filter((p) => d.pr(p) !== undefined);
+      const same =
+        ahead.length === queuedBase.length && new Set(ahead).size === new Set([...ahead, ...queuedBase]).size;
+      if (!same) restartBatch(d, batchId, "ITEM_AHEAD_REMOVED");
+    }
+  }
+}
+
+/**
+ * Whether a group that passed in a bisection can merge from that run: only while the target has
+ * not moved since the bisection began and nothing behind the bisected batch has started testing
+ * without it. Otherwise it goes back into the line (requeueGoodGroup).
+ */
+export function canMergeFromBisection(d: Draft, graph: LaneGraph, batchId: string): boolean {
+  if (!ejectsFailures(d)) return true;
+  const bisection = d.batch(batchId)?.bisection;
+  const mergesAtStart = bisection?.mergesAtStart;
+  const expected = (mergesAtStart ?? 0) + (bisection?.groupsMerged ?? 0);
+  if (mergesAtStart !== undefined && expected !== d.state.counters.merge) return false;
+  const index = graph.indexOf(batchId);
+  for (const id of graph.batchOrder.slice(index + 1)) {
+    const status = d.batch(id)?.status;
+    if (status !== undefined && status !== "FORMING" && status !== "QUEUED" && !isOffline(d, id))
+      return false;
+  }
+  return true;
+}
+
+/**
+ * PRs cleared by a bisection whose run can no longer merge: they go back into the line where
+ * they belong by priority and submission, that is ahead of every PR that has not started
+ * testing, and are tested again with them (most often filling a forming batch).
+ */
+export function requeueGoodGroup(d: Draft, batchId: string, prs: readonly number[], runId: string): void {
+  const present = new Set(prs.filter((n) => d.pr(n) !== undefined));
+  if (present.size === 0) return;
+  const mine = d.editBatch(batchId);
+  mine.prs = mine.prs.filter((n) => !present.has(n));
+  d.removeFromOrder(present);
+  for (const n of prs) {
+    if (!present.has(n)) continue;
+    const entry = d.editPr(n);
+    entry.batchId = null;
+    entry.startedTesting = false;
+    setPrState(d, n, "PENDING", "BISECTION_PASSED", runId);
+  }
+  let index = requeueIndex(d, d.pr(prs.find((n) => present.has(n)) as number)?.priority.value ?? 0);
+  for (const n of prs) if (present.has(n)) insertAt(d, n, index++);
+}

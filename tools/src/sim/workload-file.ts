@@ -1,0 +1,111 @@
+import { InvalidArgumentError } from "@mainline/kit/errors/errors";
+import { createQueueSettings } from "@mainline/queue-coordinator/domain/index";
+import type { SimulatedPr, SimulatedPriority, Workload } from "./workload.js";
+
+const MINUTE = 60_000;
+const PRIORITIES: readonly SimulatedPriority[] = ["urgent", "high", "medium", "low"];
+
+/** A workload file as read: the PRs to replay and the queue settings to replay them with. */
+export interface WorkloadFile {
+  workload: Workload;
+  settings: Record<string, unknown>;
+}
+
+/** A workload file breaks a rule; `field` is its path in the file (e.g. `prs[3].testMinutes`). */
+export class WorkloadFileError extends InvalidArgumentError {}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function number(field: string, value: unknown, rule: (n: number) => boolean, says: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || !rule(value)) {
+    throw new WorkloadFileError(field, `must be ${says}`);
+  }
+  return value;
+}
+
+function targetsOf(field: string, value: unknown): string[] | "ALL" {
+  if (value === undefined || value === null) return [];
+  if (value === "ALL") return "ALL";
+  if (Array.isArray(value) && value.every((t) => typeof t === "string" && t.length > 0)) {
+    return [...new Set(value as string[])].sort();
+  }
+  throw new WorkloadFileError(field, 'must be a list of target names or "ALL"');
+}
+
+function prOf(field: string, value: unknown, seen: Set<number>): SimulatedPr {
+  if (!isObject(value)) throw new WorkloadFileError(field, "must be an object");
+  const n = number(
+    `${field}.number`,
+    value.number,
+    (x) => Number.isInteger(x) && x > 0,
+    "a positive integer",
+  );
+  if (seen.has(n)) throw new WorkloadFileError(`${field}.number`, `must be unique (${n} appears twice)`);
+  seen.add(n);
+  const arrives = number(`${field}.arrivesAtMinute`, value.arrivesAtMinute, (x) => x >= 0, "a number >= 0");
+  if (typeof value.bad !== "boolean") throw new WorkloadFileError(`${field}.bad`, "must be a boolean");
+  const testMinutes = number(`${field}.testMinutes`, value.testMinutes, (x) => x > 0, "a number > 0");
+  const priority = value.priority ?? "medium";
+  if (typeof priority !== "string" || !(PRIORITIES as readonly string[]).includes(priority)) {
+    throw new WorkloadFileError(`${field}.priority`, `must be one of ${PRIORITIES.join(", ")}`);
+  }
+  const noBatch = value.noBatch ?? false;
+  if (typeof noBatch !== "boolean") throw new WorkloadFileError(`${field}.noBatch`, "must be a boolean");
+  const cancel = value.cancelAtMinute ?? null;
+  const cancelAt =
+    cancel === null
+      ? null
+      : number(`${field}.cancelAtMinute`, cancel, (x) => x >= arrives, "null or a number >= arrivesAtMinute");
+  return {
+    number: n,
+    arrivesAt: Math.round(arrives * MINUTE),
+    bad: value.bad,
+    testMinutes,
+    priority: priority as SimulatedPriority,
+    noBatch,
+    targets: targetsOf(`${field}.impactedTargets`, value.impactedTargets),
+    cancelAt: cancelAt === null ? null : Math.round(cancelAt * MINUTE),
+  };
+}
+
+/**
+ * Reads a workload file (the format of bench/merge-efficiency/README.md). The settings are
+ * checked as updateQueue would check them; the first broken rule throws WorkloadFileError naming
+ * the field.
+ */
+export function parseWorkloadFile(text: string, fallbackName: string): WorkloadFile {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new WorkloadFileError("workload", `is not JSON (${(error as Error).message})`);
+  }
+  if (!isObject(data)) throw new WorkloadFileError("workload", "must be a JSON object");
+  const name = data.name ?? fallbackName;
+  if (typeof name !== "string" || name.length === 0) throw new WorkloadFileError("name", "must be a string");
+  const flakeRate = number("flakeRate", data.flakeRate ?? 0, (x) => x >= 0 && x <= 1, "a number in 0..1");
+  const seed = number("seed", data.seed ?? 1, (x) => Number.isInteger(x), "an integer");
+  const settings = data.settings ?? {};
+  if (!isObject(settings)) throw new WorkloadFileError("settings", "must be an object of queue settings");
+  checkSettings(settings);
+  if (!Array.isArray(data.prs)) throw new WorkloadFileError("prs", "must be a list of pull requests");
+  const seen = new Set<number>();
+  const prs = data.prs.map((pr, i) => prOf(`prs[${i}]`, pr, seen));
+  return { workload: { name, seed, flakeRate, mergeMinutes: 1, prs }, settings };
+}
+
+/** Queue settings as updateQueue takes them; an unknown or bad one names `settings.<field>`. */
+export function checkSettings(settings: Readonly<Record<string, unknown>>): void {
+  try {
+    createQueueSettings(settings);
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) {
+      throw new WorkloadFileError(`settings.${error.field}`, error.rule);
+    }
+    throw error;
+  }
+}

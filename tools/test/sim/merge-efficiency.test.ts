@@ -1,0 +1,77 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "chai";
+import fc from "fast-check";
+import { runSimulation } from "../../src/sim/simulate.js";
+import { summarize } from "../../src/sim/summary.js";
+import { parseWorkloadFile } from "../../src/sim/workload-file.js";
+import { DEFAULT_WORKLOAD, type WorkloadSpec } from "../../src/sim/workload.js";
+import { readReachTable } from "../../bench/merge-efficiency/reach-table.js";
+
+const DIR = join(import.meta.dirname, "../../bench/merge-efficiency");
+/** Workloads the planner meets "reach" on today; the others are reported in the README. */
+const MEETS_REACH = new Set(["failing-1", "light-1", "parallel-1"]);
+
+describe("merge efficiency (issue 16)", () => {
+  it("a batch never closes below its target size while no test slot can take it", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 2, max: 6 }),
+        fc.integer({ min: 1, max: 10 }),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 5, max: 60 }),
+        (concurrency, size, wait, seed, arrivalsPerHour) => {
+          // One lane, no PR that must test alone: a batch has no reason to close early but a free slot.
+          const workload: WorkloadSpec = {
+            ...DEFAULT_WORKLOAD,
+            seed,
+            prCount: 30,
+            arrivalsPerHour,
+            urgentProbability: 0,
+            noBatchProbability: 0,
+            cancelProbability: 0,
+          };
+          const settings = {
+            concurrency,
+            batch: true,
+            batchingMinSize: size,
+            batchingMaxWaitTimeMinutes: wait,
+          };
+          runSimulation({
+            settings,
+            workload,
+            observe: ({ before, step }) => {
+              for (const [id, was] of Object.entries(before.batches)) {
+                const now = step.state.batches[id];
+                if (was.status !== "FORMING" || now === undefined || now.status === "FORMING") continue;
+                if (now.prs.length >= size) continue;
+                expect(now.status, `batch ${id} of ${now.prs.length} closed`).to.equal("TESTING");
+              }
+            },
+          });
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  // The repository's copies of bench/merge-efficiency (CI has no ../shared). A simulation is
+  // deterministic, so these are behaviour checks, not timings.
+  const reach = readReachTable(readFileSync(join(DIR, "README.md"), "utf8"));
+  for (const file of readdirSync(DIR).filter((f) => f.endsWith(".json"))) {
+    const name = file.replace(/\.json$/, "");
+    it(`${name}: no bad PR merges, none is stuck${MEETS_REACH.has(name) ? ", and it does at least as well as reach" : ""}`, () => {
+      const { workload, settings } = parseWorkloadFile(readFileSync(join(DIR, file), "utf8"), name);
+      const s = summarize(name, settings, runSimulation({ settings, workload }));
+      expect(s.badMerged).to.equal(0);
+      expect(s.stuck).to.equal(0);
+      expect(s.merged + s.failed + s.cancelled).to.equal(s.prs);
+      const r = reach.get(name);
+      if (!MEETS_REACH.has(name) || r === undefined) return;
+      expect(s.timeToMergeMinutes.p50, "p50 minutes").to.be.at.most(r.reach.p50);
+      expect(s.runs.total, "CI runs").to.be.at.most(r.reach.runs);
+      expect(s.mergedPerHour, "merged per hour").to.be.at.least(r.reach.perHour);
+    });
+  }
+});
