@@ -50,14 +50,19 @@ export function formBatchesAndLanes(d: Draft): LaneGraph {
 export function closeFormingBatches(d: Draft, graph: LaneGraph): void {
   const size = targetBatchSize(d);
   let free = freeMainSlots(d, graph);
-  const blocked = blockedBatches(d, graph);
+  // Computed only when a batch could close for a slot: most rounds none can.
+  let blocked: ReadonlySet<string> | undefined;
+  const canStart = (id: string): boolean => {
+    blocked ??= blockedBatches(d, graph);
+    return !waitsBehind(d, graph, blocked, id);
+  };
   for (const id of [...graph.withStatus("FORMING")]) {
     const batch = d.batch(id);
     if (batch === undefined) continue;
     if (
       batch.prs.length >= size ||
       nothingCanJoin(d, graph, id) ||
-      (free > 0 && d.now >= formingDeadline(d, batch) && !waitsBehind(d, graph, blocked, id))
+      (free > 0 && d.now >= formingDeadline(d, batch) && canStart(id))
     ) {
       d.setBatchStatus(id, "QUEUED");
       free--;
