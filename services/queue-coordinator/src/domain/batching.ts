@@ -4,7 +4,7 @@ import { isOffline } from "./ejection.js";
 import { LaneGraph, type PlaceInBatch } from "./lanes.js";
 import { URGENT_PRIORITY } from "./priority.js";
 import { isProgressing } from "./queue-state.js";
-import { blockedByForming, runningCount } from "./scheduling.js";
+import { blockedBatches, runningCount, waitsBehind } from "./scheduling.js";
 
 const MINUTE = 60_000;
 
@@ -50,13 +50,19 @@ export function formBatchesAndLanes(d: Draft): LaneGraph {
 export function closeFormingBatches(d: Draft, graph: LaneGraph): void {
   const size = targetBatchSize(d);
   let free = freeMainSlots(d, graph);
+  // Computed only when a batch could close for a slot: most rounds none can.
+  let blocked: ReadonlySet<string> | undefined;
+  const canStart = (id: string): boolean => {
+    blocked ??= blockedBatches(d, graph);
+    return !waitsBehind(d, graph, blocked, id);
+  };
   for (const id of [...graph.withStatus("FORMING")]) {
     const batch = d.batch(id);
     if (batch === undefined) continue;
     if (
       batch.prs.length >= size ||
       nothingCanJoin(d, graph, id) ||
-      (free > 0 && d.now >= formingDeadline(d, batch))
+      (free > 0 && d.now >= formingDeadline(d, batch) && canStart(id))
     ) {
       d.setBatchStatus(id, "QUEUED");
       free--;
@@ -83,7 +89,7 @@ export function freeMainSlots(d: Draft, graph: LaneGraph): number {
   if (!isProgressing(d.state.queueState)) return 0;
   let free = d.state.settings.concurrency - runningCount(d, "main");
   if (free <= 0) return free;
-  const blocked = blockedByForming(d, graph);
+  const blocked = blockedBatches(d, graph);
   for (const id of graph.withStatus("QUEUED")) if (d.batch(id)?.runId === null && !blocked.has(id)) free--;
   return free;
 }

@@ -9,6 +9,14 @@ import { runningCount } from "./scheduling.js";
 import { setPrState } from "./transitions.js";
 
 /**
+ * Combinations one bisection keeps in flight: the first unsettled segment and the one after it
+ * (its sibling, tested on top of it). Deeper speculation pays only when every segment ahead
+ * passes, and the segment that holds the culprit fails half the time: when it does, every run
+ * stacked on it is cancelled. Two in flight settle a level per round, at a fraction of the runs.
+ */
+const PER_BISECTION = 2;
+
+/**
  * Drives every bisection one step: culprits leave as FAILED, confirmed-good segments become
  * batches of their own that merge through the ordinary path (their run contained them and
  * everything ahead), and the combinations worth testing next are started within the separate
@@ -20,7 +28,7 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
   for (const batchId of [...graph.withStatus("BISECTING")]) {
     const batch = d.batch(batchId);
     if (batch?.status !== "BISECTING" || batch.bisection === null) continue;
-    const progress = advanceBisection(batch.bisection, cap);
+    const progress = advanceBisection(batch.bisection, Math.min(cap, PER_BISECTION));
     d.editBatch(batchId).bisection = progress.bisection;
     for (const r of progress.reused) d.notify({ type: "BISECTION_RESULT_REUSED", ...r, at: d.now });
     for (const culprit of progress.culprits) {

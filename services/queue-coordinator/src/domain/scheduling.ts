@@ -1,4 +1,5 @@
 import type { Draft } from "./draft.js";
+import { ejectsFailures, isOffline } from "./ejection.js";
 import type { LaneGraph } from "./lanes.js";
 import { URGENT_PRIORITY } from "./priority.js";
 import { isProgressing } from "./queue-state.js";
@@ -29,7 +30,7 @@ export function startMainRuns(d: Draft, graph: LaneGraph): void {
   const first = d.state.order[0];
   const anyUrgent = first !== undefined && d.pr(first)?.priority.value === URGENT_PRIORITY;
   if (slots <= 0 && !anyUrgent) return;
-  const blocked = blockedByForming(d, graph);
+  const blocked = blockedBatches(d, graph);
   for (const batchId of [...graph.withStatus("QUEUED")]) {
     if (slots <= 0 && !anyUrgent) return;
     const batch = d.batch(batchId);
@@ -43,16 +44,45 @@ export function startMainRuns(d: Draft, graph: LaneGraph): void {
   }
 }
 
-/** Batches that cannot start yet because something ahead of them is still forming. */
-export function blockedByForming(d: Draft, graph: LaneGraph): ReadonlySet<string> {
+/**
+ * Batches that cannot start yet: something ahead of them is still forming (their base is not
+ * known yet), or, in one lane with failures stepping aside (pending-failure depth 0), has already
+ * failed. A run on top of a failed batch is wasted whatever happens: the failure is real and the
+ * batch steps aside (every run containing it restarts), or a batch ahead of it failed and it
+ * restarts too. Runs already in flight go on (one that passes proves the failure a flake). Not
+ * in parallel lanes: a batch where lanes meet would hold back every lane it joins.
+ */
+export function blockedBatches(d: Draft, graph: LaneGraph): ReadonlySet<string> {
   const blocked = new Set<string>();
-  if (graph.withStatus("FORMING").length === 0) return blocked;
+  if (graph.withStatus("FORMING").length === 0 && !hasFailureInLine(d, graph)) return blocked;
   for (const batchId of graph.batchOrder) {
-    if (d.batch(batchId)?.status === "FORMING" || graph.depsOf(batchId).some((dep) => blocked.has(dep))) {
+    if (d.batch(batchId)?.status === "FORMING" || waitsBehind(d, graph, blocked, batchId))
       blocked.add(batchId);
-    }
   }
   return blocked;
+}
+
+/** Whether something ahead of the batch keeps it from starting once closed (see blockedBatches). */
+export function waitsBehind(
+  d: Draft,
+  graph: LaneGraph,
+  blocked: ReadonlySet<string>,
+  batchId: string,
+): boolean {
+  const stopsAtFailure = stopsAtFailures(d);
+  return graph.depsOf(batchId).some((dep) => blocked.has(dep) || (stopsAtFailure && failedInLine(d, dep)));
+}
+
+function stopsAtFailures(d: Draft): boolean {
+  return ejectsFailures(d) && d.state.settings.mode === "SINGLE";
+}
+
+function failedInLine(d: Draft, id: string): boolean {
+  return d.batch(id)?.status === "PENDING_FAILURE" && !isOffline(d, id);
+}
+
+function hasFailureInLine(d: Draft, graph: LaneGraph): boolean {
+  return stopsAtFailures(d) && graph.withStatus("PENDING_FAILURE").some((id) => !isOffline(d, id));
 }
 
 function preemptFor(d: Draft, graph: LaneGraph, urgentBatch: string): boolean {
