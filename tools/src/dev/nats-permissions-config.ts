@@ -6,7 +6,7 @@ import { SERVICE_PERMISSIONS } from "./service-permissions.js";
  * The per-service permissions of service-permissions.ts in nats-server's config syntax, as variables
  * (`MAINLINE_QUEUE_COORDINATOR = {...}`) that a user entry names (`permissions: $MAINLINE_QUEUE_COORDINATOR`).
  * docker-compose's nats.conf and the Helm chart's template hold this block between the markers below;
- * `npm run nats-permissions` (re)writes it there, and tests fail when a file and the module differ.
+ * `make nats-permissions` (re)writes it there, and tests fail when a file and the module differ.
  */
 export const BEGIN_MARKER = "# BEGIN NATS permissions, generated from tools/src/dev/service-permissions.ts";
 export const END_MARKER = "# END NATS permissions";
