@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help deps dev demo test lint typecheck proto proto-check build bench helm-check clean
+.PHONY: help deps dev demo test lint typecheck proto proto-check build bench helm-check nats-permissions clean
 
 help:
 	@echo "make dev    - install what is missing, start NATS and every service; API on http://127.0.0.1:$${GATEWAY_PORT:-8080}/v1, web page on /"
@@ -11,12 +11,16 @@ help:
 	@echo "make proto  - regenerate TypeScript from proto/"
 	@echo "make bench  - run the benchmarks under tools/bench"
 	@echo "make helm-check - helm lint --strict and helm template of deploy/helm/mainline for each ci/*.yaml"
+	@echo "make nats-permissions - write tools/src/dev/service-permissions.ts into compose's nats.conf and the chart"
 
 deps:
 	@tools/scripts/ensure-deps.sh
 
 dev: deps
 	@node --conditions=mainline-source --import tsx tools/src/dev/main.ts
+
+nats-permissions: deps
+	@node --conditions=mainline-source --import tsx tools/src/dev/write-nats-permissions.ts
 
 demo: deps
 	@node --conditions=mainline-source --import tsx tools/src/demo/main.ts

@@ -2,16 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { NatsUser } from "@mainline/testing";
-
-/**
- * What a Mainline service may do on the bus: JetStream only (its API, acks, flow control, key-value
- * buckets) and Mainline's own stream subjects; replies come back on inboxes. The same lists are in
- * docker-compose's nats.conf and the Helm chart's NATS config.
- */
-export const SERVICE_PERMISSIONS: NonNullable<NatsUser["permissions"]> = {
-  publish: { allow: ["mainline.>", "$JS.API.>", "$JS.ACK.>", "$JS.FC.>", "$KV.>", "$O.>", "_INBOX.>"] },
-  subscribe: { allow: ["_INBOX.>", "mainline.events.>"] },
-};
+import { servicePermissions } from "./service-permissions.js";
 
 /**
  * One NATS user per service, passwords generated on the first run and kept (mode 0600) in the data
@@ -36,6 +27,6 @@ export async function serviceNatsUsers(dataDir: string, services: readonly strin
   return services.map((service) => ({
     user: service,
     password: passwords[service]!,
-    permissions: SERVICE_PERMISSIONS,
+    permissions: servicePermissions(service),
   }));
 }

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "nats";
+import { provisionMainlineStreams } from "@mainline/kit/streams/index";
 import { freePort, NatsServer, skipBecause } from "@mainline/testing";
 import { readYaml, repoRoot, runnableServices } from "./deploy-files.js";
 
@@ -85,4 +86,29 @@ describe("docker-compose: NATS requires each service's credentials", function ()
       }
     });
   }
+  it("gives each service only its own part of the bus: the gateway cannot publish a test result", async () => {
+    const login = (name: string) =>
+      connect({
+        servers: url,
+        user: name,
+        pass: composeDefault(compose.services[name]?.environment?.NATS_PASSWORD),
+        reconnect: false,
+      });
+    const coordinator = await login("queue-coordinator");
+    const gateway = await login("gateway");
+    try {
+      await provisionMainlineStreams(await coordinator.jetstreamManager());
+      await coordinator.jetstream().publish("mainline.jobs.test-run", new Uint8Array([1]));
+      const error = await gateway
+        .jetstream()
+        .publish("mainline.results.test-run", new Uint8Array([1]))
+        .then(
+          () => undefined,
+          (e: { code?: string }) => e,
+        );
+      expect(error?.code).to.equal("PERMISSIONS_VIOLATION");
+    } finally {
+      await Promise.all([coordinator.close(), gateway.close()]);
+    }
+  });
 });

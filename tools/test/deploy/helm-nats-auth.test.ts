@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "nats";
+import { provisionMainlineStreams } from "@mainline/kit/streams/index";
 import { freePort, NatsServer, skipBecause } from "@mainline/testing";
 import { renderChart, runnableServices, type JsonObject, type Manifest } from "./deploy-files.js";
 
@@ -90,6 +91,27 @@ describe("Helm chart: NATS credentials per component", function () {
       }
     });
   }
+
+  it("gives each component only its own part of the bus: the gateway cannot publish a test result", async () => {
+    const login = (name: string) =>
+      connect({ servers: url, user: name, pass: decode(data[`nats-password-${name}`]), reconnect: false });
+    const coordinator = await login("queue-coordinator");
+    const gateway = await login("gateway");
+    try {
+      await provisionMainlineStreams(await coordinator.jetstreamManager());
+      await coordinator.jetstream().publish("mainline.jobs.test-run", new Uint8Array([1]));
+      const error = await gateway
+        .jetstream()
+        .publish("mainline.results.test-run", new Uint8Array([1]))
+        .then(
+          () => undefined,
+          (e: { code?: string }) => e,
+        );
+      expect(error?.code).to.equal("PERMISSIONS_VIOLATION");
+    } finally {
+      await Promise.all([coordinator.close(), gateway.close()]);
+    }
+  });
 
   it("gives no component NATS credentials when nats.auth is false", () => {
     const plain = renderChart("ci/default-values.yaml", "nats.auth=false");

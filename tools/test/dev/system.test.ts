@@ -1,9 +1,9 @@
 import { expect } from "chai";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { connect } from "nats";
+import { connect, type NatsConnection } from "nats";
 import { freePortBlock } from "@mainline/testing";
 import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
 
@@ -76,6 +76,69 @@ describe("make dev: the whole system under its supervisor", function () {
       (e: { code?: string }) => e,
     );
     expect(error?.code).to.equal("AUTHORIZATION_VIOLATION");
+  });
+
+  describe("each service's NATS user may use only its own part of the bus", () => {
+    const tokens = "mainline-2dgateway_api-5ftokens";
+    const queues = "mainline-2dqueue-2dcoordinator_queues";
+    const connections: NatsConnection[] = [];
+    /** Logs in as a service, with the password make dev generated for it. */
+    const as = async (service: string) => {
+      const passwords = JSON.parse(
+        await readFile(path.join(dataDir, "nats-passwords.json"), "utf8"),
+      ) as Record<string, string>;
+      const nc = await connect({
+        servers: system!.natsUrl,
+        user: service,
+        pass: passwords[service]!,
+        timeout: 5_000,
+      });
+      connections.push(nc);
+      return nc;
+    };
+    const refused = (promise: Promise<unknown>) =>
+      promise.then(
+        () => "allowed",
+        (e: Error) =>
+          /permission/i.test(`${e.message} ${(e as { code?: string }).code}`) ? "refused" : e.message,
+      );
+    after(async () => {
+      await Promise.all(connections.map((nc) => nc.close()));
+    });
+
+    it("its own store: the coordinator reads the queue the first test created", async () => {
+      const kv = await (await as("queue-coordinator")).jetstream().views.kv(queues, { bindOnly: true });
+      const keys: string[] = [];
+      for await (const key of await kv.keys()) keys.push(key);
+      expect(keys).to.have.length.at.least(1);
+    });
+
+    it("the gateway cannot publish a test result", async () => {
+      const js = (await as("gateway")).jetstream();
+      expect(await refused(js.publish("mainline.results.test-run", new Uint8Array([1])))).to.equal("refused");
+    });
+
+    it("webhooks can neither write nor read the coordinator's store", async () => {
+      const nc = await as("webhooks");
+      expect(await refused(nc.jetstream().publish(`$KV.${queues}.forged`, new Uint8Array([1])))).to.equal(
+        "refused",
+      );
+      const jsm = await nc.jetstreamManager();
+      expect(
+        await refused(jsm.streams.getMessage(`KV_${queues}`, { last_by_subj: `$KV.${queues}.>` })),
+      ).to.equal("refused");
+    });
+
+    it("the batch-runner, which runs untrusted commands, cannot read the API tokens", async () => {
+      const jsm = await (await as("batch-runner")).jetstreamManager();
+      expect(
+        await refused(jsm.streams.getMessage(`KV_${tokens}`, { last_by_subj: `$KV.${tokens}.>` })),
+      ).to.equal("refused");
+      expect(await refused(jsm.consumers.add(`KV_${tokens}`, { deliver_subject: "_INBOX.steal" }))).to.equal(
+        "refused",
+      );
+      expect(await refused(jsm.streams.delete(`KV_${tokens}`))).to.equal("refused");
+    });
   });
 
   it("restarts nats-server killed with SIGKILL, and the services work again", async () => {
