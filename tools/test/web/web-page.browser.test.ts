@@ -162,11 +162,23 @@ describe("the web page in a real browser, against the whole system as make dev s
     await failing.locator("#pr-estimate", { hasText: "estimated to merge at" }).waitFor({ timeout: 60_000 });
     await failing.locator("#pr-state", { hasText: "FAILED" }).waitFor({ timeout: 120_000 });
     expect(await failing.locator("#pr-reason").textContent()).to.equal("Failed: TESTS_FAILED");
-    const output = failing.getByRole("link", { name: "The run's output" });
-    // GET /v1/test-runs/{id}/output serves the stored tail of a COMMAND run's output (the h-runs branch).
-    expect(await output.getAttribute("href")).to.match(/^\/v1\/test-runs\/[^/]+\/output$/);
-    await failing.screenshot({ path: path.join(SHOTS, "pull-request-failed.png"), fullPage: true });
     await failing.close();
+
+    // A fresh page, after the PR left the queue: the run is found from the PR's failureDetailsUrl alone.
+    const reopened = await page.context().newPage();
+    await reopened.goto(
+      `${origin}/pull-request?repo=${encodeURIComponent(repoKey)}&branch=main&pr=${bad.number}`,
+    );
+    const output = reopened.locator("#run-output");
+    // The repository's own test output (node's spec reporter), read from GET /v1/test-runs/{id}/output.
+    await output.waitFor({ timeout: 10_000 });
+    const text = (await output.textContent()) ?? "";
+    expect(text).to.contain("charges every started kilo");
+    expect(text).to.match(/fail 1/);
+    const link = reopened.getByRole("link", { name: "The run's output" });
+    expect(await link.getAttribute("href")).to.match(/^\/v1\/test-runs\/[^/]+\/output$/);
+    await reopened.screenshot({ path: path.join(SHOTS, "pull-request-failed.png"), fullPage: true });
+    await reopened.close();
   });
 
   it("opens a failing test from its html_url and sets a quarantine override that shows at once", async () => {

@@ -4,6 +4,7 @@ import { ago, stateClass } from "../format.js";
 import { useLive } from "../live.js";
 import { queueHref } from "../router.js";
 import type { EnqueuedPullRequest } from "./queue.js";
+import { RunOutput } from "./run-output.js";
 
 interface SubmittedPullRequest {
   state: string;
@@ -17,6 +18,8 @@ interface SubmittedPullRequest {
   prAuthor: string;
   failureReason?: string;
   cancellationReason?: string;
+  /** A failed PR's run output: this gateway's /v1/test-runs/{id}/output or the external CI's page. */
+  failureDetailsUrl?: string;
   queuePosition?: number;
   estimatedMergeAt?: string;
 }
@@ -170,7 +173,9 @@ export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: st
                 </dd>
                 <dt>Output</dt>
                 <dd>
-                  {run.details.statusChecks.find((c) => c.url) ? (
+                  {p.failureDetailsUrl ? (
+                    <a href="#output-heading">Below</a>
+                  ) : run.details.statusChecks.find((c) => c.url) ? (
                     <a
                       href={run.details.statusChecks.find((c) => c.url)!.url}
                       rel="noreferrer"
@@ -187,6 +192,12 @@ export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: st
               </dl>
             )}
           </section>
+          {p.failureDetailsUrl && (
+            <section aria-labelledby="output-heading">
+              <h2 id="output-heading">Output of the failed run</h2>
+              <RunOutput url={p.failureDetailsUrl} />
+            </section>
+          )}
         </>
       )}
     </main>
