@@ -5,12 +5,14 @@ import type { NatsUser } from "@mainline/testing";
 
 /**
  * What a Mainline service may do on the bus: JetStream only (its API, acks, flow control, key-value
- * buckets) and Mainline's own stream subjects; replies come back on inboxes. The same lists are in
+ * buckets) and Mainline's own stream subjects; replies come back on inboxes. The lifecycle events may also be
+ * heard as they are published: the gateway's live web page listens to them with a plain subscription (no
+ * consumer state per replica); a service could read them from the events stream anyway. The same lists are in
  * docker-compose's nats.conf and the Helm chart's NATS config.
  */
 export const SERVICE_PERMISSIONS: NonNullable<NatsUser["permissions"]> = {
   publish: { allow: ["mainline.>", "$JS.API.>", "$JS.ACK.>", "$JS.FC.>", "$KV.>", "$O.>", "_INBOX.>"] },
-  subscribe: { allow: ["_INBOX.>"] },
+  subscribe: { allow: ["_INBOX.>", "mainline.events.>"] },
 };
 
 /**

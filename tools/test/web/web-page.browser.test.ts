@@ -153,9 +153,12 @@ describe("the web page in a real browser, against the whole system as make dev s
     await page.locator("#pr-state", { hasText: "MERGED" }).waitFor({ timeout: 120_000 });
     expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).to.equal(1);
     expect(navigations, "no reload, no navigation").to.deep.equal([]);
-    const seen = await page.locator(".timeline li .badge").allTextContents();
-    expect(seen[0]).to.equal("PENDING");
-    expect(seen.at(-1)).to.equal("MERGED");
+    // The stored history, every state change with its reason: submitted, queued, tested, merged.
+    const steps = await page.locator(".timeline li").allTextContents();
+    expect(steps[0]).to.match(/^NOT_READY .* — SUBMITTED$/);
+    expect(steps.some((t) => t.startsWith("PENDING "))).to.equal(true);
+    expect(steps.some((t) => t.startsWith("TESTING "))).to.equal(true);
+    expect(steps.at(-1)).to.match(/^MERGED /);
     await page.screenshot({ path: path.join(SHOTS, "pull-request-merged.png"), fullPage: true });
 
     // #1's run has finished, so the gateway knows a run duration: #4 under test gets an estimated merge time.
@@ -175,6 +178,11 @@ describe("the web page in a real browser, against the whole system as make dev s
     const text = (await output.textContent()) ?? "";
     expect(text).to.contain("charges every started kilo");
     expect(text).to.match(/fail 1/);
+    expect(await reopened.locator(".timeline li").last().textContent()).to.match(
+      /^FAILED .* — TESTS_FAILED \(run \S+\)$/,
+    );
+    // The run the history names: its test branch, though the PR is no longer in the queue.
+    await reopened.locator(".run-details", { hasText: "Test branch" }).waitFor();
     const link = reopened.getByRole("link", { name: "The run's output" });
     expect(await link.getAttribute("href")).to.match(/^\/v1\/test-runs\/[^/]+\/output$/);
     await reopened.screenshot({ path: path.join(SHOTS, "pull-request-failed.png"), fullPage: true });

@@ -125,7 +125,7 @@ your NATS configuration. The permissions are those of tools/src/dev/nats-users.t
 {{- define "mainline.natsAuthorization" -}}
 MAINLINE_SERVICE = {
   publish: { allow: ["mainline.>", "$JS.API.>", "$JS.ACK.>", "$JS.FC.>", "$KV.>", "$O.>", "_INBOX.>"] }
-  subscribe: { allow: ["_INBOX.>"] }
+  subscribe: { allow: ["_INBOX.>", "mainline.events.>"] }
 }
 authorization {
   users = [

@@ -88,12 +88,12 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
     const key = queueKey(address);
     const queue = { key, incarnation: incarnation(doc._id, doc.createdAt) };
     const ended = (entry: PullRequestEntry) =>
-      withFailureDetails(submittedToProto(entry, doc.planner, false), entry, queue, runs);
+      withFailureDetails(submittedToProto(entry, doc.planner, false, queue.incarnation), entry, queue, runs);
     if (!req.pr) throw new InvalidArgumentError("pr", "one of pr.number or pr.branch is required");
     if (req.pr.$case === "number") {
       const number = prNumber(req.pr.value);
       const active = doc.planner.prs[String(number)];
-      if (active) return submittedToProto(active, doc.planner, true);
+      if (active) return submittedToProto(active, doc.planner, true, queue.incarnation);
       const finished = await records.latestFinished(key, number);
       if (finished) return ended(finished.entry);
       throw new NotFoundError(NOT_SUBMITTED);
@@ -106,7 +106,7 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
     const active = Object.values(doc.planner.prs).filter((e) => e.facts?.headBranch === branch);
     const finished = await records.finishedByBranch(key, branch);
     const openActive = active.find((e) => openNumbers.has(e.number)) ?? active[0];
-    if (openActive) return submittedToProto(openActive, doc.planner, true);
+    if (openActive) return submittedToProto(openActive, doc.planner, true, queue.incarnation);
     const openFinished = finished.find((f) => openNumbers.has(f.number));
     if (openFinished) return ended(openFinished.entry);
     const closed = finished[0];
@@ -204,7 +204,9 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
       });
       const entry = doc.planner.prs[String(number)];
       if (!entry) throw new NotFoundError(NOT_SUBMITTED);
-      return { pullRequest: submittedToProto(entry, doc.planner, true) };
+      return {
+        pullRequest: submittedToProto(entry, doc.planner, true, incarnation(doc._id, doc.createdAt)),
+      };
     },
 
     async cancelPullRequest(req) {

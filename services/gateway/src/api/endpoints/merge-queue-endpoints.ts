@@ -131,7 +131,10 @@ export function mergeQueueEndpoints(
           estimates && pullRequest.isCurrentlySubmittedToQueue
             ? await estimates.of(queue, pullRequest.prNumber)
             : undefined;
-        return { ...submittedToJson(pullRequest, input.targetBranch, linkResolver(ctx, publicUrl)), ...estimate };
+        return {
+          ...submittedToJson(pullRequest, input.targetBranch, linkResolver(ctx, publicUrl)),
+          ...estimate,
+        };
       },
     }),
     endpoint({

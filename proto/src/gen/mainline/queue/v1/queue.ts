@@ -708,7 +708,25 @@ export interface SubmittedPullRequest {
    * Where to see why a FAILED PR failed: the external CI's details URL, or the path of the kept output of the
    * failing COMMAND run (starting with /v1/, the gateway makes it absolute).
    */
-  failureDetailsUrl?: string | undefined;
+  failureDetailsUrl?:
+    | string
+    | undefined;
+  /** Every state change of this submission, oldest first (the PR page's timeline). */
+  history: StateTransition[];
+}
+
+/** One state change of a submitted PR. */
+export interface StateTransition {
+  at?:
+    | Date
+    | undefined;
+  /** UNSPECIFIED for the submission itself. */
+  from: PullRequestState;
+  to: PullRequestState;
+  /** Why, in the coordinator's vocabulary (e.g. SUBMITTED, READY, TESTS_FAILED, MERGED). */
+  reason: string;
+  /** The test run the change came from, when one did. */
+  testRunId?: string | undefined;
 }
 
 /** Impacted targets of a PR: a list (possibly empty: depends on nothing), or ALL. */
@@ -1943,6 +1961,7 @@ function createBaseSubmittedPullRequest(): SubmittedPullRequest {
     failureReason: undefined,
     cancellationReason: undefined,
     failureDetailsUrl: undefined,
+    history: [],
   };
 }
 
@@ -1998,6 +2017,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     }
     if (message.failureDetailsUrl !== undefined) {
       writer.uint32(138).string(message.failureDetailsUrl);
+    }
+    for (const v of message.history) {
+      StateTransition.encode(v!, writer.uint32(146).fork()).join();
     }
     return writer;
   },
@@ -2151,6 +2173,14 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
             message.failureDetailsUrl = reader.string();
             continue;
           }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.history.push(StateTransition.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2238,6 +2268,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
         : isSet(object.failure_details_url)
         ? globalThis.String(object.failure_details_url)
         : undefined,
+      history: globalThis.Array.isArray(object?.history)
+        ? object.history.map((e: any) => StateTransition.fromJSON(e))
+        : [],
     };
   },
 
@@ -2294,6 +2327,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     if (message.failureDetailsUrl !== undefined) {
       obj.failureDetailsUrl = message.failureDetailsUrl;
     }
+    if (message.history?.length) {
+      obj.history = message.history.map((e) => StateTransition.toJSON(e));
+    }
     return obj;
   },
 
@@ -2321,6 +2357,144 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     message.failureReason = object.failureReason ?? undefined;
     message.cancellationReason = object.cancellationReason ?? undefined;
     message.failureDetailsUrl = object.failureDetailsUrl ?? undefined;
+    message.history = object.history?.map((e) => StateTransition.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseStateTransition(): StateTransition {
+  return { at: undefined, from: 0, to: 0, reason: "", testRunId: undefined };
+}
+
+export const StateTransition: MessageFns<StateTransition> = {
+  encode(message: StateTransition, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.at !== undefined) {
+      Timestamp.encode(toTimestamp(message.at), writer.uint32(10).fork()).join();
+    }
+    if (message.from !== 0) {
+      writer.uint32(16).int32(message.from);
+    }
+    if (message.to !== 0) {
+      writer.uint32(24).int32(message.to);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.testRunId !== undefined) {
+      writer.uint32(42).string(message.testRunId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StateTransition {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStateTransition();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.from = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.to = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.testRunId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StateTransition {
+    return {
+      at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
+      from: isSet(object.from) ? pullRequestStateFromJSON(object.from) : 0,
+      to: isSet(object.to) ? pullRequestStateFromJSON(object.to) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      testRunId: isSet(object.testRunId)
+        ? globalThis.String(object.testRunId)
+        : isSet(object.test_run_id)
+        ? globalThis.String(object.test_run_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: StateTransition): unknown {
+    const obj: any = {};
+    if (message.at !== undefined) {
+      obj.at = message.at.toISOString();
+    }
+    if (message.from !== 0) {
+      obj.from = pullRequestStateToJSON(message.from);
+    }
+    if (message.to !== 0) {
+      obj.to = pullRequestStateToJSON(message.to);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.testRunId !== undefined) {
+      obj.testRunId = message.testRunId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StateTransition>, I>>(base?: I): StateTransition {
+    return StateTransition.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StateTransition>, I>>(object: I): StateTransition {
+    const message = createBaseStateTransition();
+    message.at = object.at ?? undefined;
+    message.from = object.from ?? 0;
+    message.to = object.to ?? 0;
+    message.reason = object.reason ?? "";
+    message.testRunId = object.testRunId ?? undefined;
     return message;
   },
 };
