@@ -250,6 +250,9 @@ describe("the web page in a real browser, against the whole system as make dev s
   it("signs out, and the old session is refused", async () => {
     const before = (await page.context().cookies()).find((c) => c.name === "mainline_session")!;
     await page.goto(`${origin}/`);
+    // The queue list first: what the queue got done in the last hour (#1 merged, #4 failed above).
+    const row = page.getByRole("row", { name: new RegExp(`${repoKey} main`) });
+    await row.locator(".last-hour", { hasText: /^1 merged, 1 failed$/ }).waitFor({ timeout: 5_000 });
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByLabel("API token").waitFor();
     const replay = await fetch(`${origin}/ui/session`, {

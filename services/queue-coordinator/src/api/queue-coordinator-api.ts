@@ -40,6 +40,7 @@ import type { TestRunRecords } from "../store/test-run-records.js";
 import { assertTestCommandEnv } from "../domain/test-command-env.js";
 import { nameOf, priorityInput, queueToProto, submittedToProto } from "./proto-mapping.js";
 import { testRunOutput, withFailureDetails } from "./test-run-output.js";
+import { recentOutcomes } from "./recent-outcomes.js";
 
 export interface ApiDeps {
   engine: QueueEngine;
@@ -51,6 +52,8 @@ export interface ApiDeps {
   outputs: TestRunOutputs;
   clock: () => Date;
 }
+
+const HOUR_MS = 60 * 60_000;
 
 /** Enough for every poller a gateway replica coalesces in one turn of its event loop. */
 const MAX_LOOKUPS_PER_CALL = 1000;
@@ -183,7 +186,16 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
       }
       if (!req.org) throw new InvalidArgumentError("org", "is required");
       const docs = await queues.list(req.org, req.repo);
-      return { queues: docs.map((d) => queueToProto(d)) };
+      // The queue list shows what each queue got done lately: the finished records of the last hour.
+      const since = deps.clock().getTime() - HOUR_MS;
+      return {
+        queues: await Promise.all(
+          docs.map(async (d) => ({
+            ...queueToProto(d),
+            lastHour: recentOutcomes(await records.finishedSince(d._id, since)),
+          })),
+        ),
+      };
     },
 
     async submitPullRequest(req) {

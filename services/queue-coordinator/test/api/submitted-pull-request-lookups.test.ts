@@ -116,7 +116,7 @@ describe("GetSubmittedPullRequests (many status lookups in one call)", function 
     expect((error as Error).message).to.match(/lookups.*at most 1000/);
   });
 
-  it("returns the PR's history, every state change with time and reason, also after it left the queue", async () => {
+  it("returns the PR's history (every state change with time and reason) after it left the queue, and the queue list counts it", async () => {
     await callUnary(
       client.submitPullRequest.bind(client),
       SubmitPullRequestRequest.fromPartial({ queue, prNumber: 3 }),
@@ -136,5 +136,11 @@ describe("GetSubmittedPullRequests (many status lookups in one call)", function 
       reason: "CANCELLED_BY_USER",
     });
     for (const t of pullRequest!.history) expect(t.at!.getTime()).to.be.closeTo(Date.now(), 60_000);
+    // The queue list counts it among the PRs that ended in the last hour.
+    const { queues } = await callUnary(client.listQueues.bind(client), {
+      org: queue.org,
+      allOrganizations: false,
+    });
+    expect(queues[0]!.lastHour).to.deep.equal({ merged: 0, failed: 0, cancelled: 1 });
   });
 });

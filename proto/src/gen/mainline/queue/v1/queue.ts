@@ -626,7 +626,18 @@ export interface Queue {
   enqueuedPullRequests: EnqueuedPullRequest[];
   /** Test runs in progress (the metrics service's gauges, /getQueue's `testRunsInFlight`). */
   activeTestRuns: ActiveTestRun[];
-  createdAt?: Date | undefined;
+  createdAt?:
+    | Date
+    | undefined;
+  /** The PRs of this queue that ended in the last hour: ListQueues fills it, other calls leave it unset. */
+  lastHour?: RecentOutcomes | undefined;
+}
+
+/** How many PRs of a queue ended, by outcome, within a recent window. */
+export interface RecentOutcomes {
+  merged: number;
+  failed: number;
+  cancelled: number;
 }
 
 /** A pull request in a queue (an item of /getQueue's `enqueuedPullRequests`). */
@@ -825,6 +836,7 @@ function createBaseQueue(): Queue {
     enqueuedPullRequests: [],
     activeTestRuns: [],
     createdAt: undefined,
+    lastHour: undefined,
   };
 }
 
@@ -892,6 +904,9 @@ export const Queue: MessageFns<Queue> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(170).fork()).join();
+    }
+    if (message.lastHour !== undefined) {
+      RecentOutcomes.encode(message.lastHour, writer.uint32(178).fork()).join();
     }
     return writer;
   },
@@ -1077,6 +1092,14 @@ export const Queue: MessageFns<Queue> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.lastHour = RecentOutcomes.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1176,6 +1199,11 @@ export const Queue: MessageFns<Queue> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      lastHour: isSet(object.lastHour)
+        ? RecentOutcomes.fromJSON(object.lastHour)
+        : isSet(object.last_hour)
+        ? RecentOutcomes.fromJSON(object.last_hour)
+        : undefined,
     };
   },
 
@@ -1244,6 +1272,9 @@ export const Queue: MessageFns<Queue> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.lastHour !== undefined) {
+      obj.lastHour = RecentOutcomes.toJSON(message.lastHour);
+    }
     return obj;
   },
 
@@ -1273,6 +1304,110 @@ export const Queue: MessageFns<Queue> = {
     message.enqueuedPullRequests = object.enqueuedPullRequests?.map((e) => EnqueuedPullRequest.fromPartial(e)) || [];
     message.activeTestRuns = object.activeTestRuns?.map((e) => ActiveTestRun.fromPartial(e)) || [];
     message.createdAt = object.createdAt ?? undefined;
+    message.lastHour = (object.lastHour !== undefined && object.lastHour !== null)
+      ? RecentOutcomes.fromPartial(object.lastHour)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRecentOutcomes(): RecentOutcomes {
+  return { merged: 0, failed: 0, cancelled: 0 };
+}
+
+export const RecentOutcomes: MessageFns<RecentOutcomes> = {
+  encode(message: RecentOutcomes, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.merged !== 0) {
+      writer.uint32(8).uint32(message.merged);
+    }
+    if (message.failed !== 0) {
+      writer.uint32(16).uint32(message.failed);
+    }
+    if (message.cancelled !== 0) {
+      writer.uint32(24).uint32(message.cancelled);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecentOutcomes {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecentOutcomes();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.merged = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.failed = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.cancelled = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecentOutcomes {
+    return {
+      merged: isSet(object.merged) ? globalThis.Number(object.merged) : 0,
+      failed: isSet(object.failed) ? globalThis.Number(object.failed) : 0,
+      cancelled: isSet(object.cancelled) ? globalThis.Number(object.cancelled) : 0,
+    };
+  },
+
+  toJSON(message: RecentOutcomes): unknown {
+    const obj: any = {};
+    if (message.merged !== 0) {
+      obj.merged = Math.round(message.merged);
+    }
+    if (message.failed !== 0) {
+      obj.failed = Math.round(message.failed);
+    }
+    if (message.cancelled !== 0) {
+      obj.cancelled = Math.round(message.cancelled);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecentOutcomes>, I>>(base?: I): RecentOutcomes {
+    return RecentOutcomes.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecentOutcomes>, I>>(object: I): RecentOutcomes {
+    const message = createBaseRecentOutcomes();
+    message.merged = object.merged ?? 0;
+    message.failed = object.failed ?? 0;
+    message.cancelled = object.cancelled ?? 0;
     return message;
   },
 };
