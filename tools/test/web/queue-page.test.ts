@@ -16,6 +16,11 @@ interface RunNode {
   children: RunNode[];
 }
 const { bisectionTree } = (await import(RUN_TREE)) as { bisectionTree: (runs: RunInFlight[]) => RunNode[] };
+const WAITS = "../../../web/src/pending-failure-waits.js";
+type Queued = { prNumber: number; state: string };
+const { pendingFailureWaits } = (await import(WAITS)) as {
+  pendingFailureWaits: (prs: Queued[], runs: RunInFlight[], pr: Queued) => string;
+};
 
 const run = (id: string, kind: RunInFlight["kind"], prNumbers: number[]): RunInFlight => ({
   id,
@@ -43,5 +48,20 @@ describe("the queue page's bisection tree", () => {
 
   it("shows no tree when no bisection runs", () => {
     expect(bisectionTree([run("main-1", "main", [1, 2])])).to.deep.equal([]);
+  });
+});
+
+describe("the queue page's pending failures", () => {
+  it("say which PRs ahead and which runs with the PR they wait for", () => {
+    const prs = [
+      { prNumber: 1, state: "TESTING" },
+      { prNumber: 2, state: "PENDING_FAILURE" },
+      { prNumber: 3, state: "TESTING" },
+    ];
+    const runs = [run("r1", "main", [1]), run("r3", "main", [1, 2, 3])];
+    expect(pendingFailureWaits(prs, runs, prs[1]!)).to.equal(
+      "#1 ahead to merge or leave and the run that contains it to finish",
+    );
+    expect(pendingFailureWaits([prs[1]!], [], prs[1]!)).to.equal("the next round of the queue");
   });
 });
