@@ -64,7 +64,9 @@ export async function runCommand(run: CommandRun): Promise<CommandRunResult> {
   const started = performance.now();
   const tail = new OutputTail(run.outputTailBytes ?? DEFAULT_TAIL_BYTES);
   const area = await createRunArea();
-  const { exitCode, timedOut, cancelled } = await runInProcessGroup(run, tail, area).finally(() => area.remove());
+  const { exitCode, timedOut, cancelled } = await runInProcessGroup(run, tail, area).finally(() =>
+    area.remove(),
+  );
   if (cancelled) throw new TestRunCancelledError();
   const durationMs = Math.round(performance.now() - started);
   const junitFiles = await collectJunitFiles(
