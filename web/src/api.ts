@@ -84,3 +84,6 @@ export function parseRepoKey(key: string): RepoRef | undefined {
   if (parts.length < 3) return undefined;
   return { host: parts[0]!, owner: parts.slice(1, -1).join("/"), name: parts[parts.length - 1]! };
 }
+
+/** GET a plain-text page of the API (a run's output) with the session cookie. */
+export const getText = (path: string): Promise<string> => send<string>("GET", path);

@@ -153,19 +153,39 @@ describe("the web page in a real browser, against the whole system as make dev s
     await page.locator("#pr-state", { hasText: "MERGED" }).waitFor({ timeout: 120_000 });
     expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).to.equal(1);
     expect(navigations, "no reload, no navigation").to.deep.equal([]);
-    const seen = await page.locator(".timeline li .badge").allTextContents();
-    expect(seen[0]).to.equal("PENDING");
-    expect(seen.at(-1)).to.equal("MERGED");
+    // The stored history, every state change with its reason: submitted, queued, tested, merged.
+    const steps = await page.locator(".timeline li").allTextContents();
+    expect(steps[0]).to.match(/^NOT_READY .* — SUBMITTED$/);
+    expect(steps.some((t) => t.startsWith("PENDING "))).to.equal(true);
+    expect(steps.some((t) => t.startsWith("TESTING "))).to.equal(true);
+    expect(steps.at(-1)).to.match(/^MERGED /);
     await page.screenshot({ path: path.join(SHOTS, "pull-request-merged.png"), fullPage: true });
 
     // (The estimate #4 gets while under test may last only as long as its short run: the gateway tests check it.)
     await failing.locator("#pr-state", { hasText: "FAILED" }).waitFor({ timeout: 120_000 });
     expect(await failing.locator("#pr-reason").textContent()).to.equal("Failed: TESTS_FAILED");
-    const output = failing.getByRole("link", { name: "The run's output" });
-    // GET /v1/test-runs/{id}/output serves the stored tail of a COMMAND run's output (the h-runs branch).
-    expect(await output.getAttribute("href")).to.match(/^(https?:\/\/[^/]+)?\/v1\/test-runs\/[^/]+\/output$/);
-    await failing.screenshot({ path: path.join(SHOTS, "pull-request-failed.png"), fullPage: true });
     await failing.close();
+
+    // A fresh page, after the PR left the queue: the run is found from the PR's failureDetailsUrl alone.
+    const reopened = await page.context().newPage();
+    await reopened.goto(
+      `${origin}/pull-request?repo=${encodeURIComponent(repoKey)}&branch=main&pr=${bad.number}`,
+    );
+    const output = reopened.locator("#run-output");
+    // The repository's own test output (node's spec reporter), read from GET /v1/test-runs/{id}/output.
+    await output.waitFor({ timeout: 10_000 });
+    const text = (await output.textContent()) ?? "";
+    expect(text).to.contain("charges every started kilo");
+    expect(text).to.match(/fail 1/);
+    expect(await reopened.locator(".timeline li").last().textContent()).to.match(
+      /^FAILED .* — TESTS_FAILED \(run \S+\)$/,
+    );
+    // The run the history names: its test branch, though the PR is no longer in the queue.
+    await reopened.locator(".run-details", { hasText: "Test branch" }).waitFor();
+    const link = reopened.getByRole("link", { name: "The run's output" });
+    expect(await link.getAttribute("href")).to.match(/^\/v1\/test-runs\/[^/]+\/output$/);
+    await reopened.screenshot({ path: path.join(SHOTS, "pull-request-failed.png"), fullPage: true });
+    await reopened.close();
   });
 
   it("opens a failing test from its html_url and sets a quarantine override that shows at once", async () => {
@@ -229,6 +249,9 @@ describe("the web page in a real browser, against the whole system as make dev s
   it("signs out, and the old session is refused", async () => {
     const before = (await page.context().cookies()).find((c) => c.name === "mainline_session")!;
     await page.goto(`${origin}/`);
+    // The queue list first: what the queue got done in the last hour (#1 merged, #4 failed above).
+    const row = page.getByRole("row", { name: new RegExp(`${repoKey} main`) });
+    await row.locator(".last-hour", { hasText: /^1 merged, 1 failed$/ }).waitFor({ timeout: 5_000 });
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByLabel("API token").waitFor();
     const replay = await fetch(`${origin}/ui/session`, {

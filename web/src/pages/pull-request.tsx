@@ -4,6 +4,7 @@ import { ago, stateClass } from "../format.js";
 import { useLive } from "../live.js";
 import { queueHref } from "../router.js";
 import type { EnqueuedPullRequest } from "./queue.js";
+import { RunOutput } from "./run-output.js";
 
 interface SubmittedPullRequest {
   state: string;
@@ -17,6 +18,10 @@ interface SubmittedPullRequest {
   prAuthor: string;
   failureReason?: string;
   cancellationReason?: string;
+  /** A failed PR's run output: this gateway's /v1/test-runs/{id}/output or the external CI's page. */
+  failureDetailsUrl?: string;
+  /** Every state change of this submission, oldest first, as the coordinator stored it. */
+  history: Transition[];
   queuePosition?: number;
   estimatedMergeAt?: string;
 }
@@ -36,17 +41,17 @@ interface PullRequestView {
   run?: { id: string; details: TestingDetails };
 }
 
-/** A state as the page saw it change (the timeline of this visit; the stored history is the API's to add). */
-interface Seen {
-  state: string;
+interface Transition {
   at: string;
-  reason?: string;
+  from: string | null;
+  to: string;
+  reason: string;
+  testRunId?: string;
 }
 
 export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: string; pr: number }) {
   const ref = parseRepoKey(repo);
   const lastRun = useRef<string>();
-  const [timeline, setTimeline] = useState<Seen[]>([]);
   const [actionError, setActionError] = useState<string>();
   const load = async (): Promise<PullRequestView> => {
     const queue = { repo: ref, targetBranch: branch };
@@ -54,20 +59,17 @@ export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: st
       api<SubmittedPullRequest>("/getSubmittedPullRequest", { ...queue, pr: { number: pr } }),
       api<{ enqueuedPullRequests: EnqueuedPullRequest[] }>("/getQueue", queue).catch(() => undefined),
     ]);
-    // The run is known while the PR is in the queue; the page keeps the last one it saw after the PR left.
-    const runId = q?.enqueuedPullRequests.find((p) => p.prNumber === pr)?.testRunId ?? lastRun.current;
+    // The run under test while the PR is in the queue; after it left, the last run its history names.
+    const runId =
+      q?.enqueuedPullRequests.find((p) => p.prNumber === pr)?.testRunId ??
+      submitted.history.findLast((t) => t.testRunId)?.testRunId ??
+      lastRun.current;
     lastRun.current = runId;
     const details = runId
       ? await api<TestingDetails>("/getMergeQueueTestingDetails", { ...queue, testRunId: runId }).catch(
           () => undefined,
         )
       : undefined;
-    setTimeline((t) => {
-      const last = t[t.length - 1];
-      if (last?.state === submitted.state) return t;
-      const reason = submitted.failureReason ?? submitted.cancellationReason;
-      return [...t, { state: submitted.state, at: submitted.stateChangedAt, ...(reason ? { reason } : {}) }];
-    });
     return { pr: submitted, ...(runId && details ? { run: { id: runId, details } } : {}) };
   };
   const { data, error } = useLive(load, { repo, branch }, `${repo} ${branch} ${pr}`);
@@ -139,10 +141,16 @@ export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: st
           <section aria-labelledby="timeline-heading">
             <h2 id="timeline-heading">Timeline</h2>
             <ol class="timeline">
-              {timeline.map((s, i) => (
+              {p.history.map((t, i) => (
                 <li key={i}>
-                  <span class={stateClass(s.state)}>{s.state}</span> {new Date(s.at).toLocaleString()}
-                  {s.reason ? ` — ${s.reason}` : ""}
+                  <span class={stateClass(t.to)}>{t.to}</span>{" "}
+                  <time dateTime={t.at}>{new Date(t.at).toLocaleString()}</time> — {t.reason}
+                  {t.testRunId && (
+                    <>
+                      {" "}
+                      (run <code>{t.testRunId}</code>)
+                    </>
+                  )}
                 </li>
               ))}
             </ol>
@@ -169,25 +177,30 @@ export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: st
                     ` (on top of ${run.details.dependentPrs.map((n) => `#${n}`).join(", ")})`}
                 </dd>
                 <dt>Output</dt>
-                <dd>
-                  {(() => {
-                    // A COMMAND run's status check links to its stored output; an EXTERNAL one to its CI's page.
-                    const url =
-                      run.details.statusChecks.find((c) => c.url)?.url ??
-                      `/v1/test-runs/${encodeURIComponent(run.id)}/output`;
-                    const isOutput = new URL(url, location.origin).pathname.startsWith("/v1/test-runs/");
-                    return (
-                      <a href={url} rel="noreferrer" target="_blank">
-                        {isOutput ? "The run's output" : "CI details"}
-                      </a>
-                    );
-                  })()}
-                </dd>
+                <dd>{p.failureDetailsUrl ? <a href="#output-heading">Below</a> : <RunLink run={run} />}</dd>
               </dl>
             )}
           </section>
+          {p.failureDetailsUrl && (
+            <section aria-labelledby="output-heading">
+              <h2 id="output-heading">Output of the failed run</h2>
+              <RunOutput url={p.failureDetailsUrl} />
+            </section>
+          )}
         </>
       )}
     </main>
+  );
+}
+
+/** A COMMAND run's status check links to its stored output; an EXTERNAL one to its CI's page. */
+function RunLink({ run }: { run: { id: string; details: { statusChecks: { url: string }[] } } }) {
+  const url =
+    run.details.statusChecks.find((c) => c.url)?.url ?? `/v1/test-runs/${encodeURIComponent(run.id)}/output`;
+  const isOutput = new URL(url, location.origin).pathname.startsWith("/v1/test-runs/");
+  return (
+    <a href={url} rel="noreferrer" target="_blank">
+      {isOutput ? "The run's output" : "CI details"}
+    </a>
   );
 }

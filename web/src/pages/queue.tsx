@@ -2,6 +2,9 @@ import { api, parseRepoKey } from "../api.js";
 import { ago, stateClass } from "../format.js";
 import { useLive } from "../live.js";
 import { pullRequestHref } from "../router.js";
+import { BisectionTree } from "./bisection-tree.js";
+import type { RunInFlight } from "../run-tree.js";
+import { PendingFailures } from "./pending-failures.js";
 
 export interface EnqueuedPullRequest {
   id: string;
@@ -23,6 +26,7 @@ interface QueueView {
   concurrency: number;
   batch: boolean;
   enqueuedPullRequests: EnqueuedPullRequest[];
+  testRunsInFlight: RunInFlight[];
 }
 
 /** The PRs under test, one group per run in flight (a batch), in queue order: the lanes as they run now. */
@@ -123,6 +127,8 @@ export function QueuePage({ repo, branch }: { repo: string; branch: string }) {
           ))}
         </section>
       )}
+      {data && <BisectionTree runs={data.testRunsInFlight} />}
+      {data && <PendingFailures prs={prs} runs={data.testRunsInFlight} repo={repo} branch={branch} />}
       {waiting.length > 0 && (
         <section aria-labelledby="waiting-heading">
           <h2 id="waiting-heading">Waiting</h2>

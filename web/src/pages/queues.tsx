@@ -15,6 +15,8 @@ export interface QueueSummary {
   notReady: number;
   testing: number;
   testRunsInFlight: number;
+  /** The PRs that ended in the last hour. */
+  lastHour: { merged: number; failed: number; cancelled: number };
 }
 
 /** Pause, resume, drain: one updateQueue call each; the list re-reads on the queue event that follows. */
@@ -91,6 +93,7 @@ export function QueuesPage() {
               <th scope="col">Mode</th>
               <th scope="col">Depth</th>
               <th scope="col">Runs in flight</th>
+              <th scope="col">Last hour</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -114,6 +117,10 @@ export function QueuesPage() {
                   {q.notReady > 0 ? ` (+${q.notReady} not ready)` : ""}
                 </td>
                 <td data-label="Runs in flight">{q.testRunsInFlight}</td>
+                <td data-label="Last hour" class="last-hour">
+                  {q.lastHour.merged} merged, {q.lastHour.failed} failed
+                  {q.lastHour.cancelled > 0 ? `, ${q.lastHour.cancelled} cancelled` : ""}
+                </td>
                 <td data-label="Actions">
                   <QueueActions q={q} />
                 </td>

@@ -125,6 +125,16 @@ export function submittedToJson(
     ...(pr.failureReason ? { failureReason: pr.failureReason } : {}),
     ...(pr.cancellationReason ? { cancellationReason: pr.cancellationReason } : {}),
     ...(pr.failureDetailsUrl ? { failureDetailsUrl: link(pr.failureDetailsUrl) } : {}),
+    history: pr.history.map((t) => ({
+      at: iso(t.at),
+      from:
+        t.from === PullRequestState.UNSPECIFIED
+          ? null
+          : (nameOf(PullRequestState, t.from) as PullRequestStateName),
+      to: nameOf(PullRequestState, t.to) as PullRequestStateName,
+      reason: t.reason,
+      ...(t.testRunId ? { testRunId: t.testRunId } : {}),
+    })),
   };
 }
 

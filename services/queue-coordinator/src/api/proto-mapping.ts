@@ -4,6 +4,7 @@ import {
   MergeMethod,
   OptimizationMode,
   PriorityName,
+  PullRequestState,
   QueueMode,
   QueueState,
   type EnqueuedPullRequest,
@@ -110,6 +111,7 @@ export function submittedToProto(
   e: PullRequestEntry,
   p: PlannerState,
   current: boolean,
+  suffix: string,
 ): SubmittedPullRequest {
   const requiresTargets = p.settings.mode === "PARALLEL";
   const readiness = readinessOf(e, p.branch, requiresTargets);
@@ -144,6 +146,13 @@ export function submittedToProto(
     prAuthor: e.facts?.author ?? "",
     ...(e.state === "FAILED" && reason ? { failureReason: reason } : {}),
     ...(e.state === "CANCELLED" && reason ? { cancellationReason: reason } : {}),
+    history: e.history.map((t) => ({
+      at: new Date(t.at),
+      from: t.from ? prStateToProto(t.from) : PullRequestState.UNSPECIFIED,
+      to: prStateToProto(t.to),
+      reason: t.reason,
+      ...(t.runId ? { testRunId: globalId(t.runId, suffix) } : {}),
+    })),
   };
 }
 

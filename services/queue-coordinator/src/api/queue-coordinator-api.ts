@@ -40,6 +40,7 @@ import type { TestRunRecords } from "../store/test-run-records.js";
 import { assertTestCommandEnv } from "../domain/test-command-env.js";
 import { nameOf, priorityInput, queueToProto, submittedToProto } from "./proto-mapping.js";
 import { testRunOutput, withFailureDetails } from "./test-run-output.js";
+import { recentOutcomes } from "./recent-outcomes.js";
 
 export interface ApiDeps {
   engine: QueueEngine;
@@ -51,6 +52,8 @@ export interface ApiDeps {
   outputs: TestRunOutputs;
   clock: () => Date;
 }
+
+const HOUR_MS = 60 * 60_000;
 
 /** Enough for every poller a gateway replica coalesces in one turn of its event loop. */
 const MAX_LOOKUPS_PER_CALL = 1000;
@@ -88,12 +91,12 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
     const key = queueKey(address);
     const queue = { key, incarnation: incarnation(doc._id, doc.createdAt) };
     const ended = (entry: PullRequestEntry) =>
-      withFailureDetails(submittedToProto(entry, doc.planner, false), entry, queue, runs);
+      withFailureDetails(submittedToProto(entry, doc.planner, false, queue.incarnation), entry, queue, runs);
     if (!req.pr) throw new InvalidArgumentError("pr", "one of pr.number or pr.branch is required");
     if (req.pr.$case === "number") {
       const number = prNumber(req.pr.value);
       const active = doc.planner.prs[String(number)];
-      if (active) return submittedToProto(active, doc.planner, true);
+      if (active) return submittedToProto(active, doc.planner, true, queue.incarnation);
       const finished = await records.latestFinished(key, number);
       if (finished) return ended(finished.entry);
       throw new NotFoundError(NOT_SUBMITTED);
@@ -106,7 +109,7 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
     const active = Object.values(doc.planner.prs).filter((e) => e.facts?.headBranch === branch);
     const finished = await records.finishedByBranch(key, branch);
     const openActive = active.find((e) => openNumbers.has(e.number)) ?? active[0];
-    if (openActive) return submittedToProto(openActive, doc.planner, true);
+    if (openActive) return submittedToProto(openActive, doc.planner, true, queue.incarnation);
     const openFinished = finished.find((f) => openNumbers.has(f.number));
     if (openFinished) return ended(openFinished.entry);
     const closed = finished[0];
@@ -183,7 +186,16 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
       }
       if (!req.org) throw new InvalidArgumentError("org", "is required");
       const docs = await queues.list(req.org, req.repo);
-      return { queues: docs.map((d) => queueToProto(d)) };
+      // The queue list shows what each queue got done lately: the finished records of the last hour.
+      const since = deps.clock().getTime() - HOUR_MS;
+      return {
+        queues: await Promise.all(
+          docs.map(async (d) => ({
+            ...queueToProto(d),
+            lastHour: recentOutcomes(await records.finishedSince(d._id, since)),
+          })),
+        ),
+      };
     },
 
     async submitPullRequest(req) {
@@ -204,7 +216,9 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
       });
       const entry = doc.planner.prs[String(number)];
       if (!entry) throw new NotFoundError(NOT_SUBMITTED);
-      return { pullRequest: submittedToProto(entry, doc.planner, true) };
+      return {
+        pullRequest: submittedToProto(entry, doc.planner, true, incarnation(doc._id, doc.createdAt)),
+      };
     },
 
     async cancelPullRequest(req) {

@@ -8,6 +8,7 @@ import {
   RecordPullRequestFactsRequest,
   SubmitPullRequestRequest,
   PullRequestAction,
+  PullRequestState,
   QueueCoordinatorClient,
   type GetSubmittedPullRequestRequest,
 } from "@mainline/proto/queue";
@@ -113,5 +114,33 @@ describe("GetSubmittedPullRequests (many status lookups in one call)", function 
     expect(error).to.be.instanceOf(RemoteCallError);
     expect((error as RemoteCallError).grpcStatus).to.equal(GrpcStatus.INVALID_ARGUMENT);
     expect((error as Error).message).to.match(/lookups.*at most 1000/);
+  });
+
+  it("returns the PR's history (every state change with time and reason) after it left the queue, and the queue list counts it", async () => {
+    await callUnary(
+      client.submitPullRequest.bind(client),
+      SubmitPullRequestRequest.fromPartial({ queue, prNumber: 3 }),
+    );
+    await callUnary(client.cancelPullRequest.bind(client), { queue, prNumber: 3 });
+    const { pullRequest } = await callUnary(client.getSubmittedPullRequest.bind(client), byNumber(3));
+    const history = pullRequest!.history.map((t) => ({ from: t.from, to: t.to, reason: t.reason }));
+    // Without facts from the code host it waits NOT_READY (a step of its own), until it is cancelled.
+    expect(history[0]).to.deep.equal({
+      from: PullRequestState.UNSPECIFIED,
+      to: PullRequestState.NOT_READY,
+      reason: "SUBMITTED",
+    });
+    expect(history.at(-1)).to.deep.equal({
+      from: PullRequestState.NOT_READY,
+      to: PullRequestState.CANCELLED,
+      reason: "CANCELLED_BY_USER",
+    });
+    for (const t of pullRequest!.history) expect(t.at!.getTime()).to.be.closeTo(Date.now(), 60_000);
+    // The queue list counts it among the PRs that ended in the last hour.
+    const { queues } = await callUnary(client.listQueues.bind(client), {
+      org: queue.org,
+      allOrganizations: false,
+    });
+    expect(queues[0]!.lastHour).to.deep.equal({ merged: 0, failed: 0, cancelled: 1 });
   });
 });

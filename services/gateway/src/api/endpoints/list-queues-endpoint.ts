@@ -21,6 +21,8 @@ const queueSummary = z.object({
   notReady: z.int(),
   testing: z.int(),
   testRunsInFlight: z.int(),
+  /** PRs of the queue that merged, failed or were cancelled in the last hour. */
+  lastHour: z.object({ merged: z.int(), failed: z.int(), cancelled: z.int() }),
 });
 const listQueuesResponse = z.object({ queues: z.array(queueSummary) });
 
@@ -39,6 +41,11 @@ function summaryOf(q: Queue): z.infer<typeof queueSummary> {
     notReady,
     testing: count(PullRequestState.TESTING),
     testRunsInFlight: q.activeTestRuns.length,
+    lastHour: {
+      merged: q.lastHour?.merged ?? 0,
+      failed: q.lastHour?.failed ?? 0,
+      cancelled: q.lastHour?.cancelled ?? 0,
+    },
   };
 }
 
@@ -51,7 +58,8 @@ export function listQueuesEndpoint(up: Upstreams): Endpoint {
     method: "post",
     path: "/listQueues",
     operationId: "listQueues",
-    summary: "List the organisation's queues (optionally of one repository) with depth and runs in flight",
+    summary:
+      "List the organisation's queues (optionally of one repository) with depth, runs in flight and the PRs that ended in the last hour",
     tag: "Merge queue",
     access: "org",
     input: listQueuesRequest,

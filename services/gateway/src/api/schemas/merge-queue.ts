@@ -216,6 +216,16 @@ export const submittedPullRequestResponse = z.object({
   cancellationReason: z.string().optional(),
   /** Ours: where to see why a FAILED PR failed (the failing run's output, or the external CI's page). */
   failureDetailsUrl: z.string().optional(),
+  /** Ours: every state change of this submission, oldest first (from is null for the submission itself). */
+  history: z.array(
+    z.object({
+      at: isoDateTime,
+      from: z.enum(PR_STATES).nullable(),
+      to: z.enum(PR_STATES),
+      reason: z.string(),
+      testRunId: z.string().optional(),
+    }),
+  ),
   /**
    * Ours: while the PR is in the queue, its place among the PRs that count (1 = next to merge), and a best-case
    * estimate of when it merges (from its place and the median duration of the queue's recent runs; absent until

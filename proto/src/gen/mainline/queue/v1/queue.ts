@@ -626,7 +626,18 @@ export interface Queue {
   enqueuedPullRequests: EnqueuedPullRequest[];
   /** Test runs in progress (the metrics service's gauges, /getQueue's `testRunsInFlight`). */
   activeTestRuns: ActiveTestRun[];
-  createdAt?: Date | undefined;
+  createdAt?:
+    | Date
+    | undefined;
+  /** The PRs of this queue that ended in the last hour: ListQueues fills it, other calls leave it unset. */
+  lastHour?: RecentOutcomes | undefined;
+}
+
+/** How many PRs of a queue ended, by outcome, within a recent window. */
+export interface RecentOutcomes {
+  merged: number;
+  failed: number;
+  cancelled: number;
 }
 
 /** A pull request in a queue (an item of /getQueue's `enqueuedPullRequests`). */
@@ -708,7 +719,25 @@ export interface SubmittedPullRequest {
    * Where to see why a FAILED PR failed: the external CI's details URL, or the path of the kept output of the
    * failing COMMAND run (starting with /v1/, the gateway makes it absolute).
    */
-  failureDetailsUrl?: string | undefined;
+  failureDetailsUrl?:
+    | string
+    | undefined;
+  /** Every state change of this submission, oldest first (the PR page's timeline). */
+  history: StateTransition[];
+}
+
+/** One state change of a submitted PR. */
+export interface StateTransition {
+  at?:
+    | Date
+    | undefined;
+  /** UNSPECIFIED for the submission itself. */
+  from: PullRequestState;
+  to: PullRequestState;
+  /** Why, in the coordinator's vocabulary (e.g. SUBMITTED, READY, TESTS_FAILED, MERGED). */
+  reason: string;
+  /** The test run the change came from, when one did. */
+  testRunId?: string | undefined;
 }
 
 /** Impacted targets of a PR: a list (possibly empty: depends on nothing), or ALL. */
@@ -807,6 +836,7 @@ function createBaseQueue(): Queue {
     enqueuedPullRequests: [],
     activeTestRuns: [],
     createdAt: undefined,
+    lastHour: undefined,
   };
 }
 
@@ -874,6 +904,9 @@ export const Queue: MessageFns<Queue> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(170).fork()).join();
+    }
+    if (message.lastHour !== undefined) {
+      RecentOutcomes.encode(message.lastHour, writer.uint32(178).fork()).join();
     }
     return writer;
   },
@@ -1059,6 +1092,14 @@ export const Queue: MessageFns<Queue> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.lastHour = RecentOutcomes.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1158,6 +1199,11 @@ export const Queue: MessageFns<Queue> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      lastHour: isSet(object.lastHour)
+        ? RecentOutcomes.fromJSON(object.lastHour)
+        : isSet(object.last_hour)
+        ? RecentOutcomes.fromJSON(object.last_hour)
+        : undefined,
     };
   },
 
@@ -1226,6 +1272,9 @@ export const Queue: MessageFns<Queue> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.lastHour !== undefined) {
+      obj.lastHour = RecentOutcomes.toJSON(message.lastHour);
+    }
     return obj;
   },
 
@@ -1255,6 +1304,110 @@ export const Queue: MessageFns<Queue> = {
     message.enqueuedPullRequests = object.enqueuedPullRequests?.map((e) => EnqueuedPullRequest.fromPartial(e)) || [];
     message.activeTestRuns = object.activeTestRuns?.map((e) => ActiveTestRun.fromPartial(e)) || [];
     message.createdAt = object.createdAt ?? undefined;
+    message.lastHour = (object.lastHour !== undefined && object.lastHour !== null)
+      ? RecentOutcomes.fromPartial(object.lastHour)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRecentOutcomes(): RecentOutcomes {
+  return { merged: 0, failed: 0, cancelled: 0 };
+}
+
+export const RecentOutcomes: MessageFns<RecentOutcomes> = {
+  encode(message: RecentOutcomes, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.merged !== 0) {
+      writer.uint32(8).uint32(message.merged);
+    }
+    if (message.failed !== 0) {
+      writer.uint32(16).uint32(message.failed);
+    }
+    if (message.cancelled !== 0) {
+      writer.uint32(24).uint32(message.cancelled);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecentOutcomes {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecentOutcomes();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.merged = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.failed = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.cancelled = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecentOutcomes {
+    return {
+      merged: isSet(object.merged) ? globalThis.Number(object.merged) : 0,
+      failed: isSet(object.failed) ? globalThis.Number(object.failed) : 0,
+      cancelled: isSet(object.cancelled) ? globalThis.Number(object.cancelled) : 0,
+    };
+  },
+
+  toJSON(message: RecentOutcomes): unknown {
+    const obj: any = {};
+    if (message.merged !== 0) {
+      obj.merged = Math.round(message.merged);
+    }
+    if (message.failed !== 0) {
+      obj.failed = Math.round(message.failed);
+    }
+    if (message.cancelled !== 0) {
+      obj.cancelled = Math.round(message.cancelled);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecentOutcomes>, I>>(base?: I): RecentOutcomes {
+    return RecentOutcomes.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecentOutcomes>, I>>(object: I): RecentOutcomes {
+    const message = createBaseRecentOutcomes();
+    message.merged = object.merged ?? 0;
+    message.failed = object.failed ?? 0;
+    message.cancelled = object.cancelled ?? 0;
     return message;
   },
 };
@@ -1943,6 +2096,7 @@ function createBaseSubmittedPullRequest(): SubmittedPullRequest {
     failureReason: undefined,
     cancellationReason: undefined,
     failureDetailsUrl: undefined,
+    history: [],
   };
 }
 
@@ -1998,6 +2152,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     }
     if (message.failureDetailsUrl !== undefined) {
       writer.uint32(138).string(message.failureDetailsUrl);
+    }
+    for (const v of message.history) {
+      StateTransition.encode(v!, writer.uint32(146).fork()).join();
     }
     return writer;
   },
@@ -2151,6 +2308,14 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
             message.failureDetailsUrl = reader.string();
             continue;
           }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.history.push(StateTransition.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2238,6 +2403,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
         : isSet(object.failure_details_url)
         ? globalThis.String(object.failure_details_url)
         : undefined,
+      history: globalThis.Array.isArray(object?.history)
+        ? object.history.map((e: any) => StateTransition.fromJSON(e))
+        : [],
     };
   },
 
@@ -2294,6 +2462,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     if (message.failureDetailsUrl !== undefined) {
       obj.failureDetailsUrl = message.failureDetailsUrl;
     }
+    if (message.history?.length) {
+      obj.history = message.history.map((e) => StateTransition.toJSON(e));
+    }
     return obj;
   },
 
@@ -2321,6 +2492,144 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     message.failureReason = object.failureReason ?? undefined;
     message.cancellationReason = object.cancellationReason ?? undefined;
     message.failureDetailsUrl = object.failureDetailsUrl ?? undefined;
+    message.history = object.history?.map((e) => StateTransition.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseStateTransition(): StateTransition {
+  return { at: undefined, from: 0, to: 0, reason: "", testRunId: undefined };
+}
+
+export const StateTransition: MessageFns<StateTransition> = {
+  encode(message: StateTransition, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.at !== undefined) {
+      Timestamp.encode(toTimestamp(message.at), writer.uint32(10).fork()).join();
+    }
+    if (message.from !== 0) {
+      writer.uint32(16).int32(message.from);
+    }
+    if (message.to !== 0) {
+      writer.uint32(24).int32(message.to);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.testRunId !== undefined) {
+      writer.uint32(42).string(message.testRunId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StateTransition {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStateTransition();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.from = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.to = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.testRunId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StateTransition {
+    return {
+      at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
+      from: isSet(object.from) ? pullRequestStateFromJSON(object.from) : 0,
+      to: isSet(object.to) ? pullRequestStateFromJSON(object.to) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      testRunId: isSet(object.testRunId)
+        ? globalThis.String(object.testRunId)
+        : isSet(object.test_run_id)
+        ? globalThis.String(object.test_run_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: StateTransition): unknown {
+    const obj: any = {};
+    if (message.at !== undefined) {
+      obj.at = message.at.toISOString();
+    }
+    if (message.from !== 0) {
+      obj.from = pullRequestStateToJSON(message.from);
+    }
+    if (message.to !== 0) {
+      obj.to = pullRequestStateToJSON(message.to);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.testRunId !== undefined) {
+      obj.testRunId = message.testRunId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StateTransition>, I>>(base?: I): StateTransition {
+    return StateTransition.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StateTransition>, I>>(object: I): StateTransition {
+    const message = createBaseStateTransition();
+    message.at = object.at ?? undefined;
+    message.from = object.from ?? 0;
+    message.to = object.to ?? 0;
+    message.reason = object.reason ?? "";
+    message.testRunId = object.testRunId ?? undefined;
     return message;
   },
 };
