@@ -66,6 +66,7 @@ describe("proto contracts", () => {
             prSha: "abc",
             prBaseBranch: "main",
             prAuthor: pr.value,
+            history: [],
           },
         });
       },
