@@ -86,8 +86,8 @@ describe("batch-runner: a test command is untrusted", () => {
     }
     expect(result.message).not.to.match(/^[A-Z_]+_ADDR=/m);
     expect(result.message).to.contain("probe: REFUSED AUTHORIZATION_VIOLATION");
-    // Only the runner's own result reached the results stream.
-    expect(await service.resultsStored()).to.equal(storedBefore + 1);
+    // Only the runner's own messages reached the results stream: the pushed notice and the result.
+    expect(await service.resultsStored()).to.equal(storedBefore + 2);
   });
 
   it("gives the command the variables its repository declares, but not in place of PATH, HOME or CI", async () => {
