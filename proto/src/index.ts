@@ -8,4 +8,3 @@ export * as queue from "./queue.js";
 export * as flaky from "./flaky.js";
 export * as metrics from "./metrics.js";
 export * as webhooks from "./webhooks.js";
-export * as auth from "./auth.js";

@@ -1,5 +1,4 @@
 import { CANCELLED_RUNS_BUCKET } from "@mainline/batch-runner/bus/run-cancellation-board";
-import { EXTERNAL_REPORTS_BUCKET } from "@mainline/batch-runner/bus/external-report-board";
 import { TEST_RUN_RESULTS_BUCKET } from "@mainline/batch-runner/bus/test-run-result-ledger";
 import { bucketName } from "@mainline/kit/store/bucket-naming";
 import { STREAMS, SUBJECTS, TEST_RUN_OUTPUTS_BUCKET } from "@mainline/kit/streams/index";
@@ -80,8 +79,8 @@ export const SERVICE_PERMISSIONS: Readonly<Record<string, ServicePermissions>> =
     subscribe: { allow: [INBOX, "mainline.events.>"] },
   },
   /**
-   * The coordinator publishes jobs and lifecycle events (its outbox), and the external reports and JUnit
-   * uploads the gateway hands it; it consumes results, holds its timekeeper lease and reads run outputs.
+   * The coordinator publishes jobs, lifecycle events and the JUnit of external CI reports (all through its
+   * outbox); it consumes results, holds its timekeeper lease and reads run outputs.
    */
   "queue-coordinator": {
     publish: {
@@ -91,11 +90,12 @@ export const SERVICE_PERMISSIONS: Readonly<Record<string, ServicePermissions>> =
         INBOX,
         SUBJECTS.testRunJob,
         SUBJECTS.mergeJob,
-        SUBJECTS.externalReport,
+        SUBJECTS.testBranchCleanupJob,
         SUBJECTS.testResults,
         SUBJECTS.pullRequestEvent,
         SUBJECTS.batchEvent,
         SUBJECTS.testRunEvent,
+        SUBJECTS.queueEvent,
         ...MAINLINE_STREAMS.flatMap(provisions),
         ...reads(STREAMS.results.name),
         ...reads(`OBJ_${TEST_RUN_OUTPUTS_BUCKET}`),
@@ -133,7 +133,7 @@ export const SERVICE_PERMISSIONS: Readonly<Record<string, ServicePermissions>> =
         ...reads(STREAMS.events.name),
         ...reads(`OBJ_${TEST_RUN_OUTPUTS_BUCKET}`),
         `$O.${TEST_RUN_OUTPUTS_BUCKET}.>`,
-        ...[CANCELLED_RUNS_BUCKET, EXTERNAL_REPORTS_BUCKET, TEST_RUN_RESULTS_BUCKET].flatMap(ownsBucket),
+        ...[CANCELLED_RUNS_BUCKET, TEST_RUN_RESULTS_BUCKET].flatMap(ownsBucket),
       ],
     },
     subscribe: { allow: [INBOX] },

@@ -9,14 +9,12 @@ import {
 } from "@mainline/kit/bus/index";
 import type { Logger } from "@mainline/kit/logging/index";
 import { provisionMainlineStreams, STREAMS, TestRunOutputs } from "@mainline/kit/streams/index";
-import { ExternalTestRunReported, MergeJob, TestRunJob, TestRunLifecycleEvent } from "@mainline/proto/queue";
+import { MergeJob, TestBranchCleanupJob, TestRunJob, TestRunLifecycleEvent } from "@mainline/proto/queue";
 import {
   CANCELLATION_CONSUMER,
   cancellationHandler,
   provisionCancellationConsumer,
 } from "../bus/cancellation-consumer.js";
-import { ExternalReportBoard } from "../bus/external-report-board.js";
-import { externalReportHandler } from "../bus/external-report-handler.js";
 import {
   DEFAULT_JOB_CONSUMER_SETTINGS,
   JOB_CONSUMERS,
@@ -28,11 +26,10 @@ import { TestRunResultLedger } from "../bus/test-run-result-ledger.js";
 import type { GitIdentity } from "../git/git.js";
 import { GitCredentials } from "../git/git-credentials.js";
 import { RepositoryCache } from "../git/repository-cache.js";
-import { ExternalRunWaiter } from "../jobs/external-run-waiter.js";
 import { mergeJobHandler } from "../jobs/merge-handler.js";
 import { RunCancellations } from "../jobs/run-cancellations.js";
+import { testBranchCleanupHandler } from "../jobs/test-branch-cleanup-handler.js";
 import { testRunJobHandler } from "../jobs/test-run-handler.js";
-import { ExternalRunRegistry } from "../runner/external-runner.js";
 
 export interface BatchRunnerSettings {
   /** This replica's own folder for repository mirrors and worktrees. */
@@ -58,10 +55,7 @@ export interface BatchRunnerDeps {
 export interface BatchRunner {
   /** Stops pulling jobs; jobs in flight go on. Idempotent. */
   stopConsuming(): void;
-  /**
-   * Resolves once every job in flight has settled. Waits for external reports are cut short and
-   * their jobs handed back to the stream, where another replica resumes them from the board.
-   */
+  /** Resolves once every job in flight has settled (a running command is handed back to the stream). */
   finishInFlight(): Promise<void>;
   /** Both, in order (finishInFlight stops consuming first). */
   stop(): Promise<void>;
@@ -69,7 +63,7 @@ export interface BatchRunner {
 
 /**
  * Wires the batch-runner's job handling onto a NATS connection: provisions the shared streams and
- * its durable consumers, then consumes test-run jobs, merge jobs and external CI reports. Replicas
+ * its durable consumers, then consumes test-run jobs, merge jobs and test-branch cleanups. Replicas
  * are stateless and share the durable consumers; main.ts and the tests both start it here.
  */
 export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunner> {
@@ -89,17 +83,11 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
     identity: settings.gitIdentity,
     credentials: new GitCredentials(settings.credentialsDir),
   });
-  const [ledger, board, cancelledRuns, outputs] = await Promise.all([
+  const [ledger, cancelledRuns, outputs] = await Promise.all([
     TestRunResultLedger.open(js),
-    ExternalReportBoard.open(js),
     RunCancellationBoard.open(js),
     TestRunOutputs.open(js),
   ]);
-  const externalRuns = new ExternalRunWaiter(new ExternalRunRegistry(), board);
-  const watch = await board.watch(
-    (report) => externalRuns.accept(report),
-    (error) => logger.warn({ err: error }, "could not read an external report from the board"),
-  );
   const cancellations = new RunCancellations(cancelledRuns);
   const cancellationWatch = await cancelledRuns.watch(
     (testRunId) => cancellations.cancel(testRunId),
@@ -135,7 +123,6 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
     testRunJobHandler({
       ...common,
       ledger,
-      externalRuns,
       cancellations,
       outputs,
       abort: abort.signal,
@@ -143,7 +130,7 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
     }),
   );
   await start(JOB_CONSUMERS.merge, MergeJob, mergeJobHandler(common));
-  await start(JOB_CONSUMERS.externalReport, ExternalTestRunReported, externalReportHandler(board));
+  await start(JOB_CONSUMERS.testBranchCleanup, TestBranchCleanupJob, testBranchCleanupHandler(common));
   await start(
     CANCELLATION_CONSUMER,
     TestRunLifecycleEvent,
@@ -160,7 +147,6 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
     stopConsuming();
     abort.abort();
     await stopped;
-    watch.stop();
     cancellationWatch.stop();
   };
   return {

@@ -10,7 +10,7 @@ import { STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
 export const JOB_CONSUMERS = {
   testRun: { durable: "batch-runner-test-run", subject: SUBJECTS.testRunJob },
   merge: { durable: "batch-runner-merge", subject: SUBJECTS.mergeJob },
-  externalReport: { durable: "batch-runner-external-report", subject: SUBJECTS.externalReport },
+  testBranchCleanup: { durable: "batch-runner-test-branch-cleanup", subject: SUBJECTS.testBranchCleanupJob },
 } as const;
 
 export interface JobConsumerSettings {

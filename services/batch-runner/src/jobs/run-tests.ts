@@ -5,8 +5,7 @@ import type { RepositoryCache } from "../git/repository-cache.js";
 import { withTestCommitWorktree } from "../git/test-commit-worktree.js";
 import { runCommand } from "../runner/command-runner.js";
 import type { RunOutcome } from "../runner/run-result.js";
-import type { ExternalRunWaiter } from "./external-run-waiter.js";
-import type { TestRunRequest } from "./test-run-request.js";
+import type { CommandTestRunner, TestRunRequest } from "./test-run-request.js";
 
 /** What the runner said about the test commit, whichever runner it was. */
 export interface RunVerdict {
@@ -18,9 +17,6 @@ export interface RunVerdict {
 
 export interface RunTestsDeps {
   readonly cache: RepositoryCache;
-  readonly externalRuns: ExternalRunWaiter;
-  /** Fires on shutdown: an external wait gives its job back instead of holding the process. */
-  readonly abort: AbortSignal;
   readonly outputs: TestRunOutputs;
   readonly logger: Logger;
 }
@@ -39,37 +35,18 @@ const MESSAGE_OUTPUT_CHARS = 4000;
 const MAX_JUNIT_BYTES = 512 * 1024;
 
 /**
- * Runs the job's runner against the pushed test commit. When `cancel` fires, a command's process
- * group is killed and an external wait ends at once; either way it rejects and the caller, which
- * owns `cancel`, knows why.
+ * Runs the job's test command against the pushed test commit. When `cancel` fires, the command's
+ * process group is killed; it rejects and the caller, which owns `cancel`, knows why.
  */
 export async function runTests(
   request: TestRunRequest,
+  runner: CommandTestRunner,
   branch: ProjectedBranch,
   deps: RunTestsDeps,
   cancel: AbortSignal,
 ): Promise<RunVerdict> {
   const timeoutSeconds = Math.round(request.timeoutMs / 1000);
-  if (request.runner.kind === "external") {
-    const report = await deps.externalRuns.waitFor(
-      request.testRunId,
-      request.queue.org,
-      request.timeoutMs,
-      AbortSignal.any([deps.abort, cancel]),
-    );
-    const said =
-      report.outcome === "timed_out"
-        ? `no report from the external CI within the testing timeout of ${timeoutSeconds} s`
-        : `the external CI reported the run as ${report.outcome}`;
-    return {
-      outcome: report.outcome,
-      junitXml: report.junitFiles.map((file) => file.content),
-      message: report.message !== undefined ? `${said}: ${report.message}` : said,
-      ...(report.detailsUrl !== undefined && { detailsUrl: report.detailsUrl }),
-    };
-  }
-
-  const { command, junitGlobs, env } = request.runner;
+  const { command, junitGlobs, env } = runner;
   const run = await withTestCommitWorktree(
     deps.cache,
     {

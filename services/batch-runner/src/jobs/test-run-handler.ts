@@ -15,19 +15,17 @@ import { buildProjectedBranch, type ProjectedBranch } from "../git/projected-bra
 import { assertRunId } from "../git/ref-names.js";
 import { deleteTestBranches } from "../git/test-branch-cleanup.js";
 import type { RepositoryCache } from "../git/repository-cache.js";
-import type { ExternalRunWaiter } from "./external-run-waiter.js";
 import type { RunCancellations } from "./run-cancellations.js";
 import { flakyUploadOf } from "./flaky-upload.js";
 import { retryLater, shouldRetry } from "./retry-later.js";
 import { runTests } from "./run-tests.js";
 import { readTestRunJob, type TestRunRequest } from "./test-run-request.js";
-import { failureResult, verdictResult } from "./test-run-result.js";
+import { failureResult, pushedCommits, verdictResult } from "./test-run-result.js";
 
 export interface TestRunHandlerDeps {
   readonly js: JetStreamClient;
   readonly cache: RepositoryCache;
   readonly ledger: TestRunResultLedger;
-  readonly externalRuns: ExternalRunWaiter;
   readonly cancellations: RunCancellations;
   readonly outputs: TestRunOutputs;
   readonly logger: Logger;
@@ -42,10 +40,12 @@ const TRACER = "mainline-batch-runner";
 const TEST_RUN_ID = "mainline.test_run.id";
 
 /**
- * Handles one delivery of a TestRunJob: build and push the projected branch, run or await the
- * tests, then record the result, publish it to the coordinator and the JUnit to flaky-analytics.
- * Every step is safe to repeat: the branch is reused by test-run id, the first recorded result
- * wins, and publishes carry message ids derived from the run id.
+ * Handles one delivery of a TestRunJob: build and push the projected branch, then, for a COMMAND
+ * run, run the tests, record the result, publish it to the coordinator and the JUnit to
+ * flaky-analytics. A run an external CI tests ends here once its branch is pushed: the CI reports
+ * to the coordinator, which already holds the pushed commits. Every step is safe to repeat: the
+ * branch is reused by test-run id, the first recorded result wins, and publishes carry message ids
+ * derived from the run id.
  */
 export function testRunJobHandler(deps: TestRunHandlerDeps): DeliveryHandler<TestRunJob> {
   return async ({ data: job, deliveryCount }) => {
@@ -73,6 +73,8 @@ export function testRunJobHandler(deps: TestRunHandlerDeps): DeliveryHandler<Tes
       }
       const result = await testRun(deps, request, startedAt, deliveryCount, followed.signal);
       if (result === CANCELLED) return log.info("test run cancelled; stopped and its test branch deleted");
+      if (result === HANDED_OVER)
+        return log.info("test branch pushed; the external CI reports its result to the coordinator");
       log.info({ outcome: result.outcome, testBranchSha: result.testBranchSha }, "test run finished");
       await decide(deps, job, result);
     } finally {
@@ -83,6 +85,8 @@ export function testRunJobHandler(deps: TestRunHandlerDeps): DeliveryHandler<Tes
 
 /** A run the planner cancelled ends without a result: nobody waits for one. */
 const CANCELLED = Symbol("cancelled");
+/** An external CI's run: the batch-runner's part ends with the push. */
+const HANDED_OVER = Symbol("handed over");
 
 async function testRun(
   deps: TestRunHandlerDeps,
@@ -90,7 +94,7 @@ async function testRun(
   startedAt: Date,
   deliveryCount: number,
   cancel: AbortSignal,
-): Promise<TestRunResult | typeof CANCELLED> {
+): Promise<TestRunResult | typeof CANCELLED | typeof HANDED_OVER> {
   const stopCancelled = async (branch?: ProjectedBranch): Promise<typeof CANCELLED> => {
     if (branch !== undefined) await deleteCancelledBranch(deps, request, branch);
     return CANCELLED;
@@ -117,6 +121,7 @@ async function testRun(
       testBranch: branch.testBranch,
       testBranchSha: branch.testBranchSha,
       pushedAt: deps.clock(),
+      commits: pushedCommits(request, branch),
     });
   } catch (error) {
     if (cancel.aborted) return stopCancelled();
@@ -125,9 +130,11 @@ async function testRun(
   if (cancel.aborted) return stopCancelled(branch);
   if (branch.reused)
     deps.logger.info({ testRunId: request.testRunId }, "test branch already pushed; reusing it");
+  const runner = request.runner;
+  if (runner.kind === "external") return HANDED_OVER;
   try {
     const verdict = await inSpan(TRACER, "run tests", attributes, async (span) => {
-      const ran = await runTests(request, branch, deps, cancel);
+      const ran = await runTests(request, runner, branch, deps, cancel);
       span.setAttribute("mainline.test_run.outcome", ran.outcome);
       return ran;
     });

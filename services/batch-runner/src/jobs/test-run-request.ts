@@ -11,15 +11,16 @@ import {
   DEFAULT_TEST_BRANCH_PREFIX,
 } from "../git/ref-names.js";
 
-export type TestRunner =
-  | {
-      readonly kind: "command";
-      readonly command: string;
-      readonly junitGlobs: readonly string[];
-      /** The repository's declared variables (the coordinator checked them); the runner's own win. */
-      readonly env: Readonly<Record<string, string>>;
-    }
-  | { readonly kind: "external" };
+export interface CommandTestRunner {
+  readonly kind: "command";
+  readonly command: string;
+  readonly junitGlobs: readonly string[];
+  /** The repository's declared variables (the coordinator checked them); the runner's own win. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** An external CI builds the pushed branch and reports to the coordinator. */
+export type TestRunner = CommandTestRunner | { readonly kind: "external" };
 
 /** A TestRunJob checked and translated into what the git and runner modules take. */
 export interface TestRunRequest {

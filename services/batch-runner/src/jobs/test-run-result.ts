@@ -1,5 +1,11 @@
 import { MainlineError } from "@mainline/kit/errors/index";
-import { TestRunOutcome, TestRunResult, type StatusCheck, type TestRunJob } from "@mainline/proto/queue";
+import {
+  TestRunOutcome,
+  TestRunResult,
+  type PullRequestCommit,
+  type StatusCheck,
+  type TestRunJob,
+} from "@mainline/proto/queue";
 import { MergeConflictError } from "../git/git-errors.js";
 import type { ProjectedBranch } from "../git/projected-branch.js";
 import type { RunVerdict } from "./run-tests.js";
@@ -26,7 +32,7 @@ export function verdictResult(
   times: Times,
 ): TestRunResult {
   const statusCheck: StatusCheck = {
-    context: request.runner.kind === "command" ? "mainline/test-command" : "mainline/external-ci",
+    context: "mainline/test-command",
     url: verdict.detailsUrl ?? "",
     state: STATUS_STATES[verdict.outcome],
   };
@@ -70,12 +76,16 @@ function branchFields(request: TestRunRequest, branch: ProjectedBranch): Partial
     testBranch: branch.testBranch,
     testBranchSha: branch.testBranchSha,
     baseSha: branch.baseSha,
-    // In application order, as the coordinator listed them.
-    commits: request.projected.pullRequests.flatMap((pr) => {
-      const commitSha = branch.commitsByPr[pr.number];
-      return commitSha === undefined ? [] : [{ prNumber: pr.number, commitSha }];
-    }),
+    commits: pushedCommits(request, branch),
   };
+}
+
+/** Each PR's commit on the test branch, in application order, as the coordinator listed them. */
+export function pushedCommits(request: TestRunRequest, branch: ProjectedBranch): PullRequestCommit[] {
+  return request.projected.pullRequests.flatMap((pr) => {
+    const commitSha = branch.commitsByPr[pr.number];
+    return commitSha === undefined ? [] : [{ prNumber: pr.number, commitSha }];
+  });
 }
 
 function describe(error: unknown): string {

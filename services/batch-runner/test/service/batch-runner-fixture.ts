@@ -9,15 +9,16 @@ import { STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
 import { NatsServer } from "@mainline/testing";
 import { UploadTestResultsRequest } from "@mainline/proto/flaky";
 import {
-  ExternalTestRunReported,
   MergeJob,
   MergeMethod,
   MergeResult,
   RunnerKind,
+  TestBranchCleanupJob,
   TestRunJob,
   TestRunEventType,
   TestRunKind,
   TestRunLifecycleEvent,
+  TestRunPushed,
   TestRunResult,
   type Runner,
 } from "@mainline/proto/queue";
@@ -59,6 +60,7 @@ export class BatchRunnerFixture {
     readonly testRunResults: BusInbox<TestRunResult>,
     readonly mergeResults: BusInbox<MergeResult>,
     readonly uploads: BusInbox<UploadTestResultsRequest>,
+    readonly pushes: BusInbox<TestRunPushed>,
   ) {}
 
   static async start(consumers?: JobConsumerSettings): Promise<BatchRunnerFixture> {
@@ -93,6 +95,13 @@ export class BatchRunnerFixture {
         durable: "test-flaky-analytics",
         codec: UploadTestResultsRequest,
         keyOf: (u) => u.uploadId ?? "",
+      }),
+      await BusInbox.open({
+        ...onResults,
+        subject: SUBJECTS.testRunPushed,
+        durable: "test-coordinator-pushes",
+        codec: TestRunPushed,
+        keyOf: (p) => p.testRunId,
       }),
     );
     fixture.connections.push(nc);
@@ -164,11 +173,19 @@ export class BatchRunnerFixture {
       .seq;
   }
 
-  async publishExternalReport(report: Partial<ExternalTestRunReported>): Promise<void> {
-    const message = ExternalTestRunReported.fromPartial({ org: QUEUE.org, ...report });
-    await publish(this.js, SUBJECTS.externalReport, ExternalTestRunReported, message, {
-      msgId: `external-report:${message.testRunId}`,
+  /** The coordinator's cleanup of a cancelled external run's branch; returns its stream sequence. */
+  async publishTestBranchCleanup(remote: Pick<RemoteFixture, "url">, testRunId: string): Promise<number> {
+    const job = TestBranchCleanupJob.fromPartial({
+      cleanupId: testRunId,
+      queue: QUEUE,
+      remoteUrl: remote.url,
+      testBranches: [`mainline/test/main/${testRunId}`],
     });
+    return (
+      await publish(this.js, SUBJECTS.testBranchCleanupJob, TestBranchCleanupJob, job, {
+        msgId: `cleanup-${testRunId}`,
+      })
+    ).seq;
   }
 
   /** The coordinator's cancellation of a run, as its outbox publishes it. */
@@ -207,7 +224,12 @@ export class BatchRunnerFixture {
 
   async stop(): Promise<void> {
     for (const runner of this.runners) await runner.stop();
-    await Promise.all([this.testRunResults.stop(), this.mergeResults.stop(), this.uploads.stop()]);
+    await Promise.all([
+      this.testRunResults.stop(),
+      this.mergeResults.stop(),
+      this.uploads.stop(),
+      this.pushes.stop(),
+    ]);
     for (const nc of this.connections) await nc.close();
     await this.server.stop();
     await Promise.all(this.workDirs.map((dir) => rm(dir, { recursive: true, force: true })));

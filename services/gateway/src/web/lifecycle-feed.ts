@@ -6,7 +6,7 @@ import { TestStatusChanged } from "@mainline/proto/flaky";
 import {
   BatchLifecycleEvent,
   PullRequestLifecycleEvent,
-  QueueSnapshotChanged,
+  QueueLifecycleEvent,
   TestRunEventType,
   TestRunKind,
   TestRunLifecycleEvent,
@@ -54,7 +54,7 @@ const DECODERS: Record<string, Decode> = {
     };
   },
   [SUBJECTS.queueEvent]: (data) => {
-    const q = QueueSnapshotChanged.decode(data).queue;
+    const q = QueueLifecycleEvent.decode(data).queue;
     return q && { org: q.org, repo: repoKey(q.repo), branch: q.targetBranch, kind: "queue" };
   },
   [SUBJECTS.testStatusEvent]: (data) => {

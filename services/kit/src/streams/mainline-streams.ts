@@ -10,9 +10,9 @@ export const SUBJECTS = {
   /** queue-coordinator -> batch-runner */
   testRunJob: "mainline.jobs.test-run",
   mergeJob: "mainline.jobs.merge",
-  /** gateway (external CI report) -> batch-runner */
-  externalReport: "mainline.jobs.external-report",
-  /** batch-runner / gateway -> flaky-analytics: JUnit results to ingest */
+  /** Test branches of cancelled runs an external CI may be building. */
+  testBranchCleanupJob: "mainline.jobs.test-branch-cleanup",
+  /** batch-runner (COMMAND runs) / queue-coordinator (external CI reports) -> flaky-analytics: JUnit to ingest */
   testResults: "mainline.jobs.test-results",
   /** batch-runner -> queue-coordinator */
   testRunResult: "mainline.results.test-run",
@@ -23,6 +23,7 @@ export const SUBJECTS = {
   pullRequestEvent: "mainline.events.pull-request",
   batchEvent: "mainline.events.batch",
   testRunEvent: "mainline.events.test-run",
+  /** A queue's state or mode changed. */
   queueEvent: "mainline.events.queue",
   /** flaky-analytics -> webhooks, metrics */
   testStatusEvent: "mainline.events.test-status",

@@ -1,4 +1,3 @@
-import type { JetStreamClient } from "nats";
 import {
   FailedPreconditionError,
   InvalidArgumentError,
@@ -6,17 +5,13 @@ import {
   NotFoundError,
   STATUS_TABLE,
 } from "@mainline/kit/errors/index";
-import { publish } from "@mainline/kit/bus/index";
-import { SUBJECTS, type TestRunOutputs } from "@mainline/kit/streams/index";
+import type { TestRunOutputs } from "@mainline/kit/streams/index";
 import type { AsyncImplementation } from "@mainline/kit/grpc/index";
-import { ResultContext, UploadTestResultsRequest } from "@mainline/proto/flaky";
 import {
-  ExternalTestRunReported,
   HostPullRequestState,
   QueueMode,
   QueueState,
   RunnerKind,
-  TestRunOutcome,
   type GetSubmittedPullRequestRequest,
   type SubmittedPullRequest,
   type SubmittedPullRequestLookup,
@@ -32,7 +27,8 @@ import {
 } from "../domain/index.js";
 import type { QueueEngine } from "../app/queue-engine.js";
 import { queueAddress, queueKey, repoKey, repoRef, type QueueAddress } from "../app/queue-key.js";
-import { globalId, incarnation, localId } from "../app/run-ids.js";
+import { globalId, incarnation } from "../app/run-ids.js";
+import type { TestRunReports } from "../app/test-run-reports.js";
 import type { PullRequestRecords } from "../store/pull-request-records.js";
 import type { QueueDocument, QueueRepository } from "../store/queue-repository.js";
 import { DEFAULT_PULL_REF_PATTERN, type RepositoryConnections } from "../store/repository-connections.js";
@@ -48,7 +44,7 @@ export interface ApiDeps {
   records: PullRequestRecords;
   runs: TestRunRecords;
   connections: RepositoryConnections;
-  js: JetStreamClient;
+  reports: TestRunReports;
   outputs: TestRunOutputs;
   clock: () => Date;
 }
@@ -426,80 +422,11 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
 
     async reportTestRunResult(req) {
       if (!req.org) throw new InvalidArgumentError("org", "is required");
-      const record = req.testRunId ? await runs.byRunId(req.testRunId) : null;
-      if (!record || !record.queueKey.startsWith(`${req.org}#`))
-        throw new NotFoundError(`test run ${req.testRunId} does not exist`);
-      if (record.status !== "IN_PROGRESS") {
-        throw new FailedPreconditionError(
-          `test run ${req.testRunId} is already ${record.status.toLowerCase()}`,
-        );
-      }
-      const doc = await queues.byKey(record.queueKey);
-      if (!doc) throw new NotFoundError(`test run ${req.testRunId} does not exist`);
-      const address = { org: doc.org, repo: doc.repo, targetBranch: doc.targetBranch };
-      if (record.viaRunner) {
-        const connection = await connections.get(doc.org, doc.repoKey);
-        if (connection?.runner.kind !== "EXTERNAL") {
-          throw new FailedPreconditionError(
-            `test run ${req.testRunId} is run by the batch-runner's command, not by an external CI`,
-          );
-        }
-        // The batch-runner waits for it; it reports the outcome to the queue like any run.
-        const report: ExternalTestRunReported = {
-          eventId: `report-${req.testRunId}`,
-          org: req.org,
-          testRunId: req.testRunId,
-          passed: req.passed,
-          junitXml: req.junitXml,
-          reportedAt: deps.clock(),
-          ...(req.detailsUrl ? { detailsUrl: req.detailsUrl } : {}),
-          ...(req.message ? { message: req.message } : {}),
-        };
-        await publish(deps.js, SUBJECTS.externalReport, ExternalTestRunReported, report, {
-          msgId: report.eventId,
-        });
-        return {};
-      }
-      const local = localId(req.testRunId, incarnation(doc._id, doc.createdAt));
-      if (!local) throw new NotFoundError(`test run ${req.testRunId} does not exist`);
-      const now = deps.clock();
-      await engine.apply(
-        address,
-        { type: "TEST_RUN_FINISHED", runId: local, outcome: req.passed ? "PASSED" : "FAILED" },
-        (builder) =>
-          builder.runFinished(
-            local,
-            record.kind,
-            [...record.dependentPrs, ...record.prs],
-            req.passed ? TestRunOutcome.PASSED : TestRunOutcome.FAILED,
-            new Date(record.createdAt),
-          ),
-      );
-      await runs.finished(doc._id, req.testRunId, {
-        status: req.passed ? "SUCCEEDED" : "FAILED",
-        finishedAt: now.toISOString(),
-        statusChecks: req.detailsUrl
-          ? [{ context: "external", url: req.detailsUrl, state: req.passed ? "success" : "failure" }]
-          : [],
+      await deps.reports.report(req.org, req.testRunId, {
+        passed: req.passed,
+        junitXml: req.junitXml,
+        ...(req.detailsUrl ? { detailsUrl: req.detailsUrl } : {}),
       });
-      if (req.junitXml.length > 0) {
-        // Spec rule 15: tagged with the merge-queue context, so flaky-analytics never counts bisection runs.
-        const upload: UploadTestResultsRequest = {
-          org: doc.org,
-          repo: doc.repo,
-          commitSha: record.testBranchSha,
-          branch: record.testBranch,
-          variant: "",
-          jobName: "merge-queue",
-          runStartedAt: new Date(record.createdAt),
-          context: record.kind === "bisection" ? ResultContext.BISECTION : ResultContext.MERGE_QUEUE,
-          junitXml: req.junitXml,
-          uploadId: req.testRunId,
-        };
-        await publish(deps.js, SUBJECTS.testResults, UploadTestResultsRequest, upload, {
-          msgId: `results-${req.testRunId}`,
-        });
-      }
       return {};
     },
   };

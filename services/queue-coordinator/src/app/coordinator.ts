@@ -12,6 +12,7 @@ import { QueueRepository } from "../store/queue-repository.js";
 import { RepositoryConnections } from "../store/repository-connections.js";
 import { TestRunRecords } from "../store/test-run-records.js";
 import { QueueEngine } from "./queue-engine.js";
+import { TestRunReports } from "./test-run-reports.js";
 import { Timekeeper } from "./timekeeper.js";
 
 export interface CoordinatorOptions {
@@ -40,7 +41,16 @@ export async function startQueueCoordinator(
   const connections = RepositoryConnections.open(runtime.store);
   const outputs = await TestRunOutputs.open(js);
   const engine = new QueueEngine({ queues, records, runs, connections, js, logger: runtime.logger, clock });
-  const consumers = await startResultConsumers({ js, jsm, engine, queues, runs, logger: runtime.logger });
+  const reports = new TestRunReports({ engine, queues, runs, connections, clock });
+  const consumers = await startResultConsumers({
+    js,
+    jsm,
+    engine,
+    queues,
+    runs,
+    reports,
+    logger: runtime.logger,
+  });
   const timekeeper = await Timekeeper.start({
     engine,
     queues,
@@ -55,7 +65,7 @@ export async function startQueueCoordinator(
   });
   runtime.shutdown.on("stop-consuming", "timekeeper", () => timekeeper.stop());
   const implementation = toGrpcImplementation(
-    queueCoordinatorApi({ engine, queues, records, runs, connections, js, outputs, clock }),
+    queueCoordinatorApi({ engine, queues, records, runs, connections, reports, outputs, clock }),
     runtime.logger,
   );
   return { grpc: { definition: QueueCoordinatorService, implementation }, engine };

@@ -1,6 +1,7 @@
 import type { JetStreamClient } from "nats";
 import { captureTraceCarrier, publish, type MessageCodec, type TraceCarrier } from "@mainline/kit/bus/index";
 import { SUBJECTS } from "@mainline/kit/streams/index";
+import { UploadTestResultsRequest } from "@mainline/proto/flaky";
 import {
   BatchEventType,
   BatchLifecycleEvent,
@@ -9,7 +10,12 @@ import {
   PullRequestEventType,
   PullRequestLifecycleEvent,
   PullRequestState,
+  QueueEventType,
+  QueueLifecycleEvent,
+  QueueMode,
+  QueueState,
   RunnerKind,
+  TestBranchCleanupJob,
   TestRunEventType,
   TestRunJob,
   TestRunKind,
@@ -186,6 +192,19 @@ export class OutboxBuilder {
         run?.prs ?? [],
         { testBranch: connection ? testBranchName(doc.targetBranch, runId) : "", reason: d.reason },
       );
+      // The batch-runner's part of an external CI's run ended with the push; the CI stops when the branch goes.
+      if (connection?.runner.kind === "EXTERNAL") {
+        const cleanup: TestBranchCleanupJob = {
+          cleanupId: runId,
+          queue: this.queueRef(),
+          remoteUrl: connection.remoteUrl,
+          credentialsSecretName: connection.credentialsSecretName,
+          testBranches: [testBranchName(doc.targetBranch, runId)],
+        };
+        this.messages.push(
+          message(SUBJECTS.testBranchCleanupJob, `cleanup-${runId}`, TestBranchCleanupJob, cleanup),
+        );
+      }
     } else {
       if (!connection) return;
       const record = this.ctx.runRecords.get(d.runId);
@@ -268,7 +287,40 @@ export class OutboxBuilder {
         reason: "",
       };
       this.messages.push(message(SUBJECTS.testRunEvent, `evt-${eventId}`, TestRunLifecycleEvent, event));
+    } else {
+      // The queue pages show state and mode; the notice tells them to re-read.
+      const eventId = this.nextEventId();
+      const event: QueueLifecycleEvent =
+        n.type === "QUEUE_STATE_CHANGED"
+          ? {
+              eventId,
+              type: QueueEventType.STATE_CHANGED,
+              timestamp: new Date(n.at),
+              queue: this.queueRef(),
+              state: QueueState[n.to],
+              previousState: QueueState[n.from],
+              mode: QueueMode[this.ctx.state.settings.mode],
+              previousMode: QueueMode[this.ctx.state.settings.mode],
+            }
+          : {
+              eventId,
+              type: QueueEventType.MODE_CHANGED,
+              timestamp: new Date(n.at),
+              queue: this.queueRef(),
+              state: QueueState[this.ctx.state.queueState],
+              previousState: QueueState[this.ctx.state.queueState],
+              mode: QueueMode[n.to],
+              previousMode: QueueMode[n.from],
+            };
+      this.messages.push(message(SUBJECTS.queueEvent, `evt-${eventId}`, QueueLifecycleEvent, event));
     }
+  }
+
+  /** An external CI's JUnit for flaky-analytics, owed with the step that finished its run. */
+  testResultsUpload(testRunId: string, upload: UploadTestResultsRequest): void {
+    this.messages.push(
+      message(SUBJECTS.testResults, `results-${testRunId}`, UploadTestResultsRequest, upload),
+    );
   }
 
   /** Test-run facts for the metrics service (runs started, reused, cancelled). */

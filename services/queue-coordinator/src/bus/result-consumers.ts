@@ -12,6 +12,7 @@ import {
 } from "@mainline/proto/queue";
 import type { TestRunOutcome as DomainOutcome } from "../domain/index.js";
 import type { QueueEngine } from "../app/queue-engine.js";
+import type { TestRunReports } from "../app/test-run-reports.js";
 import { queueAddress, queueKey } from "../app/queue-key.js";
 import { incarnation, localId } from "../app/run-ids.js";
 import type { QueueRepository } from "../store/queue-repository.js";
@@ -37,9 +38,10 @@ export async function startResultConsumers(deps: {
   engine: QueueEngine;
   queues: QueueRepository;
   runs: TestRunRecords;
+  reports: TestRunReports;
   logger: Logger;
 }): Promise<ConsumerHandle[]> {
-  const { engine, queues, runs, logger } = deps;
+  const { engine, queues, runs, reports, logger } = deps;
   const common = { ackWaitMs: 30_000, maxDeliver: 20, backoffMs: [1_000, 5_000, 30_000] };
   await ensureConsumer(deps.jsm, STREAMS.results.name, {
     durable: "queue-coordinator-test-runs",
@@ -122,7 +124,8 @@ export async function startResultConsumers(deps: {
     },
   });
 
-  // A side record only (the planner needs no commit to go on): a push after the result changes nothing.
+  // A side record for a COMMAND run (a push after the result changes nothing); for an external CI's run, the
+  // commits its report will merge, and the report itself when the CI was quicker than this notice.
   const pushes = await consume({
     js: deps.js,
     stream: STREAMS.results.name,
@@ -132,7 +135,11 @@ export async function startResultConsumers(deps: {
     async handler({ data }) {
       const found = await locate(data.queue, data.testRunId);
       if (!found) return;
-      await runs.pushed(queueKey(found.address), data.testRunId, data.testBranch, data.testBranchSha);
+      await reports.pushed(found.doc, data.testRunId, {
+        testBranch: data.testBranch,
+        testBranchSha: data.testBranchSha,
+        commits: Object.fromEntries(data.commits.map((c) => [String(c.prNumber), c.commitSha])),
+      });
     },
   });
 

@@ -2,6 +2,13 @@ import type { Collection, Store } from "@mainline/kit/store/index";
 
 export type TestRunRecordStatus = "IN_PROGRESS" | "FAILED" | "CANCELLED" | "SUCCEEDED";
 
+/** An external CI's verdict on a run, as reported through the API. */
+export interface TestRunReport {
+  passed: boolean;
+  junitXml: string[];
+  detailsUrl?: string;
+}
+
 /** What getMergeQueueTestingDetails reports about one test run, from the job and its result. */
 export interface TestRunRecord {
   _id: string;
@@ -23,6 +30,11 @@ export interface TestRunRecord {
   commits: Record<string, string>;
   statusChecks: { context: string; url: string; state: string }[];
   finishedAt: string | null;
+  /**
+   * A report that arrived before the batch-runner's push notice was read: the run's commits are not known yet,
+   * so it waits here and the notice applies it. Absent otherwise (and in records written before it existed).
+   */
+  heldReport?: TestRunReport;
 }
 
 export class TestRunRecords {
@@ -71,12 +83,32 @@ export class TestRunRecords {
     );
   }
 
-  /** The batch-runner pushed the run's branch: its commit is known while the tests run. */
-  async pushed(queueKey: string, runId: string, testBranch: string, testBranchSha: string): Promise<void> {
-    await this.runs.updateOne(
+  /**
+   * The batch-runner pushed the run's branch: its commit (and each PR's) is known while the tests run. Returns
+   * the record as it now stands, null when the run is no longer in progress.
+   */
+  async pushed(
+    queueKey: string,
+    runId: string,
+    push: Pick<TestRunRecord, "testBranch" | "testBranchSha" | "commits">,
+  ): Promise<TestRunRecord | null> {
+    return this.runs.findOneAndUpdate(
       { _id: TestRunRecords.id(queueKey, runId), status: "IN_PROGRESS" },
-      { $set: { testBranch, testBranchSha } },
+      { $set: push },
+      { returnDocument: "after" },
     );
+  }
+
+  /**
+   * Keeps a report until the push is known; false when the push was recorded first (then the report is applied
+   * at once). The two conditional writes leave no gap: whichever comes second sees the other.
+   */
+  async holdReport(queueKey: string, runId: string, report: TestRunReport): Promise<boolean> {
+    const held = await this.runs.updateOne(
+      { _id: TestRunRecords.id(queueKey, runId), status: "IN_PROGRESS", testBranchSha: "" },
+      { $set: { heldReport: report } },
+    );
+    return held.matchedCount > 0;
   }
 
   async cancelled(queueKey: string, runId: string, at: Date): Promise<void> {

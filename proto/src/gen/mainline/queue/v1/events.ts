@@ -15,6 +15,12 @@ import {
   PullRequestState,
   pullRequestStateFromJSON,
   pullRequestStateToJSON,
+  QueueMode,
+  queueModeFromJSON,
+  queueModeToJSON,
+  QueueState,
+  queueStateFromJSON,
+  queueStateToJSON,
   Runner,
   StatusCheck,
 } from "./queue.js";
@@ -331,6 +337,47 @@ export function testRunEventTypeToJSON(object: TestRunEventType): string {
   }
 }
 
+export enum QueueEventType {
+  UNSPECIFIED = 0,
+  /** STATE_CHANGED - RUNNING, PAUSED, DRAINING or SWITCHING_MODES, by a command or by itself. */
+  STATE_CHANGED = 1,
+  /** MODE_CHANGED - SINGLE <-> PARALLEL took effect. */
+  MODE_CHANGED = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function queueEventTypeFromJSON(object: any): QueueEventType {
+  switch (object) {
+    case 0:
+    case "QUEUE_EVENT_TYPE_UNSPECIFIED":
+      return QueueEventType.UNSPECIFIED;
+    case 1:
+    case "QUEUE_EVENT_TYPE_STATE_CHANGED":
+      return QueueEventType.STATE_CHANGED;
+    case 2:
+    case "QUEUE_EVENT_TYPE_MODE_CHANGED":
+      return QueueEventType.MODE_CHANGED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return QueueEventType.UNRECOGNIZED;
+  }
+}
+
+export function queueEventTypeToJSON(object: QueueEventType): string {
+  switch (object) {
+    case QueueEventType.UNSPECIFIED:
+      return "QUEUE_EVENT_TYPE_UNSPECIFIED";
+    case QueueEventType.STATE_CHANGED:
+      return "QUEUE_EVENT_TYPE_STATE_CHANGED";
+    case QueueEventType.MODE_CHANGED:
+      return "QUEUE_EVENT_TYPE_MODE_CHANGED";
+    case QueueEventType.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** A PR as a test run applies it, in lane order. */
 export interface TestRunPullRequest {
   number: number;
@@ -494,41 +541,48 @@ export interface TestRunLifecycleEvent {
 
 /**
  * The batch-runner pushed a run's test branch and starts testing it; the coordinator records the
- * commit before the result, so an external CI can build exactly that commit.
+ * commit before the result, so an external CI can build exactly that commit. For a run an external
+ * CI tests, this is the batch-runner's last word: the CI reports to the coordinator, which merges
+ * the commits recorded here.
  */
 export interface TestRunPushed {
   testRunId: string;
   queue?: QueueRef | undefined;
   testBranch: string;
   testBranchSha: string;
-  pushedAt?: Date | undefined;
+  pushedAt?:
+    | Date
+    | undefined;
+  /** The commit of each PR on the test branch, in application order. */
+  commits: PullRequestCommit[];
 }
 
-/** Something about a queue changed (settings, membership); readers re-fetch it. */
-export interface QueueSnapshotChanged {
+/** A queue's state or mode changed (the planner's notice); open pages re-read the queue. */
+export interface QueueLifecycleEvent {
   eventId: string;
-  /** queue.org is the organisation. */
-  queue?: QueueRef | undefined;
+  type: QueueEventType;
   timestamp?:
     | Date
     | undefined;
-  /** Increases with every change of the queue; lets readers drop stale notices. */
-  version: number;
+  /** queue.org is the organisation. */
+  queue?: QueueRef | undefined;
+  state: QueueState;
+  previousState: QueueState;
+  mode: QueueMode;
+  previousMode: QueueMode;
 }
 
 /**
- * An external CI reported on a test run (ReportTestRunResult); the batch-runner
- * awaiting that run consumes it.
+ * Delete test branches an external CI may be building: the planner cancelled their runs after the
+ * batch-runner pushed them (a CI stops when its branch goes). Idempotent: a branch already gone is
+ * skipped.
  */
-export interface ExternalTestRunReported {
-  eventId: string;
-  org: string;
-  testRunId: string;
-  passed: boolean;
-  detailsUrl?: string | undefined;
-  junitXml: string[];
-  message?: string | undefined;
-  reportedAt?: Date | undefined;
+export interface TestBranchCleanupJob {
+  cleanupId: string;
+  queue?: QueueRef | undefined;
+  remoteUrl: string;
+  credentialsSecretName: string;
+  testBranches: string[];
 }
 
 function createBaseTestRunPullRequest(): TestRunPullRequest {
@@ -2858,7 +2912,7 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
 };
 
 function createBaseTestRunPushed(): TestRunPushed {
-  return { testRunId: "", queue: undefined, testBranch: "", testBranchSha: "", pushedAt: undefined };
+  return { testRunId: "", queue: undefined, testBranch: "", testBranchSha: "", pushedAt: undefined, commits: [] };
 }
 
 export const TestRunPushed: MessageFns<TestRunPushed> = {
@@ -2877,6 +2931,9 @@ export const TestRunPushed: MessageFns<TestRunPushed> = {
     }
     if (message.pushedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.pushedAt), writer.uint32(42).fork()).join();
+    }
+    for (const v of message.commits) {
+      PullRequestCommit.encode(v!, writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -2934,6 +2991,14 @@ export const TestRunPushed: MessageFns<TestRunPushed> = {
             message.pushedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.commits.push(PullRequestCommit.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2969,6 +3034,9 @@ export const TestRunPushed: MessageFns<TestRunPushed> = {
         : isSet(object.pushed_at)
         ? fromJsonTimestamp(object.pushed_at)
         : undefined,
+      commits: globalThis.Array.isArray(object?.commits)
+        ? object.commits.map((e: any) => PullRequestCommit.fromJSON(e))
+        : [],
     };
   },
 
@@ -2989,6 +3057,9 @@ export const TestRunPushed: MessageFns<TestRunPushed> = {
     if (message.pushedAt !== undefined) {
       obj.pushedAt = message.pushedAt.toISOString();
     }
+    if (message.commits?.length) {
+      obj.commits = message.commits.map((e) => PullRequestCommit.toJSON(e));
+    }
     return obj;
   },
 
@@ -3004,32 +3075,54 @@ export const TestRunPushed: MessageFns<TestRunPushed> = {
     message.testBranch = object.testBranch ?? "";
     message.testBranchSha = object.testBranchSha ?? "";
     message.pushedAt = object.pushedAt ?? undefined;
+    message.commits = object.commits?.map((e) => PullRequestCommit.fromPartial(e)) || [];
     return message;
   },
 };
 
-function createBaseQueueSnapshotChanged(): QueueSnapshotChanged {
-  return { eventId: "", queue: undefined, timestamp: undefined, version: 0 };
+function createBaseQueueLifecycleEvent(): QueueLifecycleEvent {
+  return {
+    eventId: "",
+    type: 0,
+    timestamp: undefined,
+    queue: undefined,
+    state: 0,
+    previousState: 0,
+    mode: 0,
+    previousMode: 0,
+  };
 }
 
-export const QueueSnapshotChanged: MessageFns<QueueSnapshotChanged> = {
-  encode(message: QueueSnapshotChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
+  encode(message: QueueLifecycleEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.eventId !== "") {
       writer.uint32(10).string(message.eventId);
     }
-    if (message.queue !== undefined) {
-      QueueRef.encode(message.queue, writer.uint32(18).fork()).join();
+    if (message.type !== 0) {
+      writer.uint32(16).int32(message.type);
     }
     if (message.timestamp !== undefined) {
       Timestamp.encode(toTimestamp(message.timestamp), writer.uint32(26).fork()).join();
     }
-    if (message.version !== 0) {
-      writer.uint32(32).uint64(message.version);
+    if (message.queue !== undefined) {
+      QueueRef.encode(message.queue, writer.uint32(34).fork()).join();
+    }
+    if (message.state !== 0) {
+      writer.uint32(40).int32(message.state);
+    }
+    if (message.previousState !== 0) {
+      writer.uint32(48).int32(message.previousState);
+    }
+    if (message.mode !== 0) {
+      writer.uint32(56).int32(message.mode);
+    }
+    if (message.previousMode !== 0) {
+      writer.uint32(64).int32(message.previousMode);
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): QueueSnapshotChanged {
+  decode(input: BinaryReader | Uint8Array, length?: number): QueueLifecycleEvent {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -3038,7 +3131,7 @@ export const QueueSnapshotChanged: MessageFns<QueueSnapshotChanged> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseQueueSnapshotChanged();
+      const message = createBaseQueueLifecycleEvent();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -3048,6 +3141,192 @@ export const QueueSnapshotChanged: MessageFns<QueueSnapshotChanged> = {
             }
 
             message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.type = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.timestamp = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.queue = QueueRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.state = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.previousState = reader.int32() as any;
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.mode = reader.int32() as any;
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.previousMode = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): QueueLifecycleEvent {
+    return {
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+        ? globalThis.String(object.event_id)
+        : "",
+      type: isSet(object.type) ? queueEventTypeFromJSON(object.type) : 0,
+      timestamp: isSet(object.timestamp) ? fromJsonTimestamp(object.timestamp) : undefined,
+      queue: isSet(object.queue) ? QueueRef.fromJSON(object.queue) : undefined,
+      state: isSet(object.state) ? queueStateFromJSON(object.state) : 0,
+      previousState: isSet(object.previousState)
+        ? queueStateFromJSON(object.previousState)
+        : isSet(object.previous_state)
+        ? queueStateFromJSON(object.previous_state)
+        : 0,
+      mode: isSet(object.mode) ? queueModeFromJSON(object.mode) : 0,
+      previousMode: isSet(object.previousMode)
+        ? queueModeFromJSON(object.previousMode)
+        : isSet(object.previous_mode)
+        ? queueModeFromJSON(object.previous_mode)
+        : 0,
+    };
+  },
+
+  toJSON(message: QueueLifecycleEvent): unknown {
+    const obj: any = {};
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.type !== 0) {
+      obj.type = queueEventTypeToJSON(message.type);
+    }
+    if (message.timestamp !== undefined) {
+      obj.timestamp = message.timestamp.toISOString();
+    }
+    if (message.queue !== undefined) {
+      obj.queue = QueueRef.toJSON(message.queue);
+    }
+    if (message.state !== 0) {
+      obj.state = queueStateToJSON(message.state);
+    }
+    if (message.previousState !== 0) {
+      obj.previousState = queueStateToJSON(message.previousState);
+    }
+    if (message.mode !== 0) {
+      obj.mode = queueModeToJSON(message.mode);
+    }
+    if (message.previousMode !== 0) {
+      obj.previousMode = queueModeToJSON(message.previousMode);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<QueueLifecycleEvent>, I>>(base?: I): QueueLifecycleEvent {
+    return QueueLifecycleEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<QueueLifecycleEvent>, I>>(object: I): QueueLifecycleEvent {
+    const message = createBaseQueueLifecycleEvent();
+    message.eventId = object.eventId ?? "";
+    message.type = object.type ?? 0;
+    message.timestamp = object.timestamp ?? undefined;
+    message.queue = (object.queue !== undefined && object.queue !== null)
+      ? QueueRef.fromPartial(object.queue)
+      : undefined;
+    message.state = object.state ?? 0;
+    message.previousState = object.previousState ?? 0;
+    message.mode = object.mode ?? 0;
+    message.previousMode = object.previousMode ?? 0;
+    return message;
+  },
+};
+
+function createBaseTestBranchCleanupJob(): TestBranchCleanupJob {
+  return { cleanupId: "", queue: undefined, remoteUrl: "", credentialsSecretName: "", testBranches: [] };
+}
+
+export const TestBranchCleanupJob: MessageFns<TestBranchCleanupJob> = {
+  encode(message: TestBranchCleanupJob, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.cleanupId !== "") {
+      writer.uint32(10).string(message.cleanupId);
+    }
+    if (message.queue !== undefined) {
+      QueueRef.encode(message.queue, writer.uint32(18).fork()).join();
+    }
+    if (message.remoteUrl !== "") {
+      writer.uint32(26).string(message.remoteUrl);
+    }
+    if (message.credentialsSecretName !== "") {
+      writer.uint32(34).string(message.credentialsSecretName);
+    }
+    for (const v of message.testBranches) {
+      writer.uint32(42).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TestBranchCleanupJob {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTestBranchCleanupJob();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.cleanupId = reader.string();
             continue;
           }
           case 2: {
@@ -3063,159 +3342,15 @@ export const QueueSnapshotChanged: MessageFns<QueueSnapshotChanged> = {
               break;
             }
 
-            message.timestamp = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            message.remoteUrl = reader.string();
             continue;
           }
           case 4: {
-            if (tag !== 32) {
+            if (tag !== 34) {
               break;
             }
 
-            message.version = longToNumber(reader.uint64());
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): QueueSnapshotChanged {
-    return {
-      eventId: isSet(object.eventId)
-        ? globalThis.String(object.eventId)
-        : isSet(object.event_id)
-        ? globalThis.String(object.event_id)
-        : "",
-      queue: isSet(object.queue) ? QueueRef.fromJSON(object.queue) : undefined,
-      timestamp: isSet(object.timestamp) ? fromJsonTimestamp(object.timestamp) : undefined,
-      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
-    };
-  },
-
-  toJSON(message: QueueSnapshotChanged): unknown {
-    const obj: any = {};
-    if (message.eventId !== "") {
-      obj.eventId = message.eventId;
-    }
-    if (message.queue !== undefined) {
-      obj.queue = QueueRef.toJSON(message.queue);
-    }
-    if (message.timestamp !== undefined) {
-      obj.timestamp = message.timestamp.toISOString();
-    }
-    if (message.version !== 0) {
-      obj.version = Math.round(message.version);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<QueueSnapshotChanged>, I>>(base?: I): QueueSnapshotChanged {
-    return QueueSnapshotChanged.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<QueueSnapshotChanged>, I>>(object: I): QueueSnapshotChanged {
-    const message = createBaseQueueSnapshotChanged();
-    message.eventId = object.eventId ?? "";
-    message.queue = (object.queue !== undefined && object.queue !== null)
-      ? QueueRef.fromPartial(object.queue)
-      : undefined;
-    message.timestamp = object.timestamp ?? undefined;
-    message.version = object.version ?? 0;
-    return message;
-  },
-};
-
-function createBaseExternalTestRunReported(): ExternalTestRunReported {
-  return {
-    eventId: "",
-    org: "",
-    testRunId: "",
-    passed: false,
-    detailsUrl: undefined,
-    junitXml: [],
-    message: undefined,
-    reportedAt: undefined,
-  };
-}
-
-export const ExternalTestRunReported: MessageFns<ExternalTestRunReported> = {
-  encode(message: ExternalTestRunReported, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.eventId !== "") {
-      writer.uint32(10).string(message.eventId);
-    }
-    if (message.org !== "") {
-      writer.uint32(18).string(message.org);
-    }
-    if (message.testRunId !== "") {
-      writer.uint32(26).string(message.testRunId);
-    }
-    if (message.passed !== false) {
-      writer.uint32(32).bool(message.passed);
-    }
-    if (message.detailsUrl !== undefined) {
-      writer.uint32(42).string(message.detailsUrl);
-    }
-    for (const v of message.junitXml) {
-      writer.uint32(50).string(v!);
-    }
-    if (message.message !== undefined) {
-      writer.uint32(58).string(message.message);
-    }
-    if (message.reportedAt !== undefined) {
-      Timestamp.encode(toTimestamp(message.reportedAt), writer.uint32(66).fork()).join();
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ExternalTestRunReported {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseExternalTestRunReported();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.eventId = reader.string();
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.org = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.testRunId = reader.string();
-            continue;
-          }
-          case 4: {
-            if (tag !== 32) {
-              break;
-            }
-
-            message.passed = reader.bool();
+            message.credentialsSecretName = reader.string();
             continue;
           }
           case 5: {
@@ -3223,31 +3358,7 @@ export const ExternalTestRunReported: MessageFns<ExternalTestRunReported> = {
               break;
             }
 
-            message.detailsUrl = reader.string();
-            continue;
-          }
-          case 6: {
-            if (tag !== 50) {
-              break;
-            }
-
-            message.junitXml.push(reader.string());
-            continue;
-          }
-          case 7: {
-            if (tag !== 58) {
-              break;
-            }
-
-            message.message = reader.string();
-            continue;
-          }
-          case 8: {
-            if (tag !== 66) {
-              break;
-            }
-
-            message.reportedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            message.testBranches.push(reader.string());
             continue;
           }
         }
@@ -3262,81 +3373,64 @@ export const ExternalTestRunReported: MessageFns<ExternalTestRunReported> = {
     }
   },
 
-  fromJSON(object: any): ExternalTestRunReported {
+  fromJSON(object: any): TestBranchCleanupJob {
     return {
-      eventId: isSet(object.eventId)
-        ? globalThis.String(object.eventId)
-        : isSet(object.event_id)
-        ? globalThis.String(object.event_id)
+      cleanupId: isSet(object.cleanupId)
+        ? globalThis.String(object.cleanupId)
+        : isSet(object.cleanup_id)
+        ? globalThis.String(object.cleanup_id)
         : "",
-      org: isSet(object.org) ? globalThis.String(object.org) : "",
-      testRunId: isSet(object.testRunId)
-        ? globalThis.String(object.testRunId)
-        : isSet(object.test_run_id)
-        ? globalThis.String(object.test_run_id)
+      queue: isSet(object.queue) ? QueueRef.fromJSON(object.queue) : undefined,
+      remoteUrl: isSet(object.remoteUrl)
+        ? globalThis.String(object.remoteUrl)
+        : isSet(object.remote_url)
+        ? globalThis.String(object.remote_url)
         : "",
-      passed: isSet(object.passed) ? globalThis.Boolean(object.passed) : false,
-      detailsUrl: isSet(object.detailsUrl)
-        ? globalThis.String(object.detailsUrl)
-        : isSet(object.details_url)
-        ? globalThis.String(object.details_url)
-        : undefined,
-      junitXml: globalThis.Array.isArray(object?.junitXml)
-        ? object.junitXml.map((e: any) => globalThis.String(e))
-        : globalThis.Array.isArray(object?.junit_xml)
-        ? object.junit_xml.map((e: any) => globalThis.String(e))
+      credentialsSecretName: isSet(object.credentialsSecretName)
+        ? globalThis.String(object.credentialsSecretName)
+        : isSet(object.credentials_secret_name)
+        ? globalThis.String(object.credentials_secret_name)
+        : "",
+      testBranches: globalThis.Array.isArray(object?.testBranches)
+        ? object.testBranches.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.test_branches)
+        ? object.test_branches.map((e: any) => globalThis.String(e))
         : [],
-      message: isSet(object.message) ? globalThis.String(object.message) : undefined,
-      reportedAt: isSet(object.reportedAt)
-        ? fromJsonTimestamp(object.reportedAt)
-        : isSet(object.reported_at)
-        ? fromJsonTimestamp(object.reported_at)
-        : undefined,
     };
   },
 
-  toJSON(message: ExternalTestRunReported): unknown {
+  toJSON(message: TestBranchCleanupJob): unknown {
     const obj: any = {};
-    if (message.eventId !== "") {
-      obj.eventId = message.eventId;
+    if (message.cleanupId !== "") {
+      obj.cleanupId = message.cleanupId;
     }
-    if (message.org !== "") {
-      obj.org = message.org;
+    if (message.queue !== undefined) {
+      obj.queue = QueueRef.toJSON(message.queue);
     }
-    if (message.testRunId !== "") {
-      obj.testRunId = message.testRunId;
+    if (message.remoteUrl !== "") {
+      obj.remoteUrl = message.remoteUrl;
     }
-    if (message.passed !== false) {
-      obj.passed = message.passed;
+    if (message.credentialsSecretName !== "") {
+      obj.credentialsSecretName = message.credentialsSecretName;
     }
-    if (message.detailsUrl !== undefined) {
-      obj.detailsUrl = message.detailsUrl;
-    }
-    if (message.junitXml?.length) {
-      obj.junitXml = message.junitXml;
-    }
-    if (message.message !== undefined) {
-      obj.message = message.message;
-    }
-    if (message.reportedAt !== undefined) {
-      obj.reportedAt = message.reportedAt.toISOString();
+    if (message.testBranches?.length) {
+      obj.testBranches = message.testBranches;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ExternalTestRunReported>, I>>(base?: I): ExternalTestRunReported {
-    return ExternalTestRunReported.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<TestBranchCleanupJob>, I>>(base?: I): TestBranchCleanupJob {
+    return TestBranchCleanupJob.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ExternalTestRunReported>, I>>(object: I): ExternalTestRunReported {
-    const message = createBaseExternalTestRunReported();
-    message.eventId = object.eventId ?? "";
-    message.org = object.org ?? "";
-    message.testRunId = object.testRunId ?? "";
-    message.passed = object.passed ?? false;
-    message.detailsUrl = object.detailsUrl ?? undefined;
-    message.junitXml = object.junitXml?.map((e) => e) || [];
-    message.message = object.message ?? undefined;
-    message.reportedAt = object.reportedAt ?? undefined;
+  fromPartial<I extends Exact<DeepPartial<TestBranchCleanupJob>, I>>(object: I): TestBranchCleanupJob {
+    const message = createBaseTestBranchCleanupJob();
+    message.cleanupId = object.cleanupId ?? "";
+    message.queue = (object.queue !== undefined && object.queue !== null)
+      ? QueueRef.fromPartial(object.queue)
+      : undefined;
+    message.remoteUrl = object.remoteUrl ?? "";
+    message.credentialsSecretName = object.credentialsSecretName ?? "";
+    message.testBranches = object.testBranches?.map((e) => e) || [];
     return message;
   },
 };
@@ -3374,17 +3468,6 @@ function fromJsonTimestamp(o: any): Date {
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
   }
-}
-
-function longToNumber(int64: { toString(): string }): number {
-  const num = globalThis.Number(int64.toString());
-  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
-    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
-  }
-  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
-    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
-  }
-  return num;
 }
 
 function isSet(value: any): boolean {
