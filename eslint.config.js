@@ -36,6 +36,40 @@ export default tseslint.config(
     },
   },
   {
+    // DESIGN "Layout": domain/ is pure logic and types; I/O lives in the shell around it (app/, store/, bus/, api/).
+    files: ["services/*/src/domain/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            // Address arithmetic only (BlockList matches addresses against ranges; it opens no socket).
+            { name: "node:net", allowImportNames: ["BlockList", "isIP", "isIPv4", "isIPv6"] },
+          ],
+          patterns: [
+            {
+              // Hashing (node:crypto) and address arithmetic (node:net, above) are computation, not I/O.
+              regex: "^node:(?!crypto$|net$)",
+              message: "domain/ is pure: no Node I/O; it belongs in app/, store/, bus/ or api/",
+            },
+            {
+              regex: "^(nats|mongodb|koa|@koa/.*|@grpc/.*|pino|prom-client|@opentelemetry/.*|@octokit/.*|undici)$",
+              message: "domain/ is pure: I/O belongs in app/, store/, bus/ or api/",
+            },
+            {
+              regex: "^@mainline/kit/(bus|store|grpc|service|streams|telemetry|logging|config)(/|$)",
+              message: "domain/ is pure: the kit's I/O modules belong in app/, store/, bus/ or api/",
+            },
+            {
+              regex: "(^|/)(store|bus|api|app|http|upstream)/",
+              message: "imports point inward: domain/ never reaches the shell around it",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // chai's property assertions (expect(x).to.be.true) read as unused expressions.
     files: ["**/test/**/*.ts"],
     rules: {
