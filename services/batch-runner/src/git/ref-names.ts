@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 
-export const DEFAULT_PULL_REF_PATTERN = "refs/pull/{number}/head";
+export { DEFAULT_PULL_REF_PATTERN } from "@mainline/kit/vocabulary/index";
 export const DEFAULT_TEST_BRANCH_PREFIX = "mainline/test";
 
 // The subset of `git check-ref-format` rules that matter for names we put into refspecs; a name

@@ -1,7 +1,8 @@
+import { MERGE_QUEUE_JOB_NAME } from "@mainline/kit/vocabulary/index";
 import { ResultContext, UploadTestResultsRequest } from "@mainline/proto/flaky";
 import { TestRunKind, type TestRunJob, type TestRunResult } from "@mainline/proto/queue";
 
-export const MERGE_QUEUE_JOB_NAME = "mainline-merge-queue";
+export { MERGE_QUEUE_JOB_NAME };
 
 /**
  * The JUnit results of a merge-queue run as an upload for flaky-analytics. The context tells it

@@ -4,10 +4,11 @@
  * never silence, because the author is waiting for the bot to react.
  */
 
+import { PRIORITY_NAMES, PRIORITY_RULE, type PriorityName } from "@mainline/kit/vocabulary/index";
+
 export const COMMAND_PREFIX = "/svc";
 
-export const PRIORITY_LEVELS = ["urgent", "high", "medium", "low"] as const;
-export type PriorityLevel = (typeof PRIORITY_LEVELS)[number];
+type PriorityLevel = PriorityName;
 
 export type CommentCommand =
   /** The comment holds no command: people talk in PRs, and a bot that answers every comment is noise. */
@@ -19,8 +20,6 @@ export type CommentCommand =
 
 export const COMMAND_USAGE =
   "Commands: `/svc merge` (options `--no-batch`, `--priority=<urgent|high|medium|low|0-255>`), `/svc cancel`.";
-
-const PRIORITY_RULE = "urgent, high, medium, low, or an integer from 0 to 255";
 
 /**
  * Finds the command in a comment. A command is a line that starts with `/svc` (after indentation); quoted lines
@@ -108,7 +107,7 @@ function parseMerge(args: string[]): CommentCommand {
 
 function parsePriority(value: string): PriorityLevel | number | undefined {
   const lower = value.toLowerCase();
-  const named = PRIORITY_LEVELS.find((level) => level === lower);
+  const named = PRIORITY_NAMES.find((level) => level === lower);
   if (named) return named;
   if (!/^\d{1,3}$/.test(value)) return undefined;
   const n = Number(value);

@@ -1,4 +1,5 @@
 import { FailedPreconditionError, NotFoundError } from "@mainline/kit/errors/index";
+import { MERGE_QUEUE_JOB_NAME } from "@mainline/kit/vocabulary/index";
 import { ResultContext, UploadTestResultsRequest } from "@mainline/proto/flaky";
 import { TestRunOutcome } from "@mainline/proto/queue";
 import type { QueueDocument, QueueRepository } from "../store/queue-repository.js";
@@ -6,9 +7,6 @@ import type { RepositoryConnections } from "../store/repository-connections.js";
 import type { TestRunRecord, TestRunRecords, TestRunReport } from "../store/test-run-records.js";
 import type { Extras, QueueEngine } from "./queue-engine.js";
 import { incarnation, localId } from "./run-ids.js";
-
-/** The job name flaky-analytics shows for the results of the merge queue's own runs (COMMAND runs use it too). */
-export const MERGE_QUEUE_JOB_NAME = "mainline-merge-queue";
 
 export interface TestRunReportsDeps {
   engine: QueueEngine;

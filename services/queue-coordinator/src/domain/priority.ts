@@ -1,14 +1,8 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/errors";
 
-export type PriorityName = "urgent" | "high" | "medium" | "low";
+import { PRIORITY_VALUES, type PriorityName } from "@mainline/kit/vocabulary/index";
 
-/** Lower is more urgent; only `urgent` may interrupt running tests. */
-export const PRIORITY_VALUES: Readonly<Record<PriorityName, number>> = {
-  urgent: 0,
-  high: 10,
-  medium: 100,
-  low: 200,
-};
+export { PRIORITY_VALUES, type PriorityName };
 
 export const URGENT_PRIORITY = PRIORITY_VALUES.urgent;
 

@@ -21,8 +21,6 @@ interface ConnectionDocument extends RepositoryConnection {
   updatedAt: string;
 }
 
-export const DEFAULT_PULL_REF_PATTERN = "refs/pull/{number}/head";
-
 export class RepositoryConnections {
   private constructor(private readonly connections: Collection<ConnectionDocument>) {}
 

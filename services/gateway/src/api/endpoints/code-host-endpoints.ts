@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_PULL_REF_PATTERN } from "@mainline/kit/vocabulary/index";
 import type { Context } from "koa";
 import { callUnary } from "@mainline/kit/grpc/index";
 import { HostPullRequestState, PullRequestAction, RunnerKind } from "@mainline/proto/queue";
@@ -50,7 +51,7 @@ const connection = z.object({
     .regex(/\{number\}/, { error: 'must contain "{number}"' })
     .max(255, "must be at most 255 bytes (UTF-8)")
     .superRefine(refuse(pullRefPatternProblem))
-    .default("refs/pull/{number}/head"),
+    .default(DEFAULT_PULL_REF_PATTERN),
   runner: z.object({
     kind: z.preprocess(
       (v) => (typeof v === "string" ? v.toUpperCase() : v),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PRIORITY_NAMES, PRIORITY_RULE } from "@mainline/kit/vocabulary/index";
 import { isoDateTime, prNumber, repoSchema, targetBranch, upperEnum } from "./common.js";
 import { boundedText, branchName, identifier, intInRange, LIMITS, RANGES } from "./limits.js";
 
@@ -6,13 +7,12 @@ import { boundedText, branchName, identifier, intInRange, LIMITS, RANGES } from 
 
 const queueKey = { repo: repoSchema, targetBranch };
 
-export const PRIORITY_NAMES = ["urgent", "high", "medium", "low"] as const;
 export const priority = z.union(
   [
     z.preprocess((v) => (typeof v === "string" ? v.toLowerCase() : v), z.enum(PRIORITY_NAMES)),
     z.int().min(0).max(255),
   ],
-  { error: "must be one of urgent, high, medium, low, or an integer from 0 to 255" },
+  { error: `must be one of ${PRIORITY_RULE}` },
 );
 
 export const submitPullRequestRequest = z.object({
