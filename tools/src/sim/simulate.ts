@@ -2,6 +2,8 @@ import { MainlineError } from "@mainline/kit/errors/errors";
 import {
   createPlannerState,
   createQueueSettings,
+  parseImpactedTargets,
+  parsePriority,
   plan,
   type PlannerOptions,
   type PlannerState,
@@ -93,7 +95,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     schedule(pr.arrivesAt, {
       type: "PR_SUBMITTED",
       pr: pr.number,
-      priority: pr.priority,
+      priority: parsePriority(pr.priority),
       noBatch: pr.noBatch,
       facts: {
         headBranch: `feature-${pr.number}`,
@@ -103,7 +105,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
         baseBranch: "main",
         open: true,
       },
-      impactedTargets: { sha: `sha-${pr.number}`, targets: pr.targets },
+      impactedTargets: parseImpactedTargets(`sha-${pr.number}`, pr.targets),
     });
     if (pr.cancelAt !== null) schedule(pr.cancelAt, { type: "PR_CANCELLED", pr: pr.number });
   }

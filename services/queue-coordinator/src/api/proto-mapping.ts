@@ -3,7 +3,6 @@ import {
   GitHubMergeability,
   MergeMethod,
   OptimizationMode,
-  PriorityName,
   PullRequestState,
   QueueMode,
   QueueState,
@@ -25,8 +24,6 @@ import { globalId, incarnation } from "../app/run-ids.js";
 /** Domain values to their proto enums, by name: both sides spell them as compat-notes does. */
 const byName = <E extends Record<string, string | number>>(e: E, name: string): E[keyof E] =>
   e[name] as E[keyof E];
-export const nameOf = (e: Record<string | number, string | number>, value: number): string =>
-  String(e[value] ?? "");
 
 export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue {
   const p = doc.planner;
@@ -154,12 +151,4 @@ export function submittedToProto(
       ...(t.runId ? { testRunId: globalId(t.runId, suffix) } : {}),
     })),
   };
-}
-
-export function priorityInput(
-  p: { $case: "priorityName"; value: PriorityName } | { $case: "priorityValue"; value: number } | undefined,
-): unknown {
-  if (!p) return undefined;
-  if (p.$case === "priorityValue") return p.value;
-  return nameOf(PriorityName, p.value).toLowerCase();
 }

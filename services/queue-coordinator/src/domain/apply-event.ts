@@ -6,12 +6,12 @@ import {
 } from "@mainline/kit/errors/errors";
 import type { Draft } from "./draft.js";
 import type { QueueEvent } from "./events.js";
-import { parseImpactedTargets, sameTargets } from "./impacted-targets.js";
+import { sameTargets, type ImpactedTargets } from "./impacted-targets.js";
 import { admitAllReady, admitIfReady, endPr, sendBackToNotReady } from "./membership.js";
 import { finishMerge } from "./merging.js";
-import { parsePriority } from "./priority.js";
+import { DEFAULT_PRIORITY } from "./priority.js";
 import type { PullRequestEntry, PullRequestFacts } from "./pull-request.js";
-import { parseSettingsPatch } from "./queue-settings.js";
+import type { QueueSettingsPatch } from "./queue-settings.js";
 import { acceptsSubmissions, type QueueState } from "./queue-state.js";
 import { restartBatch, restartEverything } from "./restarts.js";
 import { finishTestRun } from "./test-results.js";
@@ -36,7 +36,7 @@ export function applyEvent(d: Draft, event: QueueEvent): void {
       return;
     }
     case "IMPACTED_TARGETS_SET":
-      return setImpactedTargets(d, event.pr, event.sha, event.targets);
+      return setImpactedTargets(d, event.pr, event.targets);
     case "PR_FACTS_UPDATED":
       return updateFacts(d, event.pr, event.facts);
     case "SETTINGS_UPDATED":
@@ -84,15 +84,9 @@ function checkFacts(facts: PullRequestFacts): PullRequestFacts {
 
 function submit(d: Draft, event: Extract<QueueEvent, { type: "PR_SUBMITTED" }>): void {
   const n = prNumber(event.pr);
-  const priority = parsePriority(event.priority);
-  if (event.noBatch !== undefined && typeof event.noBatch !== "boolean") {
-    throw new InvalidArgumentError("noBatch", "must be a boolean");
-  }
+  const priority = event.priority ?? DEFAULT_PRIORITY;
   const facts = event.facts === undefined ? null : checkFacts(event.facts);
-  const targets =
-    event.impactedTargets === undefined
-      ? null
-      : parseImpactedTargets(event.impactedTargets.sha, event.impactedTargets.targets);
+  const targets = event.impactedTargets ?? null;
   if (!acceptsSubmissions(d.state.queueState)) {
     const why = d.state.queueState === "DRAINING" ? "is draining" : "is switching modes";
     throw new FailedPreconditionError(
@@ -136,8 +130,7 @@ function submit(d: Draft, event: Extract<QueueEvent, { type: "PR_SUBMITTED" }>):
 }
 
 /** Targets for PRs the planner does not hold are the shell's to keep (they come with the submit). */
-function setImpactedTargets(d: Draft, n: number, sha: string, targets: unknown): void {
-  const parsed = parseImpactedTargets(sha, targets);
+function setImpactedTargets(d: Draft, n: number, parsed: ImpactedTargets): void {
   const entry = d.pr(prNumber(n));
   if (entry === undefined || entry.mergeId !== null) return;
   const previous = entry.impactedTargets;
@@ -167,8 +160,8 @@ function updateFacts(d: Draft, n: number, input: PullRequestFacts): void {
     return sendBackToNotReady(d, entry.number, "BASE_BRANCH_CHANGED");
 }
 
-function updateSettings(d: Draft, input: Readonly<Record<string, unknown>>): void {
-  const { state, mode, ...rest } = parseSettingsPatch(input);
+function updateSettings(d: Draft, patch: QueueSettingsPatch): void {
+  const { state, mode, ...rest } = patch;
   const before = d.state.settings;
   d.state.settings = { ...before, ...rest };
   if (mode !== undefined) changeMode(d, mode);

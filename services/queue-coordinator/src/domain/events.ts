@@ -1,27 +1,31 @@
+import type { ImpactedTargets } from "./impacted-targets.js";
+import type { Priority } from "./priority.js";
 import type { PullRequestFacts } from "./pull-request.js";
+import type { QueueSettingsPatch } from "./queue-settings.js";
 import type { TestRunOutcome } from "./test-run.js";
 
 /**
- * Inputs to the planner. Each is applied at a time given alongside it. Results that refer to
- * runs or merges the planner no longer tracks are ignored, so redelivery changes nothing.
+ * Inputs to the planner, already parsed at the edge (parsePriority, parseImpactedTargets, parseSettingsPatch):
+ * the planner decides, it does not validate again. Each is applied at a time given alongside it. Results that
+ * refer to runs or merges the planner no longer tracks are ignored, so redelivery changes nothing.
  */
 export type QueueEvent =
   | {
       type: "PR_SUBMITTED";
       pr: number;
-      /** Name ("urgent"...) or 0..255; default medium. */
-      priority?: unknown;
+      /** Default medium. */
+      priority?: Priority;
       noBatch?: boolean;
       /** Facts already known to the shell; otherwise the PR waits in NOT_READY for them. */
       facts?: PullRequestFacts;
       /** Targets uploaded before submission, if any. */
-      impactedTargets?: { sha: string; targets: string[] | "ALL" };
+      impactedTargets?: ImpactedTargets;
     }
   | { type: "PR_CANCELLED"; pr: number }
   | { type: "PR_RESTART_REQUESTED"; pr: number }
-  | { type: "IMPACTED_TARGETS_SET"; pr: number; sha: string; targets: unknown }
+  | { type: "IMPACTED_TARGETS_SET"; pr: number; targets: ImpactedTargets }
   | { type: "PR_FACTS_UPDATED"; pr: number; facts: PullRequestFacts }
-  | { type: "SETTINGS_UPDATED"; patch: Readonly<Record<string, unknown>> }
+  | { type: "SETTINGS_UPDATED"; patch: QueueSettingsPatch }
   | { type: "TEST_RUN_FINISHED"; runId: string; outcome: TestRunOutcome; conflictingPr?: number }
   | { type: "MERGE_FINISHED"; mergeId: string; outcome: "MERGED" | "TARGET_MOVED" }
   | { type: "TARGET_BRANCH_MOVED" }

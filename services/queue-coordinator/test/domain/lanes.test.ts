@@ -64,7 +64,7 @@ describe("planner: parallel lanes", () => {
   it("stays NOT_READY until targets are known for the current head sha", () => {
     const s = new Scenario({ mode: "PARALLEL" });
     s.play([["submit A", { A: "NOT_READY" }]]);
-    s.apply({ type: "IMPACTED_TARGETS_SET", pr: 1, sha: "some-old-sha", targets: ["x"] });
+    s.apply({ type: "IMPACTED_TARGETS_SET", pr: 1, targets: { sha: "some-old-sha", targets: ["x"] } });
     expect(s.stateOf("A")).to.equal("NOT_READY");
     s.play([
       ["targets A x", { A: "TESTING" }, ["test A"]],

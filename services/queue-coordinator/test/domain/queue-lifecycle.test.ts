@@ -5,6 +5,7 @@ import {
   InvalidArgumentError,
   NotFoundError,
 } from "@mainline/kit/errors/errors";
+import { parseImpactedTargets, parsePriority, parseSettingsPatch } from "../../src/domain/index.js";
 import { Scenario } from "./scenario-table.js";
 
 function deepFreeze<T>(value: T): T {
@@ -24,17 +25,12 @@ describe("planner: commands and queue states", () => {
     expect(() => s.do("cancel Z")).to.throw(NotFoundError);
     expect(() => s.do("restart Z")).to.throw(NotFoundError);
     expect(() => s.apply({ type: "PR_SUBMITTED", pr: 0 })).to.throw(InvalidArgumentError);
-    expect(() => s.apply({ type: "PR_SUBMITTED", pr: 2, priority: "asap" })).to.throw(InvalidArgumentError);
-    expect(() => s.apply({ type: "IMPACTED_TARGETS_SET", pr: 1, sha: "", targets: [] })).to.throw(
-      InvalidArgumentError,
-    );
-    expect(() => s.apply({ type: "IMPACTED_TARGETS_SET", pr: 1, sha: "x", targets: [3] })).to.throw(
-      InvalidArgumentError,
-    );
-    expect(() => s.apply({ type: "SETTINGS_UPDATED", patch: { concurrency: 0 } })).to.throw(
-      InvalidArgumentError,
-    );
     expect(s.state).to.equal(before);
+    // Input is parsed once, at the edge, by the domain's own rules; the planner takes the parsed values.
+    expect(() => parsePriority("asap")).to.throw(InvalidArgumentError, "priority");
+    expect(() => parseImpactedTargets("", [])).to.throw(InvalidArgumentError, "pr.sha");
+    expect(() => parseImpactedTargets("x", [3])).to.throw(InvalidArgumentError, "impactedTargets");
+    expect(() => parseSettingsPatch({ concurrency: 0 })).to.throw(InvalidArgumentError, "concurrency");
   });
 
   it("never modifies the state it is given", () => {

@@ -2,6 +2,9 @@ import { expect } from "chai";
 import {
   createPlannerState,
   createQueueSettings,
+  parseImpactedTargets,
+  parsePriority,
+  parseSettingsPatch,
   plan,
   type Decision,
   type PlannerOptions,
@@ -109,15 +112,17 @@ export class Scenario {
           type: "PR_SUBMITTED",
           pr: n,
           facts: this.facts(n),
-          ...(extra === "nobatch" ? { noBatch: true } : extra !== "" ? { priority: extra } : {}),
+          ...(extra === "nobatch" ? { noBatch: true } : extra !== "" ? { priority: parsePriority(extra) } : {}),
         });
       }
       case "targets":
         return this.apply({
           type: "IMPACTED_TARGETS_SET",
           pr: num(arg),
-          sha: this.facts(num(arg)).headSha,
-          targets: extra === "ALL" ? "ALL" : extra === "" ? [] : extra.split(","),
+          targets: parseImpactedTargets(
+            this.facts(num(arg)).headSha,
+            extra === "ALL" ? "ALL" : extra === "" ? [] : extra.split(","),
+          ),
         });
       case "pass":
       case "fail":
@@ -162,7 +167,7 @@ export class Scenario {
       case "set":
         return this.apply({
           type: "SETTINGS_UPDATED",
-          patch: JSON.parse(line.slice(4)) as Record<string, unknown>,
+          patch: parseSettingsPatch(JSON.parse(line.slice(4)) as Record<string, unknown>),
         });
       default:
         throw new Error(`unknown scenario verb in "${line}"`);

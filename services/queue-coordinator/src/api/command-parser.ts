@@ -1,0 +1,213 @@
+import { InvalidArgumentError } from "@mainline/kit/errors/index";
+import { DEFAULT_PULL_REF_PATTERN } from "@mainline/kit/vocabulary/index";
+import type { RepoRef } from "@mainline/proto/common";
+import {
+  DirectMergeMode,
+  HostPullRequestState,
+  MergeMethod,
+  OptimizationMode,
+  PriorityName,
+  QueueMode,
+  QueueState,
+  RunnerKind,
+  type CreateQueueRequest,
+  type RecordPullRequestFactsRequest,
+  type ReportTestRunResultRequest,
+  type SetImpactedTargetsRequest,
+  type SetRepositoryConnectionRequest,
+  type SubmitPullRequestRequest,
+  type UpdateQueueRequest,
+} from "@mainline/proto/queue";
+import {
+  createQueueSettings,
+  parseImpactedTargets,
+  parsePriority,
+  parseSettingsPatch,
+  type ImpactedTargets,
+  type Priority,
+  type PullRequestFacts,
+  type QueueSettings,
+  type QueueSettingsPatch,
+} from "../domain/index.js";
+import { assertTestCommandEnv } from "../domain/test-command-env.js";
+import { queueAddress, repoRef, type QueueAddress } from "../app/queue-key.js";
+import type { RepositoryConnection } from "../store/repository-connections.js";
+import type { TestRunReport } from "../store/test-run-records.js";
+
+/**
+ * The queue-coordinator's one command parser: each gRPC request becomes a typed command in the domain's words,
+ * checked for what the wire cannot express (a bound, a positive number, an enum left UNSPECIFIED, a rule of
+ * the domain). Nothing after it validates again.
+ */
+
+export interface SubmitCommand {
+  address: QueueAddress;
+  pr: number;
+  priority: Priority;
+  noBatch: boolean;
+}
+
+export interface SetImpactedTargetsCommand {
+  address: QueueAddress;
+  pr: number;
+  targets: ImpactedTargets;
+}
+
+export interface RecordFactsCommand {
+  org: string;
+  repo: RepoRef;
+  pr: number;
+  facts: PullRequestFacts;
+  merged: boolean;
+}
+
+export interface SetConnectionCommand {
+  org: string;
+  repo: RepoRef;
+  connection: RepositoryConnection;
+}
+
+export interface ReportCommand {
+  org: string;
+  testRunId: string;
+  report: TestRunReport;
+}
+
+export function prNumber(n: number, field = "pr.number"): number {
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(field, "must be a positive integer");
+  return n;
+}
+
+export function requiredOrg(org: string): string {
+  if (!org) throw new InvalidArgumentError("org", "is required");
+  return org;
+}
+
+function required(field: string, value: string): string {
+  if (!value.trim()) throw new InvalidArgumentError(field, "must not be empty");
+  return value.trim();
+}
+
+/** A proto enum value by its name, which is the domain's word; UNSPECIFIED (or unknown) is absent. */
+function wordOf(e: Record<string | number, string | number>, value: number | undefined): string | undefined {
+  if (value === undefined || value === 0) return undefined;
+  const name = e[value];
+  return typeof name === "string" ? name : undefined;
+}
+
+export function parseSubmit(req: SubmitPullRequestRequest): SubmitCommand {
+  const p = req.priority;
+  const priority =
+    p === undefined
+      ? parsePriority(undefined)
+      : p.$case === "priorityValue"
+        ? parsePriority(p.value)
+        : parsePriority(wordOf(PriorityName, p.value)?.toLowerCase() ?? "", "priority");
+  return { address: queueAddress(req.queue), pr: prNumber(req.prNumber), priority, noBatch: req.noBatch };
+}
+
+export function parseCreateSettings(req: CreateQueueRequest): QueueSettings {
+  const mode = wordOf(QueueMode, req.mode);
+  return createQueueSettings({
+    ...(mode !== undefined && { mode }),
+    ...(req.concurrency !== undefined && { concurrency: req.concurrency }),
+  });
+}
+
+/** The fields an updateQueue request sets, in the domain's words, checked by the domain's rules. */
+export function parseSettingsUpdate(req: UpdateQueueRequest): QueueSettingsPatch {
+  const {
+    queue: _queue,
+    requiredStatuses,
+    mode,
+    state,
+    mergeMethod,
+    directMergeMode,
+    optimizationMode,
+    ...rest
+  } = req;
+  const words: Record<string, unknown> = {};
+  const enums = { mode, state, mergeMethod, directMergeMode, optimizationMode };
+  const tables = {
+    mode: QueueMode,
+    state: QueueState,
+    mergeMethod: MergeMethod,
+    directMergeMode: DirectMergeMode,
+    optimizationMode: OptimizationMode,
+  };
+  for (const [field, value] of Object.entries(enums)) {
+    if (value === undefined) continue;
+    words[field] = wordOf(tables[field as keyof typeof tables], value) ?? "UNSPECIFIED";
+  }
+  for (const [field, value] of Object.entries(rest)) if (value !== undefined) words[field] = value;
+  if (requiredStatuses !== undefined) words.requiredStatuses = requiredStatuses.values;
+  return parseSettingsPatch(words);
+}
+
+export function parseImpactedTargetsCommand(req: SetImpactedTargetsRequest): SetImpactedTargetsCommand {
+  const sha = req.prSha.trim().toLowerCase();
+  if (!/^[0-9a-f]{4,64}$/.test(sha)) throw new InvalidArgumentError("pr.sha", "must be a commit sha (hex)");
+  const targets = req.impactedTargets?.all ? "ALL" : (req.impactedTargets?.targets ?? []);
+  return {
+    address: queueAddress(req.queue),
+    pr: prNumber(req.prNumber),
+    targets: parseImpactedTargets(sha, targets),
+  };
+}
+
+export function parseRecordFacts(req: RecordPullRequestFactsRequest): RecordFactsCommand {
+  return {
+    org: requiredOrg(req.org),
+    repo: repoRef(req.repo),
+    pr: prNumber(req.number),
+    facts: {
+      headBranch: required("head_branch", req.headBranch),
+      headSha: required("head_sha", req.headSha).toLowerCase(),
+      title: req.title,
+      author: req.author,
+      baseBranch: required("base_branch", req.baseBranch),
+      open: req.state !== HostPullRequestState.CLOSED,
+    },
+    merged: req.merged,
+  };
+}
+
+export function parseSetConnection(req: SetRepositoryConnectionRequest): SetConnectionCommand {
+  const org = requiredOrg(req.org);
+  const c = req.connection;
+  const repo = repoRef(c?.repo);
+  const remoteUrl = required("remoteUrl", c?.remoteUrl ?? "");
+  const kind = wordOf(RunnerKind, c?.runner?.kind);
+  if (kind !== "COMMAND" && kind !== "EXTERNAL")
+    throw new InvalidArgumentError("runner.kind", "must be COMMAND or EXTERNAL");
+  const command = c?.runner?.command ?? "";
+  if (kind === "COMMAND" && !command.trim())
+    throw new InvalidArgumentError("runner.command", "is required for the COMMAND runner");
+  const env = c?.runner?.env ?? {};
+  assertTestCommandEnv(env);
+  const pullRefPattern = c?.pullRefPattern || DEFAULT_PULL_REF_PATTERN;
+  if (!pullRefPattern.includes("{number}"))
+    throw new InvalidArgumentError("pullRefPattern", 'must contain "{number}"');
+  return {
+    org,
+    repo,
+    connection: {
+      remoteUrl,
+      credentialsSecretName: c?.credentialsSecretName ?? "",
+      pullRefPattern,
+      runner: { kind, command, junitGlobs: c?.runner?.junitGlobs ?? [], env },
+    },
+  };
+}
+
+export function parseReport(req: ReportTestRunResultRequest): ReportCommand {
+  return {
+    org: requiredOrg(req.org),
+    testRunId: req.testRunId,
+    report: {
+      passed: req.passed,
+      junitXml: req.junitXml,
+      ...(req.detailsUrl ? { detailsUrl: req.detailsUrl } : {}),
+    },
+  };
+}
