@@ -197,7 +197,7 @@ coldFirstPages.sort((a, b) => a - b);
 // The goal is judged on the worse of the two p95s.
 const worstP95 = Math.max(p95, percentile(coldFirstPages, 95));
 
-// A restart: a new store and service over the same buckets; the first listing loads the ledger.
+// A restart: a new store and service over the same buckets; the first listing loads the test index.
 await store.close();
 store = await openStore({ database: "flaky-bench", nats: nc });
 app = await openService(store, nc, () => now);

@@ -14,8 +14,8 @@ import type { RepositorySettingsPatch, RepositorySettingsView } from "./reposito
 import { StatusOutbox } from "./status-outbox.js";
 import type { PublishStatusChange } from "./status-outbox.js";
 import { TestIdCache } from "./test-id-cache.js";
-import { DEFAULT_SNAPSHOT_POLICY, TestLedgers } from "./test-ledgers.js";
-import type { SnapshotPolicy } from "./test-ledgers.js";
+import { DEFAULT_SNAPSHOT_POLICY, TestIndexes } from "./test-indexes.js";
+import type { SnapshotPolicy } from "./test-indexes.js";
 import type { TestResultsUpload } from "./test-results-upload.js";
 
 export interface FlakyAnalyticsOptions {
@@ -35,7 +35,7 @@ export class FlakyAnalytics {
   private readonly lock = new KeyedLock();
   private readonly codeowners = new CodeownersCache();
   private readonly failingIds = new FailingIdsCache();
-  private readonly ledgers: TestLedgers;
+  private readonly testIndexes: TestIndexes;
   private readonly testIds = new TestIdCache();
   private readonly links: Links;
   private readonly now: () => number;
@@ -43,14 +43,14 @@ export class FlakyAnalytics {
   constructor(private readonly options: FlakyAnalyticsOptions) {
     this.now = options.now ?? Date.now;
     this.links = new Links(options.publicBaseUrl);
-    this.ledgers = new TestLedgers({
+    this.testIndexes = new TestIndexes({
       store: options.store,
       logger: options.logger,
       policy: options.snapshotPolicy ?? DEFAULT_SNAPSHOT_POLICY,
     });
     this.outbox = new StatusOutbox({
       store: options.store,
-      ledgers: this.ledgers,
+      testIndexes: this.testIndexes,
       lock: this.lock,
       codeowners: this.codeowners,
       links: this.links,
@@ -64,7 +64,7 @@ export class FlakyAnalytics {
     try {
       result = await ingestResults(this.deps(), upload);
     } finally {
-      // Also after a failure: the ledger may have been reloaded.
+      // Also after a failure: the test index may have been reloaded.
       this.failingIds.invalidate(admin.lockKey(upload.org, upload.repo));
     }
     const { changed, ...summary } = result;
@@ -76,7 +76,7 @@ export class FlakyAnalytics {
     return listFailingTests(
       {
         store: this.options.store,
-        ledgers: this.ledgers,
+        testIndexes: this.testIndexes,
         codeowners: this.codeowners,
         failingIds: this.failingIds,
         links: this.links,
@@ -133,7 +133,7 @@ export class FlakyAnalytics {
   private deps() {
     return {
       store: this.options.store,
-      ledgers: this.ledgers,
+      testIndexes: this.testIndexes,
       lock: this.lock,
       testIds: this.testIds,
       logger: this.options.logger,

@@ -12,7 +12,7 @@ import { statusEventPublisher } from "../bus/status-event-publisher.js";
 import { consumeTestResults } from "../bus/test-results-consumer.js";
 import { openFlakyStore } from "../store/flaky-store.js";
 import { FlakyAnalytics } from "./flaky-analytics.js";
-import type { SnapshotPolicy } from "./test-ledgers.js";
+import type { SnapshotPolicy } from "./test-indexes.js";
 
 export interface FlakyServiceOptions {
   nats: NatsConnection;

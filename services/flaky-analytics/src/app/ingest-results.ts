@@ -7,7 +7,7 @@ import { repositoryKey } from "../store/repository-key.js";
 import { applyUpload } from "./apply-upload.js";
 import type { KeyedLock } from "./keyed-lock.js";
 import type { TestIdCache } from "./test-id-cache.js";
-import type { TestLedgers } from "./test-ledgers.js";
+import type { TestIndexes } from "./test-indexes.js";
 import { contentUploadId, validateUpload } from "./test-results-upload.js";
 import type { TestResultsUpload } from "./test-results-upload.js";
 import { groupRuns, uploadEntry } from "./upload-entry.js";
@@ -23,7 +23,7 @@ export interface IngestResult extends Required<UploadSummary> {
 
 export interface IngestDeps {
   store: FlakyStore;
-  ledgers: TestLedgers;
+  testIndexes: TestIndexes;
   lock: KeyedLock;
   testIds: TestIdCache;
   logger: Logger;
@@ -56,7 +56,7 @@ export async function ingestResults(deps: IngestDeps, upload: TestResultsUpload)
   const runs = groupRuns(upload, repoKey, results, deps.testIds);
 
   return deps.lock.run(`${upload.org}\n${repoKey}`, async () => {
-    const ledger = await deps.ledgers.get(upload.org, repoKey);
+    const testIndex = await deps.testIndexes.get(upload.org, repoKey);
     const applied = await deps.store.uploads.find(upload.org, uploadId);
     if (applied) return { uploadId, ignored: 0, ignoredTestcases: [], ...applied.summary, changed: [] };
 
@@ -65,26 +65,26 @@ export async function ingestResults(deps: IngestDeps, upload: TestResultsUpload)
     const entry = uploadEntry(upload, {
       uploadId,
       runs: runs.values(),
-      isKnown: (id) => ledger.get(id) !== undefined,
+      isKnown: (id) => testIndex.get(id) !== undefined,
       settings,
       at: upload.runStartedAt ?? now,
       now,
     });
-    const { updated, changed, newTests } = applyUpload(upload.org, repoKey, entry, (id) => ledger.get(id));
+    const { updated, changed, newTests } = applyUpload(upload.org, repoKey, entry, (id) => testIndex.get(id));
     const final = { ...summary, newTests };
-    const seq = ledger.seq + 1;
+    const seq = testIndex.seq + 1;
     try {
       await deps.store.uploads.append(upload.org, repoKey, seq, entry, final, now);
     } catch (error) {
       // Whether the commit reached the store is unknown (a lost acknowledgement): the next use
-      // reloads the ledger from what the store holds instead of trusting memory.
-      deps.ledgers.unload(upload.org, repoKey);
+      // reloads the test index from what the store holds instead of trusting memory.
+      deps.testIndexes.unload(upload.org, repoKey);
       throw error;
     }
-    ledger.apply(seq, updated, entry.runs.length);
+    testIndex.apply(seq, updated, entry.runs.length);
 
     try {
-      await deps.ledgers.snapshotIfDue(ledger, now);
+      await deps.testIndexes.snapshotIfDue(testIndex, now);
     } catch (error) {
       // The upload is committed; the journal simply stays longer until a snapshot succeeds.
       deps.logger.warn({ err: error, org: upload.org, repoKey }, "snapshot failed; will try again");

@@ -8,7 +8,7 @@ import type { FailingIdsCache } from "./failing-ids-cache.js";
 import { failingTestRecord } from "./failing-test-record.js";
 import type { FailingTestRecord } from "./failing-test-record.js";
 import type { Links } from "./links.js";
-import type { TestLedgers } from "./test-ledgers.js";
+import type { TestIndexes } from "./test-indexes.js";
 
 export interface FailingTestsPage {
   tests: FailingTestRecord[];
@@ -17,7 +17,7 @@ export interface FailingTestsPage {
 
 export interface ListFailingTestsDeps {
   store: FlakyStore;
-  ledgers: TestLedgers;
+  testIndexes: TestIndexes;
   codeowners: CodeownersCache;
   failingIds: FailingIdsCache;
   links: Links;
@@ -51,19 +51,19 @@ export async function listFailingTests(
   };
   const pageIndex = query.pageToken ? decodePageToken(query.pageToken, scope, deps.pageTokenKey) : 0;
   const repoKey = repositoryKey(query.repo);
-  const [ledger, repository] = await Promise.all([
-    deps.ledgers.get(query.org, repoKey),
+  const [testIndex, repository] = await Promise.all([
+    deps.testIndexes.get(query.org, repoKey),
     deps.store.repositories.get(query.org, query.repo),
   ]);
   const ids = await deps.failingIds.get(`${query.org}\n${repoKey}`, query.startTime, query.endTime, () =>
-    Promise.resolve(ledger.failingTestIds(query.startTime, query.endTime)),
+    Promise.resolve(testIndex.failingTestIds(query.startTime, query.endTime)),
   );
   const pageIds = ids.slice(pageIndex * query.pageSize, (pageIndex + 1) * query.pageSize);
   const codeowners = deps.codeowners.of(repository.codeowners);
   const now = deps.now();
   const tests: FailingTestRecord[] = [];
   for (const id of pageIds) {
-    const doc = ledger.get(id);
+    const doc = testIndex.get(id);
     if (doc) tests.push(failingTestRecord(doc, repository, codeowners, deps.links, now));
   }
   return {

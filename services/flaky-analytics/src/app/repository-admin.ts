@@ -18,7 +18,7 @@ import type { AnnotationChange } from "../store/test-annotations.js";
 import { repositoryKey } from "../store/repository-key.js";
 import { currentStatus } from "./failing-test-record.js";
 import type { KeyedLock } from "./keyed-lock.js";
-import type { TestLedgers } from "./test-ledgers.js";
+import type { TestIndexes } from "./test-indexes.js";
 
 /** Repository settings as the API shows them (snake_case names in errors, as the API spells them). */
 export interface RepositorySettingsView {
@@ -50,7 +50,7 @@ const MAX_TICKET_URL = 2048;
 
 export interface AdminDeps {
   store: FlakyStore;
-  ledgers: TestLedgers;
+  testIndexes: TestIndexes;
   lock: KeyedLock;
   now: () => number;
 }
@@ -132,9 +132,9 @@ export async function getQuarantineConfig(
   const repository = await deps.store.repositories.get(org, repo);
   if (!repository.quarantiningEnabled) return { isDisabled: true, testIds: [] };
   const now = deps.now();
-  const ledger = await deps.ledgers.get(org, repositoryKey(repo));
+  const testIndex = await deps.testIndexes.get(org, repositoryKey(repo));
   const candidates: QuarantineCandidate[] = [];
-  for (const test of ledger.values()) {
+  for (const test of testIndex.values()) {
     // Flaky or broken by the stored status, or forced by an override; the status is judged again now.
     const stored = test.status.value;
     if (stored !== "flaky" && stored !== "broken" && test.quarantineOverride !== "ALWAYS_QUARANTINE")
@@ -182,8 +182,8 @@ async function annotate(
 ): Promise<void> {
   const repoKey = repositoryKey(repo);
   await deps.lock.run(lockKey(org, repo), async () => {
-    const ledger = await deps.ledgers.get(org, repoKey);
-    const test = ledger.get(testId);
+    const testIndex = await deps.testIndexes.get(org, repoKey);
+    const test = testIndex.get(testId);
     if (test === undefined) throw new NotFoundError(`test ${testId} does not exist in repository ${repoKey}`);
     await deps.store.annotations.change(org, repoKey, testId, change);
     const next: TestDocument = { ...test };
@@ -192,7 +192,7 @@ async function annotate(
       if (value === null) delete next[field];
       else if (value !== undefined) (next as Record<typeof field, string>)[field] = value;
     }
-    ledger.replace(next);
+    testIndex.replace(next);
   });
 }
 

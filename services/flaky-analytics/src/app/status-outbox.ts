@@ -6,7 +6,7 @@ import type { FlakyStore } from "../store/flaky-store.js";
 import type { CodeownersCache } from "./codeowners-cache.js";
 import type { KeyedLock } from "./keyed-lock.js";
 import type { Links } from "./links.js";
-import { withoutPendingEvent, type TestLedgers } from "./test-ledgers.js";
+import { withoutPendingEvent, type TestIndexes } from "./test-indexes.js";
 
 /** What subscribers of test_case.status_changed learn about one change. */
 export interface StatusChangeNotice {
@@ -36,7 +36,7 @@ export class StatusOutbox {
   constructor(
     private readonly deps: {
       store: FlakyStore;
-      ledgers: TestLedgers;
+      testIndexes: TestIndexes;
       lock: KeyedLock;
       codeowners: CodeownersCache;
       links: Links;
@@ -78,8 +78,8 @@ export class StatusOutbox {
   /** Publishes everything still pending (after a restart, or after a failed publish). */
   async sweep(): Promise<void> {
     const pending: TestDocument[] = [];
-    for (const ledger of await this.deps.ledgers.loadAll()) {
-      for (const test of ledger.values()) if (test.pendingStatusEvent) pending.push(test);
+    for (const testIndex of await this.deps.testIndexes.loadAll()) {
+      for (const test of testIndex.values()) if (test.pendingStatusEvent) pending.push(test);
     }
     await this.deliver(pending);
   }
@@ -92,9 +92,9 @@ export class StatusOutbox {
   /** Under the repository's lock, so that an upload folding the same test cannot bring the event back. */
   private clearPending(test: TestDocument, eventId: string): Promise<void> {
     return this.deps.lock.run(`${test.org}\n${test.repoKey}`, async () => {
-      const ledger = await this.deps.ledgers.get(test.org, test.repoKey);
-      const current = ledger.get(test._id);
-      if (current?.pendingStatusEvent?.eventId === eventId) ledger.replace(withoutPendingEvent(current));
+      const testIndex = await this.deps.testIndexes.get(test.org, test.repoKey);
+      const current = testIndex.get(test._id);
+      if (current?.pendingStatusEvent?.eventId === eventId) testIndex.replace(withoutPendingEvent(current));
     });
   }
 

@@ -13,7 +13,7 @@ import type {
 
 /**
  * The storage layout (one writer: this service, DESIGN rule 1). A repository's tests live in the
- * service's memory (its TestLedger); what makes them durable is a journal of uploads plus, now and
+ * service's memory (its TestIndex); what makes them durable is a journal of uploads plus, now and
  * then, a snapshot of every test. Ingest writes one small entry per upload instead of one document
  * per test, which is what lets it keep up with tens of thousands of results per second:
  *
@@ -29,7 +29,7 @@ import type {
 /**
  * One test of one repository, keyed by its stable id: everything the failing-test record shows, in
  * bounded form (hour buckets, failure groups, status evidence) plus its failure times. It is what a
- * snapshot holds per test; the ledger keeps one in memory per test.
+ * snapshot holds per test; the test index keeps one in memory per test.
  */
 export interface TestDocument {
   _id: string;

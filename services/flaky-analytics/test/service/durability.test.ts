@@ -8,7 +8,7 @@ import { SUBJECTS } from "@mainline/kit/streams/index";
 import { TestStatusChanged } from "@mainline/proto/flaky";
 import { createFlakyService } from "../../src/app/flaky-service.js";
 import type { FlakyAnalytics } from "../../src/app/flaky-analytics.js";
-import type { SnapshotPolicy } from "../../src/app/test-ledgers.js";
+import type { SnapshotPolicy } from "../../src/app/test-indexes.js";
 import type { TestResultsUpload } from "../../src/app/test-results-upload.js";
 import { HOUR, junitFixture, REPO, surefireReport, T0 } from "./flaky-fixture.js";
 

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { EMPTY_EVIDENCE } from "../../src/domain/index.js";
-import { TestLedger } from "../../src/app/test-ledger.js";
+import { TestIndex } from "../../src/app/test-index.js";
 import type { TestDocument } from "../../src/store/documents.js";
 
 function test(id: string, failureTimes: number[]): TestDocument {
@@ -21,15 +21,15 @@ function test(id: string, failureTimes: number[]): TestDocument {
   };
 }
 
-describe("TestLedger", () => {
+describe("TestIndex", () => {
   const tests = [test("c", [10, 20, 30]), test("a", [5]), test("b", []), test("d", [40])];
 
-  for (const [how, ledger] of [
-    ["loaded from a snapshot", () => new TestLedger("acme", "r", 7, tests)],
+  for (const [how, testIndex] of [
+    ["loaded from a snapshot", () => new TestIndex("acme", "r", 7, tests)],
     [
       "built upload by upload",
       () => {
-        const built = new TestLedger("acme", "r", 0);
+        const built = new TestIndex("acme", "r", 0);
         built.apply(1, [test("c", [10])], 1);
         built.apply(2, [test("a", [5]), test("b", [])], 2);
         built.apply(3, [test("c", [10, 20, 30]), test("d", [40])], 2);
@@ -38,7 +38,7 @@ describe("TestLedger", () => {
     ],
   ] as const) {
     it(`lists the tests with a failure in [start, end), to the unit, in id order (${how})`, () => {
-      const subject = ledger();
+      const subject = testIndex();
       const listed = (start: number, end: number) => subject.failingTestIds(start, end);
       expect(listed(0, 100)).to.deep.equal(["a", "c", "d"]);
       expect(listed(10, 11)).to.deep.equal(["c"]);
@@ -53,14 +53,14 @@ describe("TestLedger", () => {
   }
 
   it("makes an upload visible whole, and counts the journal since the last snapshot", () => {
-    const ledger = new TestLedger("acme", "r", 4, [test("a", [])]);
-    expect(ledger.seq).to.equal(4);
-    ledger.apply(5, [test("a", [7]), test("e", [8])], 2);
-    expect(ledger.seq).to.equal(5);
-    expect(ledger.size).to.equal(2);
-    expect(ledger.failingTestIds(0, 10)).to.deep.equal(["a", "e"]);
-    expect(ledger.journal).to.deep.equal({ entries: 1, results: 2 });
-    ledger.snapshotTaken(5);
-    expect(ledger.journal).to.deep.equal({ entries: 0, results: 0 });
+    const testIndex = new TestIndex("acme", "r", 4, [test("a", [])]);
+    expect(testIndex.seq).to.equal(4);
+    testIndex.apply(5, [test("a", [7]), test("e", [8])], 2);
+    expect(testIndex.seq).to.equal(5);
+    expect(testIndex.size).to.equal(2);
+    expect(testIndex.failingTestIds(0, 10)).to.deep.equal(["a", "e"]);
+    expect(testIndex.journal).to.deep.equal({ entries: 1, results: 2 });
+    testIndex.snapshotTaken(5);
+    expect(testIndex.journal).to.deep.equal({ entries: 0, results: 0 });
   });
 });

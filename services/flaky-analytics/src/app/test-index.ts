@@ -8,7 +8,7 @@ import type { TestDocument } from "../store/documents.js";
  * `seq` is the last journal entry applied; entries since the last snapshot are counted so that the
  * owner knows when a new snapshot is due.
  */
-export class TestLedger {
+export class TestIndex {
   private readonly tests = new Map<string, TestDocument>();
   /**
    * Ids of the tests with at least one failure time, sorted: the only candidates of a listing, in
