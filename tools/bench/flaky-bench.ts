@@ -19,8 +19,8 @@ import { connect } from "nats";
 import { NatsServer } from "@mainline/testing";
 import { createLogger } from "@mainline/kit/logging/index";
 import { openStore, type Store } from "@mainline/kit/store/index";
-import { createFlakyService } from "@mainline/flaky-analytics/app/flaky-service";
-import type { FlakyAnalytics } from "@mainline/flaky-analytics/app/flaky-analytics";
+import { createFlakyService } from "@mainline/flaky-analytics";
+import type { FlakyAnalytics } from "@mainline/flaky-analytics";
 
 const INGEST_GOAL = 20_000; // results per second
 const P95_GOAL_MS = 50; // per list-failing-tests page

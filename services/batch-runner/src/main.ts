@@ -1,37 +1,200 @@
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { NatsConnection } from "nats";
+import {
+  consume,
+  type ConsumerHandle,
+  type DeliveryHandler,
+  type MessageCodec,
+} from "@mainline/kit/bus/index";
+import type { Logger } from "@mainline/kit/logging/index";
+import { provisionMainlineStreams, STREAMS, TestRunOutputs } from "@mainline/kit/streams/index";
+import { MergeJob, TestBranchCleanupJob, TestRunJob, TestRunLifecycleEvent } from "@mainline/proto/queue";
+import {
+  CANCELLATION_CONSUMER,
+  cancellationHandler,
+  provisionCancellationConsumer,
+} from "./bus/cancellation-consumer.js";
+import {
+  DEFAULT_JOB_CONSUMER_SETTINGS,
+  JOB_CONSUMERS,
+  provisionJobConsumers,
+  type JobConsumerSettings,
+} from "./bus/job-consumers.js";
+import { RunCancellationBoard } from "./bus/run-cancellation-board.js";
+import { TestRunResultLedger } from "./bus/test-run-result-ledger.js";
+import type { GitIdentity } from "./git/git.js";
+import { GitCredentials } from "./git/git-credentials.js";
+import { RepositoryCache } from "./git/repository-cache.js";
+import { mergeJobHandler } from "./jobs/merge-handler.js";
+import { RunCancellations } from "./jobs/run-cancellations.js";
+import { testBranchCleanupHandler } from "./jobs/test-branch-cleanup-handler.js";
+import { testRunJobHandler } from "./jobs/test-run-handler.js";
 import { loadConfigOrExit } from "@mainline/kit/config/index";
 import { createLogger } from "@mainline/kit/logging/index";
-import { runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
-import { startBatchRunner } from "./app/start-batch-runner.js";
+import { isEntryPoint, runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
 import { configSchema } from "./config.js";
 
-const config = loadConfigOrExit("batch-runner", configSchema);
+// What the NATS permissions name (tools/src/dev/service-permissions.ts): the buckets this service owns.
+export { CANCELLED_RUNS_BUCKET } from "./bus/run-cancellation-board.js";
+export { TEST_RUN_RESULTS_BUCKET } from "./bus/test-run-result-ledger.js";
 
-runMain(createLogger("batch-runner", config.LOG_LEVEL), async () => {
-  const runtime = await startServiceRuntime({
-    name: "batch-runner",
-    natsUrl: config.NATS_URL,
-    natsUser: config.NATS_USER,
-    natsPassword: config.NATS_PASSWORD,
-    mongodbUri: config.MONGODB_URI,
-    logLevel: config.LOG_LEVEL,
-    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+export interface BatchRunnerSettings {
+  /** This replica's own folder for repository mirrors and worktrees. */
+  readonly workDir: string;
+  readonly gitIdentity: GitIdentity;
+  /** Where credentials secrets are mounted, one directory per secret name (see GitCredentials). */
+  readonly credentialsDir?: string;
+  /** Test-run jobs (and, separately, merge jobs) handled at once by this replica. */
+  readonly jobConcurrency: number;
+  /** Cap on any run, and the timeout of runs whose queue sets none. */
+  readonly maxRunSeconds: number;
+  readonly consumers?: JobConsumerSettings;
+}
+
+export interface BatchRunnerDeps {
+  readonly nats: NatsConnection;
+  readonly logger: Logger;
+  readonly settings: BatchRunnerSettings;
+  readonly clock?: () => Date;
+}
+
+/** A started batch-runner replica; its two stop steps follow the DESIGN shutdown order. */
+export interface BatchRunner {
+  /** Stops pulling jobs; jobs in flight go on. Idempotent. */
+  stopConsuming(): void;
+  /** Resolves once every job in flight has settled (a running command is handed back to the stream). */
+  finishInFlight(): Promise<void>;
+  /** Both, in order (finishInFlight stops consuming first). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Wires the batch-runner's job handling onto a NATS connection: provisions the shared streams and
+ * its durable consumers, then consumes test-run jobs, merge jobs and test-branch cleanups. Replicas
+ * are stateless and share the durable consumers; the entry point below and the tests both start it here.
+ */
+export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunner> {
+  const { nats, logger, settings } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const consumerSettings = settings.consumers ?? DEFAULT_JOB_CONSUMER_SETTINGS;
+  const js = nats.jetstream();
+  const jsm = await nats.jetstreamManager();
+  await provisionMainlineStreams(jsm);
+  await provisionJobConsumers(jsm, consumerSettings);
+  await provisionCancellationConsumer(jsm, consumerSettings.ackWaitMs);
+
+  // Worktrees a killed process left behind are only disk; the mirrors prune their records on next use.
+  await rm(join(settings.workDir, "worktrees"), { recursive: true, force: true });
+  const cache = new RepositoryCache({
+    workDir: settings.workDir,
+    identity: settings.gitIdentity,
+    credentials: new GitCredentials(settings.credentialsDir),
   });
-  const runner = await startBatchRunner({
-    nats: runtime.nats,
-    logger: runtime.logger,
-    settings: {
-      workDir: config.BATCH_RUNNER_WORK_DIR,
-      gitIdentity: { name: config.BATCH_RUNNER_GIT_NAME, email: config.BATCH_RUNNER_GIT_EMAIL },
-      ...(config.BATCH_RUNNER_CREDENTIALS_DIR !== undefined && {
-        credentialsDir: config.BATCH_RUNNER_CREDENTIALS_DIR,
-      }),
-      jobConcurrency: config.BATCH_RUNNER_JOB_CONCURRENCY,
-      maxRunSeconds: config.BATCH_RUNNER_MAX_RUN_SECONDS,
-    },
+  const [ledger, cancelledRuns, outputs] = await Promise.all([
+    TestRunResultLedger.open(js),
+    RunCancellationBoard.open(js),
+    TestRunOutputs.open(js),
+  ]);
+  const cancellations = new RunCancellations(cancelledRuns);
+  const cancellationWatch = await cancelledRuns.watch(
+    (testRunId) => cancellations.cancel(testRunId),
+    (error) => logger.warn({ err: error }, "could not read a cancellation from the board"),
+  );
+  const abort = new AbortController();
+
+  const common = { js, cache, logger, clock, maxDeliver: consumerSettings.maxDeliver };
+  const handles: ConsumerHandle[] = [];
+  const start = async <T>(
+    consumer: { durable: string },
+    codec: MessageCodec<T>,
+    handler: DeliveryHandler<T>,
+    stream: string = STREAMS.jobs.name,
+  ): Promise<void> => {
+    const handle = await consume<T>({
+      js,
+      stream,
+      durable: consumer.durable,
+      codec,
+      handler,
+      concurrency: settings.jobConcurrency,
+      logger,
+    });
+    void handle.closed.then((error) => {
+      if (error) logger.error({ err: error, durable: consumer.durable }, "job consumer stopped unexpectedly");
+    });
+    handles.push(handle);
+  };
+  await start(
+    JOB_CONSUMERS.testRun,
+    TestRunJob,
+    testRunJobHandler({
+      ...common,
+      ledger,
+      cancellations,
+      outputs,
+      abort: abort.signal,
+      maxRunSeconds: settings.maxRunSeconds,
+    }),
+  );
+  await start(JOB_CONSUMERS.merge, MergeJob, mergeJobHandler(common));
+  await start(JOB_CONSUMERS.testBranchCleanup, TestBranchCleanupJob, testBranchCleanupHandler(common));
+  await start(
+    CANCELLATION_CONSUMER,
+    TestRunLifecycleEvent,
+    cancellationHandler(cancelledRuns),
+    STREAMS.events.name,
+  );
+  logger.info({ workDir: settings.workDir, concurrency: settings.jobConcurrency }, "consuming jobs");
+
+  let stopped: Promise<void> | undefined;
+  const stopConsuming = (): void => {
+    stopped ??= Promise.all(handles.map((handle) => handle.stop())).then(() => undefined);
+  };
+  const finishInFlight = async (): Promise<void> => {
+    stopConsuming();
+    abort.abort();
+    await stopped;
+    cancellationWatch.stop();
+  };
+  return {
+    stopConsuming,
+    finishInFlight,
+    stop: finishInFlight,
+  };
+}
+
+// Started by node (make dev, the image); imported for the wiring above by tests and tools.
+if (isEntryPoint(import.meta.url)) {
+  const config = loadConfigOrExit("batch-runner", configSchema);
+
+  runMain(createLogger("batch-runner", config.LOG_LEVEL), async () => {
+    const runtime = await startServiceRuntime({
+      name: "batch-runner",
+      natsUrl: config.NATS_URL,
+      natsUser: config.NATS_USER,
+      natsPassword: config.NATS_PASSWORD,
+      mongodbUri: config.MONGODB_URI,
+      logLevel: config.LOG_LEVEL,
+      otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    });
+    const runner = await startBatchRunner({
+      nats: runtime.nats,
+      logger: runtime.logger,
+      settings: {
+        workDir: config.BATCH_RUNNER_WORK_DIR,
+        gitIdentity: { name: config.BATCH_RUNNER_GIT_NAME, email: config.BATCH_RUNNER_GIT_EMAIL },
+        ...(config.BATCH_RUNNER_CREDENTIALS_DIR !== undefined && {
+          credentialsDir: config.BATCH_RUNNER_CREDENTIALS_DIR,
+        }),
+        jobConcurrency: config.BATCH_RUNNER_JOB_CONCURRENCY,
+        maxRunSeconds: config.BATCH_RUNNER_MAX_RUN_SECONDS,
+      },
+    });
+    runtime.shutdown.on("stop-consuming", "batch-runner jobs", () => runner.stopConsuming());
+    runtime.shutdown.on("finish-in-flight", "batch-runner jobs", () => runner.finishInFlight());
+    // No queries of its own yet: gRPC carries the standard health service, for readiness.
+    await serveGrpc(runtime, { port: config.GRPC_PORT, services: [] });
+    return runtime.shutdown;
   });
-  runtime.shutdown.on("stop-consuming", "batch-runner jobs", () => runner.stopConsuming());
-  runtime.shutdown.on("finish-in-flight", "batch-runner jobs", () => runner.finishInFlight());
-  // No queries of its own yet: gRPC carries the standard health service, for readiness.
-  await serveGrpc(runtime, { port: config.GRPC_PORT, services: [] });
-  return runtime.shutdown;
-});
+}

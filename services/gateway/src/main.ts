@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { loadConfigOrExit } from "@mainline/kit/config/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { checkGrpcHealth } from "@mainline/kit/grpc/index";
-import { runMain, startServiceRuntime } from "@mainline/kit/service/index";
+import { isEntryPoint, runMain, startServiceRuntime } from "@mainline/kit/service/index";
 import { allEndpoints } from "./api/all-endpoints.js";
 import { AuthRepository } from "./auth/auth-repository.js";
 import { configSchema } from "./config.js";
@@ -13,81 +13,84 @@ import { LifecycleFeed } from "./web/lifecycle-feed.js";
 import { MergeEstimates } from "./upstream/merge-estimates.js";
 import { WebSessions } from "./web/web-sessions.js";
 
-const config = loadConfigOrExit("gateway", configSchema);
+// Started by node (make dev, the image); the tests build the same app through testing/gateway-harness.ts.
+if (isEntryPoint(import.meta.url)) {
+  const config = loadConfigOrExit("gateway", configSchema);
 
-runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
-  const runtime = await startServiceRuntime({
-    name: "gateway",
-    natsUrl: config.NATS_URL,
-    natsUser: config.NATS_USER,
-    natsPassword: config.NATS_PASSWORD,
-    mongodbUri: config.MONGODB_URI,
-    logLevel: config.LOG_LEVEL,
-    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-  });
-  const auth = await AuthRepository.open(runtime.store, { cacheTtlMs: config.GATEWAY_AUTH_CACHE_TTL_MS });
-  runtime.logger.info(
-    config.CODE_HOST_WEBHOOK_SECRET
-      ? "code-host events must carry a valid X-Hub-Signature-256"
-      : "CODE_HOST_WEBHOOK_SECRET is unset: code-host events are accepted unsigned (API token only)",
-  );
-  if (config.DEV_API_TOKEN) await auth.seedToken("dev", config.DEV_API_TOKEN, true);
-  const feed = new LifecycleFeed(runtime.nats, runtime.logger);
-  feed.start();
-  const upstreams = connectUpstreams({
-    queue: config.QUEUE_COORDINATOR_ADDR,
-    flaky: config.FLAKY_ANALYTICS_ADDR,
-    metrics: config.METRICS_ADDR,
-    webhooks: config.WEBHOOKS_ADDR,
-    statusPollBatchSize: config.GATEWAY_STATUS_POLL_BATCH_SIZE,
-  });
-  const readinessTargets = {
-    "queue-coordinator": config.QUEUE_COORDINATOR_ADDR,
-    "batch-runner": config.BATCH_RUNNER_ADDR,
-    "flaky-analytics": config.FLAKY_ANALYTICS_ADDR,
-    metrics: config.METRICS_ADDR,
-    webhooks: config.WEBHOOKS_ADDR,
-  };
-  if (!config.GATEWAY_SESSION_KEY)
+  runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
+    const runtime = await startServiceRuntime({
+      name: "gateway",
+      natsUrl: config.NATS_URL,
+      natsUser: config.NATS_USER,
+      natsPassword: config.NATS_PASSWORD,
+      mongodbUri: config.MONGODB_URI,
+      logLevel: config.LOG_LEVEL,
+      otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    });
+    const auth = await AuthRepository.open(runtime.store, { cacheTtlMs: config.GATEWAY_AUTH_CACHE_TTL_MS });
     runtime.logger.info(
-      "GATEWAY_SESSION_KEY is unset: web sessions are signed with a random key and end on restart",
+      config.CODE_HOST_WEBHOOK_SECRET
+        ? "code-host events must carry a valid X-Hub-Signature-256"
+        : "CODE_HOST_WEBHOOK_SECRET is unset: code-host events are accepted unsigned (API token only)",
     );
-  const sessions = WebSessions.open(auth, runtime.store, {
-    key: config.GATEWAY_SESSION_KEY,
-    ttlMs: config.GATEWAY_SESSION_TTL_MINUTES * 60_000,
-  });
-  const app = createApp({
-    logger: runtime.logger,
-    proxy: config.GATEWAY_TRUST_PROXY,
-    web: { sessions, feed, assetsDir: config.GATEWAY_WEB_DIR },
-    auth,
-    endpoints: allEndpoints(
-      upstreams,
+    if (config.DEV_API_TOKEN) await auth.seedToken("dev", config.DEV_API_TOKEN, true);
+    const feed = new LifecycleFeed(runtime.nats, runtime.logger);
+    feed.start();
+    const upstreams = connectUpstreams({
+      queue: config.QUEUE_COORDINATOR_ADDR,
+      flaky: config.FLAKY_ANALYTICS_ADDR,
+      metrics: config.METRICS_ADDR,
+      webhooks: config.WEBHOOKS_ADDR,
+      statusPollBatchSize: config.GATEWAY_STATUS_POLL_BATCH_SIZE,
+    });
+    const readinessTargets = {
+      "queue-coordinator": config.QUEUE_COORDINATOR_ADDR,
+      "batch-runner": config.BATCH_RUNNER_ADDR,
+      "flaky-analytics": config.FLAKY_ANALYTICS_ADDR,
+      metrics: config.METRICS_ADDR,
+      webhooks: config.WEBHOOKS_ADDR,
+    };
+    if (!config.GATEWAY_SESSION_KEY)
+      runtime.logger.info(
+        "GATEWAY_SESSION_KEY is unset: web sessions are signed with a random key and end on restart",
+      );
+    const sessions = WebSessions.open(auth, runtime.store, {
+      key: config.GATEWAY_SESSION_KEY,
+      ttlMs: config.GATEWAY_SESSION_TTL_MINUTES * 60_000,
+    });
+    const app = createApp({
+      logger: runtime.logger,
+      proxy: config.GATEWAY_TRUST_PROXY,
+      web: { sessions, feed, assetsDir: config.GATEWAY_WEB_DIR },
       auth,
-      { logger: runtime.logger, webhookSecret: config.CODE_HOST_WEBHOOK_SECRET },
-      {
-        ...(config.MAINLINE_PUBLIC_URL !== undefined && { publicUrl: config.MAINLINE_PUBLIC_URL }),
-        estimates: new MergeEstimates(upstreams.queue, feed),
-      },
-    ),
-    readiness: Object.entries(readinessTargets).map(([name, addr]) => ({
-      name,
-      check: () => checkGrpcHealth(addr),
-    })),
+      endpoints: allEndpoints(
+        upstreams,
+        auth,
+        { logger: runtime.logger, webhookSecret: config.CODE_HOST_WEBHOOK_SECRET },
+        {
+          ...(config.MAINLINE_PUBLIC_URL !== undefined && { publicUrl: config.MAINLINE_PUBLIC_URL }),
+          estimates: new MergeEstimates(upstreams.queue, feed),
+        },
+      ),
+      readiness: Object.entries(readinessTargets).map(([name, addr]) => ({
+        name,
+        check: () => checkGrpcHealth(addr),
+      })),
+    });
+    const server = createServer(requestHandler(app));
+    // Slow or stalled clients must not hold sockets forever.
+    server.requestTimeout = 60_000;
+    server.headersTimeout = 15_000;
+    server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
+    await once(server, "listening");
+    runtime.logger.info({ port: config.GATEWAY_PORT }, "serving HTTP");
+    runtime.shutdown.on(
+      "close-grpc",
+      "http",
+      () => new Promise<void>((resolve) => server.close(() => resolve())),
+    );
+    runtime.shutdown.on("close-grpc", "upstream clients", () => upstreams.close());
+    runtime.shutdown.on("stop-consuming", "web page live feed", () => feed.stop());
+    return runtime.shutdown;
   });
-  const server = createServer(requestHandler(app));
-  // Slow or stalled clients must not hold sockets forever.
-  server.requestTimeout = 60_000;
-  server.headersTimeout = 15_000;
-  server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
-  await once(server, "listening");
-  runtime.logger.info({ port: config.GATEWAY_PORT }, "serving HTTP");
-  runtime.shutdown.on(
-    "close-grpc",
-    "http",
-    () => new Promise<void>((resolve) => server.close(() => resolve())),
-  );
-  runtime.shutdown.on("close-grpc", "upstream clients", () => upstreams.close());
-  runtime.shutdown.on("stop-consuming", "web page live feed", () => feed.stop());
-  return runtime.shutdown;
-});
+}

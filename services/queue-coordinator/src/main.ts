@@ -1,25 +1,99 @@
+import { hostname } from "node:os";
+import { randomUUID } from "node:crypto";
+import { provisionMainlineStreams, TestRunOutputs } from "@mainline/kit/streams/index";
+import type { GrpcService } from "@mainline/kit/grpc/index";
+import { toGrpcImplementation } from "@mainline/kit/grpc/index";
+import type { ServiceRuntime } from "@mainline/kit/service/index";
+import { QueueCoordinatorService } from "@mainline/proto/queue";
+import { queueCoordinatorApi } from "./api/queue-coordinator-api.js";
+import { startResultConsumers } from "./bus/result-consumers.js";
+import { PullRequestRecords } from "./store/pull-request-records.js";
+import { QueueRepository } from "./store/queue-repository.js";
+import { RepositoryConnections } from "./store/repository-connections.js";
+import { TestRunRecords } from "./store/test-run-records.js";
+import { QueueEngine } from "./app/queue-engine.js";
+import { TestRunReports } from "./app/test-run-reports.js";
+import { Timekeeper } from "./app/timekeeper.js";
 import { loadConfigOrExit } from "@mainline/kit/config/index";
 import { createLogger } from "@mainline/kit/logging/index";
-import { runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
-import { startQueueCoordinator } from "./app/coordinator.js";
+import { isEntryPoint, runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
 import { configSchema } from "./config.js";
 
-const config = loadConfigOrExit("queue-coordinator", configSchema);
+export interface CoordinatorOptions {
+  replicaId?: string;
+  clock?: () => Date;
+  /** How often the timekeeper looks for due alarms and leftover outboxes. */
+  sweepEveryMs?: number;
+  leaseTtlMs?: number;
+}
 
-runMain(createLogger("queue-coordinator", config.LOG_LEVEL), async () => {
-  const runtime = await startServiceRuntime({
-    name: "queue-coordinator",
-    natsUrl: config.NATS_URL,
-    natsUser: config.NATS_USER,
-    natsPassword: config.NATS_PASSWORD,
-    mongodbUri: config.MONGODB_URI,
-    logLevel: config.LOG_LEVEL,
-    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+/**
+ * Wires the queue-coordinator on a started runtime: stores, engine, result consumers, timekeeper, and the gRPC
+ * service to serve. Registers each part in the shutdown order. The entry point below and the tests share it.
+ */
+export async function startQueueCoordinator(
+  runtime: ServiceRuntime,
+  options: CoordinatorOptions = {},
+): Promise<{ grpc: GrpcService; engine: QueueEngine }> {
+  const clock = options.clock ?? (() => new Date());
+  const js = runtime.nats.jetstream();
+  const jsm = await runtime.nats.jetstreamManager();
+  await provisionMainlineStreams(jsm);
+  const queues = await QueueRepository.open(runtime.store);
+  const records = await PullRequestRecords.open(runtime.store);
+  const runs = await TestRunRecords.open(runtime.store);
+  const connections = RepositoryConnections.open(runtime.store);
+  const outputs = await TestRunOutputs.open(js);
+  const engine = new QueueEngine({ queues, records, runs, connections, js, logger: runtime.logger, clock });
+  const reports = new TestRunReports({ engine, queues, runs, connections, clock });
+  const consumers = await startResultConsumers({
+    js,
+    jsm,
+    engine,
+    queues,
+    runs,
+    reports,
+    logger: runtime.logger,
   });
-  const { grpc } = await startQueueCoordinator(runtime, {
-    leaseTtlMs: config.COORDINATOR_LEASE_TTL_MS,
-    sweepEveryMs: config.COORDINATOR_SWEEP_INTERVAL_MS,
+  const timekeeper = await Timekeeper.start({
+    engine,
+    queues,
+    js,
+    replicaId: options.replicaId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+    logger: runtime.logger,
+    ...(options.sweepEveryMs !== undefined ? { sweepEveryMs: options.sweepEveryMs } : {}),
+    ...(options.leaseTtlMs !== undefined ? { leaseTtlMs: options.leaseTtlMs } : {}),
   });
-  await serveGrpc(runtime, { port: config.GRPC_PORT, services: [grpc] });
-  return runtime.shutdown;
-});
+  runtime.shutdown.on("stop-consuming", "result consumers", async () => {
+    await Promise.all(consumers.map((c) => c.stop()));
+  });
+  runtime.shutdown.on("stop-consuming", "timekeeper", () => timekeeper.stop());
+  const implementation = toGrpcImplementation(
+    queueCoordinatorApi({ engine, queues, records, runs, connections, reports, outputs, clock }),
+    runtime.logger,
+  );
+  return { grpc: { definition: QueueCoordinatorService, implementation }, engine };
+}
+
+// Started by node (make dev, the image); imported for the wiring above by tests and tools.
+if (isEntryPoint(import.meta.url)) {
+  const config = loadConfigOrExit("queue-coordinator", configSchema);
+
+  runMain(createLogger("queue-coordinator", config.LOG_LEVEL), async () => {
+    const runtime = await startServiceRuntime({
+      name: "queue-coordinator",
+      natsUrl: config.NATS_URL,
+      natsUser: config.NATS_USER,
+      natsPassword: config.NATS_PASSWORD,
+      mongodbUri: config.MONGODB_URI,
+      logLevel: config.LOG_LEVEL,
+      otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    });
+    const { grpc } = await startQueueCoordinator(runtime, {
+      leaseTtlMs: config.COORDINATOR_LEASE_TTL_MS,
+      sweepEveryMs: config.COORDINATOR_SWEEP_INTERVAL_MS,
+    });
+    await serveGrpc(runtime, { port: config.GRPC_PORT, services: [grpc] });
+    return runtime.shutdown;
+  });
+}

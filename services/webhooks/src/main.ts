@@ -1,29 +1,141 @@
+import type { NatsConnection } from "nats";
+import type { ConsumerHandle } from "@mainline/kit/bus/index";
+import type { Logger } from "@mainline/kit/logging/index";
+import type { Store } from "@mainline/kit/store/index";
+import { provisionMainlineStreams } from "@mainline/kit/streams/index";
+import { WebhooksService } from "@mainline/proto/webhooks";
+import { toGrpcImplementation, type GrpcService } from "@mainline/kit/grpc/index";
+import { webhooksApi } from "./api/webhooks-api.js";
+import { provisionDeliveryStream } from "./bus/delivery-stream.js";
+import { provisionFanoutConsumer, startEventFanout } from "./bus/event-fanout.js";
+import type { Config } from "./config.js";
+import { retrySchedule } from "./domain/retry-schedule.js";
+import { DeliveryWorker } from "./delivery/delivery-worker.js";
+import { HttpSender } from "./delivery/http-sender.js";
+import { SubscriptionConsumers } from "./delivery/subscription-consumers.js";
+import { UrlGuard } from "./delivery/url-guard.js";
+import { DeliveryLog } from "./store/delivery-log.js";
+import { SubscriptionRepository } from "./store/subscription-repository.js";
 import { loadConfigOrExit } from "@mainline/kit/config/index";
 import { createLogger } from "@mainline/kit/logging/index";
-import { runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
+import { isEntryPoint, runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
 import { configSchema } from "./config.js";
-import { WebhooksApp } from "./webhooks-app.js";
 
-const config = loadConfigOrExit("webhooks", configSchema);
+// What the NATS permissions name (tools/src/dev/service-permissions.ts): the stream this service owns.
+export { DELIVERY_STREAM } from "./bus/delivery-stream.js";
 
-runMain(createLogger("webhooks", config.LOG_LEVEL), async () => {
-  const runtime = await startServiceRuntime({
-    name: "webhooks",
-    natsUrl: config.NATS_URL,
-    natsUser: config.NATS_USER,
-    natsPassword: config.NATS_PASSWORD,
-    mongodbUri: config.MONGODB_URI,
-    logLevel: config.LOG_LEVEL,
-    otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+export type WebhooksSettings = Pick<
+  Config,
+  | "WEBHOOKS_ALLOW_LOOPBACK"
+  | "WEBHOOKS_ALLOWED_CIDRS"
+  | "WEBHOOKS_RETRY_SCHEDULE_MS"
+  | "WEBHOOKS_RETRY_JITTER"
+  | "WEBHOOKS_DELIVERY_TIMEOUT_MS"
+  | "WEBHOOKS_ACK_WAIT_MS"
+  | "WEBHOOKS_RECONCILE_INTERVAL_MS"
+>;
+
+/**
+ * The webhooks service without its process shell: the entry point below serves `grpc` and wires `stop` into the
+ * shutdown order; tests run it in process and `kill` it to play a crash.
+ */
+export class WebhooksApp {
+  private constructor(
+    readonly grpc: GrpcService,
+    private readonly fanout: ConsumerHandle,
+    private readonly consumers: SubscriptionConsumers,
+    private readonly reconcileTimer: NodeJS.Timeout,
+    private readonly abort: AbortController,
+  ) {}
+
+  static async start(options: {
+    nats: NatsConnection;
+    store: Store;
+    logger: Logger;
+    settings: WebhooksSettings;
+  }): Promise<WebhooksApp> {
+    const { nats, store, logger, settings } = options;
+    const jsm = await nats.jetstreamManager();
+    const js = nats.jetstream();
+    await provisionMainlineStreams(jsm);
+    await provisionDeliveryStream(jsm);
+    await provisionFanoutConsumer(jsm, settings.WEBHOOKS_ACK_WAIT_MS);
+
+    const subscriptions = await SubscriptionRepository.open(store);
+    const log = await DeliveryLog.open(store);
+    const guard = new UrlGuard({
+      allowLoopback: settings.WEBHOOKS_ALLOW_LOOPBACK,
+      allowedCidrs: settings.WEBHOOKS_ALLOWED_CIDRS,
+    });
+    const abort = new AbortController();
+    const consumers: SubscriptionConsumers = new SubscriptionConsumers({
+      js,
+      jsm,
+      worker: () => worker,
+      ackWaitMs: settings.WEBHOOKS_ACK_WAIT_MS,
+      logger,
+    });
+    const worker = new DeliveryWorker({
+      subscriptions,
+      log,
+      sender: new HttpSender(guard, settings.WEBHOOKS_DELIVERY_TIMEOUT_MS, abort.signal),
+      schedule: retrySchedule(settings.WEBHOOKS_RETRY_SCHEDULE_MS, settings.WEBHOOKS_RETRY_JITTER),
+      logger,
+      onDisabled: (id) => void consumers.stop(id),
+    });
+
+    const reconcile = async () => consumers.reconcile(await subscriptions.all());
+    await reconcile();
+    const reconcileTimer = setInterval(() => {
+      reconcile().catch((error: unknown) => logger.warn({ err: error }, "webhook consumers not reconciled"));
+    }, settings.WEBHOOKS_RECONCILE_INTERVAL_MS);
+    reconcileTimer.unref();
+    const fanout = await startEventFanout({ js, subscriptions, logger });
+
+    const api = webhooksApi({ subscriptions, log, guard, consumers, js, jsm });
+    const grpc = { definition: WebhooksService, implementation: toGrpcImplementation(api, logger) };
+    return new WebhooksApp(grpc, fanout, consumers, reconcileTimer, abort);
+  }
+
+  /** Graceful: stop taking events and jobs, let attempts in flight finish and be acked. */
+  async stop(): Promise<void> {
+    clearInterval(this.reconcileTimer);
+    await Promise.all([this.fanout.stop(), this.consumers.stopAll()]);
+  }
+
+  /**
+   * A crash, for tests: attempts in flight are cut off and nothing more is acked. The caller then closes
+   * the NATS connection without draining; JetStream hands the unacked jobs to the next instance.
+   */
+  kill(): void {
+    clearInterval(this.reconcileTimer);
+    this.abort.abort();
+  }
+}
+
+// Started by node (make dev, the image); imported for the wiring above by tests and tools.
+if (isEntryPoint(import.meta.url)) {
+  const config = loadConfigOrExit("webhooks", configSchema);
+
+  runMain(createLogger("webhooks", config.LOG_LEVEL), async () => {
+    const runtime = await startServiceRuntime({
+      name: "webhooks",
+      natsUrl: config.NATS_URL,
+      natsUser: config.NATS_USER,
+      natsPassword: config.NATS_PASSWORD,
+      mongodbUri: config.MONGODB_URI,
+      logLevel: config.LOG_LEVEL,
+      otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    });
+    const app = await WebhooksApp.start({
+      nats: runtime.nats,
+      store: runtime.store,
+      logger: runtime.logger,
+      settings: config,
+    });
+    // Stopping the consumers waits for attempts in flight, so they are logged and acked before NATS drains.
+    runtime.shutdown.on("stop-consuming", "webhook deliveries", () => app.stop());
+    await serveGrpc(runtime, { port: config.GRPC_PORT, services: [app.grpc] });
+    return runtime.shutdown;
   });
-  const app = await WebhooksApp.start({
-    nats: runtime.nats,
-    store: runtime.store,
-    logger: runtime.logger,
-    settings: config,
-  });
-  // Stopping the consumers waits for attempts in flight, so they are logged and acked before NATS drains.
-  runtime.shutdown.on("stop-consuming", "webhook deliveries", () => app.stop());
-  await serveGrpc(runtime, { port: config.GRPC_PORT, services: [app.grpc] });
-  return runtime.shutdown;
-});
+}

@@ -1,8 +1,7 @@
-import { CANCELLED_RUNS_BUCKET } from "@mainline/batch-runner/bus/run-cancellation-board";
-import { TEST_RUN_RESULTS_BUCKET } from "@mainline/batch-runner/bus/test-run-result-ledger";
+import { CANCELLED_RUNS_BUCKET, TEST_RUN_RESULTS_BUCKET } from "@mainline/batch-runner";
 import { bucketName } from "@mainline/kit/store/bucket-naming";
 import { STREAMS, SUBJECTS, TEST_RUN_OUTPUTS_BUCKET } from "@mainline/kit/streams/index";
-import { DELIVERY_STREAM } from "@mainline/webhooks/bus/delivery-stream";
+import { DELIVERY_STREAM } from "@mainline/webhooks";
 
 /**
  * What each Mainline service may do on NATS: the one list that `make dev` gives its nats-server and that

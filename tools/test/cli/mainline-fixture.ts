@@ -1,14 +1,14 @@
 import path from "node:path";
 import { connect, type NatsConnection } from "nats";
 import { NatsServer } from "@mainline/testing";
-import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner/app/start-batch-runner";
-import { createFlakyService } from "@mainline/flaky-analytics/app/flaky-service";
+import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
+import { createFlakyService } from "@mainline/flaky-analytics";
 import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
 import { startGrpcServer, type GrpcServerHandle } from "@mainline/kit/grpc/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { openStore, type Store } from "@mainline/kit/store/index";
 import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
-import { WebhooksApp } from "@mainline/webhooks/webhooks-app";
+import { WebhooksApp } from "@mainline/webhooks";
 import type { CliIo, TextSink } from "../../src/cli/cli-io.js";
 import { runCli } from "../../src/cli/run-cli.js";
 

@@ -10,7 +10,7 @@ import { connect, type NatsConnection } from "nats";
 import { eventually, freePort, NatsServer, git } from "@mainline/testing";
 import { checkGrpcHealth } from "@mainline/kit/grpc/index";
 import { createLogger } from "@mainline/kit/logging/index";
-import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner/app/start-batch-runner";
+import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
 import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");

@@ -6,7 +6,7 @@ import path from "node:path";
 import { connect, type NatsConnection } from "nats";
 import { git } from "@mainline/testing";
 import { createLogger } from "@mainline/kit/logging/index";
-import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner/app/start-batch-runner";
+import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
 import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
 import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
 import { LocalRemote } from "../../src/demo/local-remote.js";

@@ -22,7 +22,7 @@ import {
   TestRunResult,
   type Runner,
 } from "@mainline/proto/queue";
-import { startBatchRunner, type BatchRunner } from "../../src/app/start-batch-runner.js";
+import { startBatchRunner, type BatchRunner } from "../../src/main.js";
 import { JOB_CONSUMERS, type JobConsumerSettings } from "../../src/bus/job-consumers.js";
 import type { RemoteFixture } from "../git/remote-fixture.js";
 import { BusInbox } from "./bus-inbox.js";

@@ -6,7 +6,7 @@ import { createLogger } from "@mainline/kit/logging/index";
 import { bucketName, EmbeddedStore } from "@mainline/kit/store/index";
 import { SUBJECTS } from "@mainline/kit/streams/index";
 import { TestStatusChanged } from "@mainline/proto/flaky";
-import { createFlakyService } from "../../src/app/flaky-service.js";
+import { createFlakyService } from "../../src/main.js";
 import type { FlakyAnalytics } from "../../src/app/flaky-analytics.js";
 import type { SnapshotPolicy } from "../../src/app/test-indexes.js";
 import type { TestResultsUpload } from "../../src/app/test-results-upload.js";

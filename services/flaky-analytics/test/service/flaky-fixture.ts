@@ -17,7 +17,7 @@ import type {
   UploadTestResultsRequest,
   UploadTestResultsResponse,
 } from "@mainline/proto/flaky";
-import { createFlakyService } from "../../src/app/flaky-service.js";
+import { createFlakyService } from "../../src/main.js";
 
 export const REPO = { host: "github.com", owner: "acme", name: "widgets" };
 export const T0 = Date.UTC(2026, 2, 10, 12, 0, 0);

@@ -10,7 +10,7 @@ import { QueueCoordinatorClient } from "@mainline/proto/queue";
 import { SUBJECTS } from "@mainline/kit/streams/index";
 import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
 import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
-import { MetricsApp, type MetricsSettings } from "../../src/metrics-app.js";
+import { MetricsApp, type MetricsSettings } from "../../src/main.js";
 import { checkExposition, type Exposition } from "./exposition.js";
 
 const SETTINGS: MetricsSettings = {

@@ -17,7 +17,7 @@ import {
   ReportTestRunResultRequest,
   SubmitPullRequestRequest,
 } from "@mainline/proto/queue";
-import { startQueueCoordinator } from "../../src/app/coordinator.js";
+import { startQueueCoordinator } from "../../src/main.js";
 import { CoordinatorHarness } from "../../src/testing/coordinator-harness.js";
 
 const queue = {

@@ -16,7 +16,7 @@ import {
   TestRunLifecycleEvent,
 } from "@mainline/proto/queue";
 import { WebhooksClient } from "@mainline/proto/webhooks";
-import { WebhooksApp, type WebhooksSettings } from "../../src/webhooks-app.js";
+import { WebhooksApp, type WebhooksSettings } from "../../src/main.js";
 
 export const TEST_SETTINGS: WebhooksSettings = {
   WEBHOOKS_ALLOW_LOOPBACK: true,
