@@ -7,7 +7,7 @@
 //   node scripts/generate.mjs --check   buf lint + freshness check; exit 1 on any difference
 /* global process, console */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -73,7 +73,25 @@ function generate(outputBase) {
     process.stderr.write(result.stderr);
     fail("buf generate failed (see above)");
   }
+  for (const file of listFiles(target)) wordsAsEnumValues(join(target, file));
   return target;
+}
+
+/**
+ * ts-proto's string enums carry the .proto value names (QUEUE_STATE_RUNNING), prefixed because proto3 enum
+ * values share their package's scope; removeEnumPrefix takes the prefix off the member names only. The values
+ * are made the member names too (QueueState.RUNNING === "RUNNING"): the words the HTTP API and the domain use,
+ * so no layer maps enums by hand. The wire is untouched (encode/decode go through the generated
+ * ...ToNumber/...FromJSON functions, which switch on members) and so is the JSON form (toJSON keeps the .proto
+ * names).
+ * @param {string} path
+ */
+function wordsAsEnumValues(path) {
+  const source = readFileSync(path, "utf8");
+  const rewritten = source.replace(/^export enum \w+ \{\n[\s\S]*?^\}$/gm, (block) =>
+    block.replace(/^(\s+)([A-Z][A-Z0-9_]*) = "[A-Z][A-Z0-9_]*",$/gm, '$1$2 = "$2",'),
+  );
+  if (rewritten !== source) writeFileSync(path, rewritten);
 }
 
 function check() {

@@ -21,15 +21,17 @@ import type { RepoInput } from "./schemas/common.js";
 import type { PR_STATES, QUEUE_STATES } from "./schemas/merge-queue.js";
 
 /**
- * Between the REST shapes (compat-notes: camelCase, UPPERCASE states) and the gRPC messages. Enum names are the
- * same on both sides once the proto prefix is gone, so the mapping is by name.
+ * Between the REST shapes (compat-notes: camelCase, UPPERCASE states) and the gRPC messages. Enum values are the
+ * API's words on both sides (string enums), so only the message shapes are mapped.
  */
 export function queueRef(org: string, repo: RepoInput, targetBranch: string): QueueRef {
   return { org, repo: { host: repo.host, owner: repo.owner, name: repo.name }, targetBranch };
 }
 
-type EnumObject = Record<string, string | number>;
-const nameOf = (e: EnumObject, value: number): string => String(e[value] ?? "UNSPECIFIED");
+type EnumObject = Record<string, string>;
+/** A wire enum's value is the API's word already (string enums); only a value this build does not know differs. */
+const nameOf = (value: string): string => (value === "UNRECOGNIZED" ? "UNSPECIFIED" : value);
+/** The wire enum member of an API word that the request schema has already checked. */
 export const enumValue = <E extends EnumObject>(e: E, name: string): E[keyof E] => e[name] as E[keyof E];
 
 const iso = (date: Date | undefined): string => (date ?? new Date(0)).toISOString();
@@ -37,7 +39,7 @@ const iso = (date: Date | undefined): string => (date ?? new Date(0)).toISOStrin
 export function enqueuedToJson(pr: EnqueuedPullRequest) {
   return {
     id: pr.id,
-    state: nameOf(PullRequestState, pr.state) as PullRequestStateName,
+    state: nameOf(pr.state) as PullRequestStateName,
     stateChangedAt: iso(pr.stateChangedAt),
     priorityValue: pr.priorityValue,
     priorityName: pr.priorityName,
@@ -55,11 +57,11 @@ type PullRequestStateName = (typeof PR_STATES)[number];
 
 export function queueSettingsToJson(q: Queue) {
   return {
-    state: nameOf(QueueState, q.state) as (typeof QUEUE_STATES)[number],
+    state: nameOf(q.state) as (typeof QUEUE_STATES)[number],
     branch: q.ref?.targetBranch ?? "",
     concurrency: q.concurrency,
     testingTimeoutMinutes: q.testingTimeoutMinutes,
-    mode: nameOf(QueueMode, q.mode) as "SINGLE" | "PARALLEL",
+    mode: nameOf(q.mode) as "SINGLE" | "PARALLEL",
     canOptimisticallyMerge: q.canOptimisticallyMerge,
     pendingFailureDepth: q.pendingFailureDepth,
     batch: q.batch,
@@ -67,13 +69,12 @@ export function queueSettingsToJson(q: Queue) {
     batchingMinSize: q.batchingMinSize,
     bisectionConcurrency: q.bisectionConcurrency,
     requiredStatuses: q.requiredStatuses,
-    mergeMethod: nameOf(MergeMethod, q.mergeMethod) as "MERGE_COMMIT" | "SQUASH" | "REBASE",
+    mergeMethod: nameOf(q.mergeMethod) as "MERGE_COMMIT" | "SQUASH" | "REBASE",
     commentsEnabled: q.commentsEnabled,
     commandsEnabled: q.commandsEnabled,
     statusCheckEnabled: q.statusCheckEnabled,
-    directMergeMode: nameOf(DirectMergeMode, q.directMergeMode) as "OFF" | "ALWAYS",
-    optimizationMode: nameOf(OptimizationMode, q.optimizationMode) as
-      "OFF" | "BISECTION_SKIP_REDUNDANT_TESTS",
+    directMergeMode: nameOf(q.directMergeMode) as "OFF" | "ALWAYS",
+    optimizationMode: nameOf(q.optimizationMode) as "OFF" | "BISECTION_SKIP_REDUNDANT_TESTS",
   };
 }
 
@@ -98,7 +99,7 @@ export function submittedToJson(
   link: LinkResolver = (url) => url,
 ) {
   const readiness = pr.readiness;
-  const state = nameOf(PullRequestState, pr.state) as PullRequestStateName;
+  const state = nameOf(pr.state) as PullRequestStateName;
   const reason = state === "NOT_READY" ? notReadyReason(pr, targetBranch) : undefined;
   return {
     id: pr.id,
@@ -108,7 +109,7 @@ export function submittedToJson(
       hasImpactedTargets: readiness?.hasImpactedTargets ?? false,
       requiresImpactedTargets: readiness?.requiresImpactedTargets ?? false,
       doesBaseBranchMatch: readiness?.doesBaseBranchMatch ?? false,
-      gitHubMergeability: nameOf(GitHubMergeability, readiness?.gitHubMergeability ?? 0) as
+      gitHubMergeability: nameOf(readiness?.gitHubMergeability ?? GitHubMergeability.UNSPECIFIED) as
         "MERGEABLE" | "NOT_MERGEABLE" | "IN_PROGRESS" | "UNSPECIFIED",
       ...(reason ? { reason } : {}),
     },
@@ -127,11 +128,8 @@ export function submittedToJson(
     ...(pr.failureDetailsUrl ? { failureDetailsUrl: link(pr.failureDetailsUrl) } : {}),
     history: pr.history.map((t) => ({
       at: iso(t.at),
-      from:
-        t.from === PullRequestState.UNSPECIFIED
-          ? null
-          : (nameOf(PullRequestState, t.from) as PullRequestStateName),
-      to: nameOf(PullRequestState, t.to) as PullRequestStateName,
+      from: t.from === PullRequestState.UNSPECIFIED ? null : (nameOf(t.from) as PullRequestStateName),
+      to: nameOf(t.to) as PullRequestStateName,
       reason: t.reason,
       ...(t.testRunId ? { testRunId: t.testRunId } : {}),
     })),
@@ -148,7 +146,7 @@ export function testingDetailsToJson(d: TestingDetails, link: LinkResolver = (ur
     testBranch: d.testBranch,
     testBranchSha: d.testBranchSha,
     createdAt: iso(d.createdAt),
-    status: nameOf(TestRunStatus, d.status) as "IN_PROGRESS" | "FAILED" | "CANCELLED" | "SUCCEEDED",
+    status: nameOf(d.status) as "IN_PROGRESS" | "FAILED" | "CANCELLED" | "SUCCEEDED",
     statusChecks: d.statusChecks.map((s) => ({ context: s.context, url: link(s.url), state: s.state })),
     testedPullRequests: d.testedPullRequests.map((p) => ({
       prNumber: p.prNumber,

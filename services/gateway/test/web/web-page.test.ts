@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { SUBJECTS } from "@mainline/kit/streams/index";
-import { PullRequestLifecycleEvent, PullRequestState } from "@mainline/proto/queue";
+import { PullRequestEventType, PullRequestLifecycleEvent, PullRequestState } from "@mainline/proto/queue";
 import { GatewayHarness } from "../gateway-harness.js";
 
 async function cookieFor(gw: GatewayHarness, token: string): Promise<string> {
@@ -46,7 +46,7 @@ function listen(url: string, cookie: string) {
 function prEvent(org: string, pr: number) {
   return PullRequestLifecycleEvent.encode({
     eventId: `e-${org}-${pr}`,
-    type: 0,
+    type: PullRequestEventType.UNSPECIFIED,
     timestamp: new Date(),
     org,
     repository: { host: "github.com", owner: "acme", name: "widgets" },

@@ -2,14 +2,7 @@ import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import { DEFAULT_PULL_REF_PATTERN } from "@mainline/kit/vocabulary/index";
 import type { RepoRef } from "@mainline/proto/common";
 import {
-  DirectMergeMode,
   HostPullRequestState,
-  MergeMethod,
-  OptimizationMode,
-  PriorityName,
-  QueueMode,
-  QueueState,
-  RunnerKind,
   type CreateQueueRequest,
   type RecordPullRequestFactsRequest,
   type ReportTestRunResultRequest,
@@ -88,11 +81,9 @@ function required(field: string, value: string): string {
   return value.trim();
 }
 
-/** A proto enum value by its name, which is the domain's word; UNSPECIFIED (or unknown) is absent. */
-function wordOf(e: Record<string | number, string | number>, value: number | undefined): string | undefined {
-  if (value === undefined || value === 0) return undefined;
-  const name = e[value];
-  return typeof name === "string" ? name : undefined;
+/** A wire enum's value is the domain's word (string enums); UNSPECIFIED, or a value this build does not know, is none. */
+function wordOf<E extends string>(value: E | undefined): E | undefined {
+  return value === undefined || value === "UNSPECIFIED" || value === "UNRECOGNIZED" ? undefined : value;
 }
 
 export function parseSubmit(req: SubmitPullRequestRequest): SubmitCommand {
@@ -102,12 +93,12 @@ export function parseSubmit(req: SubmitPullRequestRequest): SubmitCommand {
       ? parsePriority(undefined)
       : p.$case === "priorityValue"
         ? parsePriority(p.value)
-        : parsePriority(wordOf(PriorityName, p.value)?.toLowerCase() ?? "", "priority");
+        : parsePriority(wordOf(p.value)?.toLowerCase() ?? "", "priority");
   return { address: queueAddress(req.queue), pr: prNumber(req.prNumber), priority, noBatch: req.noBatch };
 }
 
 export function parseCreateSettings(req: CreateQueueRequest): QueueSettings {
-  const mode = wordOf(QueueMode, req.mode);
+  const mode = wordOf(req.mode);
   return createQueueSettings({
     ...(mode !== undefined && { mode }),
     ...(req.concurrency !== undefined && { concurrency: req.concurrency }),
@@ -127,18 +118,9 @@ export function parseSettingsUpdate(req: UpdateQueueRequest): QueueSettingsPatch
     ...rest
   } = req;
   const words: Record<string, unknown> = {};
+  // The domain's rules refuse UNSPECIFIED naming the field, as they refuse any word they do not know.
   const enums = { mode, state, mergeMethod, directMergeMode, optimizationMode };
-  const tables = {
-    mode: QueueMode,
-    state: QueueState,
-    mergeMethod: MergeMethod,
-    directMergeMode: DirectMergeMode,
-    optimizationMode: OptimizationMode,
-  };
-  for (const [field, value] of Object.entries(enums)) {
-    if (value === undefined) continue;
-    words[field] = wordOf(tables[field as keyof typeof tables], value) ?? "UNSPECIFIED";
-  }
+  for (const [field, value] of Object.entries(enums)) if (value !== undefined) words[field] = value;
   for (const [field, value] of Object.entries(rest)) if (value !== undefined) words[field] = value;
   if (requiredStatuses !== undefined) words.requiredStatuses = requiredStatuses.values;
   return parseSettingsPatch(words);
@@ -177,7 +159,7 @@ export function parseSetConnection(req: SetRepositoryConnectionRequest): SetConn
   const c = req.connection;
   const repo = repoRef(c?.repo);
   const remoteUrl = required("remoteUrl", c?.remoteUrl ?? "");
-  const kind = wordOf(RunnerKind, c?.runner?.kind);
+  const kind = wordOf(c?.runner?.kind);
   if (kind !== "COMMAND" && kind !== "EXTERNAL")
     throw new InvalidArgumentError("runner.kind", "must be COMMAND or EXTERNAL");
   const command = c?.runner?.command ?? "";

@@ -63,17 +63,8 @@ function message<T>(subject: string, msgId: string, codec: MessageCodec<T>, valu
   return { subject, msgId, payload, ...(Object.keys(trace).length > 0 && { trace }) };
 }
 
-const PR_STATE: Record<PrState, PullRequestState> = {
-  NOT_READY: PullRequestState.NOT_READY,
-  PENDING: PullRequestState.PENDING,
-  TESTING: PullRequestState.TESTING,
-  TESTS_PASSED: PullRequestState.TESTS_PASSED,
-  MERGED: PullRequestState.MERGED,
-  FAILED: PullRequestState.FAILED,
-  CANCELLED: PullRequestState.CANCELLED,
-  PENDING_FAILURE: PullRequestState.PENDING_FAILURE,
-};
-export const prStateToProto = (s: PrState): PullRequestState => PR_STATE[s];
+/** The wire's member for a domain word: string enums, the same word. */
+export const prStateToProto = (s: PrState): PullRequestState => PullRequestState[s];
 
 /** compat-notes' webhook vocabulary; other transitions are published as STATE_CHANGED. */
 function prEventType(from: PrState | null, to: PrState): PullRequestEventType {
@@ -93,12 +84,6 @@ function prEventType(from: PrState | null, to: PrState): PullRequestEventType {
       return PullRequestEventType.STATE_CHANGED;
   }
 }
-
-const MERGE_METHOD = {
-  MERGE_COMMIT: MergeMethod.MERGE_COMMIT,
-  SQUASH: MergeMethod.SQUASH,
-  REBASE: MergeMethod.REBASE,
-};
 
 export interface OutboxContext {
   doc: QueueDocument;
@@ -162,13 +147,13 @@ export class OutboxBuilder {
           title: entry(number)?.facts?.title ?? "",
           author: entry(number)?.facts?.author ?? "",
         })),
-        mergeMethod: MERGE_METHOD[state.settings.mergeMethod],
+        mergeMethod: MergeMethod[state.settings.mergeMethod],
         testBranch,
         pullRefPattern: connection.pullRefPattern,
         remoteUrl: connection.remoteUrl,
         credentialsSecretName: connection.credentialsSecretName,
         runner: {
-          kind: connection.runner.kind === "COMMAND" ? RunnerKind.COMMAND : RunnerKind.EXTERNAL,
+          kind: RunnerKind[connection.runner.kind],
           command: connection.runner.command,
           junitGlobs: connection.runner.junitGlobs,
           env: connection.runner.env ?? {},
@@ -243,8 +228,8 @@ export class OutboxBuilder {
         timestamp: new Date(n.at),
         type: prEventType(n.from, n.to),
         prNumber: n.pr,
-        status: PR_STATE[n.to],
-        previousStatus: n.from ? PR_STATE[n.from] : PullRequestState.UNSPECIFIED,
+        status: PullRequestState[n.to],
+        previousStatus: n.from ? PullRequestState[n.from] : PullRequestState.UNSPECIFIED,
         batched: n.batched,
         isBisection: n.isBisection,
         testBranch: runId ? testBranchName(doc.targetBranch, runId) : "",
@@ -282,7 +267,7 @@ export class OutboxBuilder {
         kind: TestRunKind.BISECTION,
         prNumbers: n.prs,
         testedPrNumbers: [],
-        outcome: n.outcome === "PASSED" ? TestRunOutcome.PASSED : TestRunOutcome.FAILED,
+        outcome: TestRunOutcome[n.outcome],
         testBranch: "",
         reason: "",
       };
@@ -342,7 +327,7 @@ export class OutboxBuilder {
       kind: kind === "bisection" ? TestRunKind.BISECTION : TestRunKind.MAIN,
       prNumbers: prs,
       testedPrNumbers: tested,
-      outcome: 0,
+      outcome: TestRunOutcome.UNSPECIFIED,
       testBranch: extra.testBranch ?? "",
       reason: extra.reason ?? "",
       ...(type === TestRunEventType.STARTED ? { startedAt: this.ctx.now } : { finishedAt: this.ctx.now }),
@@ -355,7 +340,7 @@ export class OutboxBuilder {
     runId: string,
     kind: "main" | "bisection",
     prs: number[],
-    outcome: number,
+    outcome: TestRunOutcome,
     startedAt: Date | undefined,
   ): void {
     const eventId = this.nextEventId();

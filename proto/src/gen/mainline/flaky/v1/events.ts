@@ -12,9 +12,11 @@ import {
   ResultContext,
   resultContextFromJSON,
   resultContextToJSON,
+  resultContextToNumber,
   TestStatus,
   testStatusFromJSON,
   testStatusToJSON,
+  testStatusToNumber,
 } from "./flaky.js";
 
 /** An upload was stored. */
@@ -61,7 +63,7 @@ function createBaseTestResultsIngested(): TestResultsIngested {
     commitSha: "",
     branch: "",
     prNumber: undefined,
-    context: 0,
+    context: ResultContext.UNSPECIFIED,
     results: 0,
     failed: 0,
     ingestedAt: undefined,
@@ -91,8 +93,8 @@ export const TestResultsIngested: MessageFns<TestResultsIngested> = {
     if (message.prNumber !== undefined) {
       writer.uint32(56).uint32(message.prNumber);
     }
-    if (message.context !== 0) {
-      writer.uint32(64).int32(message.context);
+    if (message.context !== ResultContext.UNSPECIFIED) {
+      writer.uint32(64).int32(resultContextToNumber(message.context));
     }
     if (message.results !== 0) {
       writer.uint32(72).uint32(message.results);
@@ -180,7 +182,7 @@ export const TestResultsIngested: MessageFns<TestResultsIngested> = {
               break;
             }
 
-            message.context = reader.int32() as any;
+            message.context = resultContextFromJSON(reader.int32());
             continue;
           }
           case 9: {
@@ -244,7 +246,7 @@ export const TestResultsIngested: MessageFns<TestResultsIngested> = {
         : isSet(object.pr_number)
         ? globalThis.Number(object.pr_number)
         : undefined,
-      context: isSet(object.context) ? resultContextFromJSON(object.context) : 0,
+      context: isSet(object.context) ? resultContextFromJSON(object.context) : ResultContext.UNSPECIFIED,
       results: isSet(object.results) ? globalThis.Number(object.results) : 0,
       failed: isSet(object.failed) ? globalThis.Number(object.failed) : 0,
       ingestedAt: isSet(object.ingestedAt)
@@ -278,7 +280,7 @@ export const TestResultsIngested: MessageFns<TestResultsIngested> = {
     if (message.prNumber !== undefined) {
       obj.prNumber = Math.round(message.prNumber);
     }
-    if (message.context !== 0) {
+    if (message.context !== ResultContext.UNSPECIFIED) {
       obj.context = resultContextToJSON(message.context);
     }
     if (message.results !== 0) {
@@ -305,7 +307,7 @@ export const TestResultsIngested: MessageFns<TestResultsIngested> = {
     message.commitSha = object.commitSha ?? "";
     message.branch = object.branch ?? "";
     message.prNumber = object.prNumber ?? undefined;
-    message.context = object.context ?? 0;
+    message.context = object.context ?? ResultContext.UNSPECIFIED;
     message.results = object.results ?? 0;
     message.failed = object.failed ?? 0;
     message.ingestedAt = object.ingestedAt ?? undefined;
@@ -324,8 +326,8 @@ function createBaseTestStatusChanged(): TestStatusChanged {
     filePath: undefined,
     classname: undefined,
     parent: undefined,
-    oldStatus: 0,
-    newStatus: 0,
+    oldStatus: TestStatus.UNSPECIFIED,
+    newStatus: TestStatus.UNSPECIFIED,
     reason: "",
     timestamp: undefined,
     quarantined: false,
@@ -363,11 +365,11 @@ export const TestStatusChanged: MessageFns<TestStatusChanged> = {
     if (message.parent !== undefined) {
       writer.uint32(74).string(message.parent);
     }
-    if (message.oldStatus !== 0) {
-      writer.uint32(80).int32(message.oldStatus);
+    if (message.oldStatus !== TestStatus.UNSPECIFIED) {
+      writer.uint32(80).int32(testStatusToNumber(message.oldStatus));
     }
-    if (message.newStatus !== 0) {
-      writer.uint32(88).int32(message.newStatus);
+    if (message.newStatus !== TestStatus.UNSPECIFIED) {
+      writer.uint32(88).int32(testStatusToNumber(message.newStatus));
     }
     if (message.reason !== "") {
       writer.uint32(98).string(message.reason);
@@ -477,7 +479,7 @@ export const TestStatusChanged: MessageFns<TestStatusChanged> = {
               break;
             }
 
-            message.oldStatus = reader.int32() as any;
+            message.oldStatus = testStatusFromJSON(reader.int32());
             continue;
           }
           case 11: {
@@ -485,7 +487,7 @@ export const TestStatusChanged: MessageFns<TestStatusChanged> = {
               break;
             }
 
-            message.newStatus = reader.int32() as any;
+            message.newStatus = testStatusFromJSON(reader.int32());
             continue;
           }
           case 12: {
@@ -567,12 +569,12 @@ export const TestStatusChanged: MessageFns<TestStatusChanged> = {
         ? testStatusFromJSON(object.oldStatus)
         : isSet(object.old_status)
         ? testStatusFromJSON(object.old_status)
-        : 0,
+        : TestStatus.UNSPECIFIED,
       newStatus: isSet(object.newStatus)
         ? testStatusFromJSON(object.newStatus)
         : isSet(object.new_status)
         ? testStatusFromJSON(object.new_status)
-        : 0,
+        : TestStatus.UNSPECIFIED,
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
       timestamp: isSet(object.timestamp) ? fromJsonTimestamp(object.timestamp) : undefined,
       quarantined: isSet(object.quarantined) ? globalThis.Boolean(object.quarantined) : false,
@@ -616,10 +618,10 @@ export const TestStatusChanged: MessageFns<TestStatusChanged> = {
     if (message.parent !== undefined) {
       obj.parent = message.parent;
     }
-    if (message.oldStatus !== 0) {
+    if (message.oldStatus !== TestStatus.UNSPECIFIED) {
       obj.oldStatus = testStatusToJSON(message.oldStatus);
     }
-    if (message.newStatus !== 0) {
+    if (message.newStatus !== TestStatus.UNSPECIFIED) {
       obj.newStatus = testStatusToJSON(message.newStatus);
     }
     if (message.reason !== "") {
@@ -654,8 +656,8 @@ export const TestStatusChanged: MessageFns<TestStatusChanged> = {
     message.filePath = object.filePath ?? undefined;
     message.classname = object.classname ?? undefined;
     message.parent = object.parent ?? undefined;
-    message.oldStatus = object.oldStatus ?? 0;
-    message.newStatus = object.newStatus ?? 0;
+    message.oldStatus = object.oldStatus ?? TestStatus.UNSPECIFIED;
+    message.newStatus = object.newStatus ?? TestStatus.UNSPECIFIED;
     message.reason = object.reason ?? "";
     message.timestamp = object.timestamp ?? undefined;
     message.quarantined = object.quarantined ?? false;

@@ -10,11 +10,11 @@ import { Timestamp } from "../../../google/protobuf/timestamp.js";
 
 /** Test status; written lowercase in the HTTP API (healthy, flaky, broken). */
 export enum TestStatus {
-  UNSPECIFIED = 0,
-  HEALTHY = 1,
-  FLAKY = 2,
-  BROKEN = 3,
-  UNRECOGNIZED = -1,
+  UNSPECIFIED = "UNSPECIFIED",
+  HEALTHY = "HEALTHY",
+  FLAKY = "FLAKY",
+  BROKEN = "BROKEN",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function testStatusFromJSON(object: any): TestStatus {
@@ -54,16 +54,32 @@ export function testStatusToJSON(object: TestStatus): string {
   }
 }
 
+export function testStatusToNumber(object: TestStatus): number {
+  switch (object) {
+    case TestStatus.UNSPECIFIED:
+      return 0;
+    case TestStatus.HEALTHY:
+      return 1;
+    case TestStatus.FLAKY:
+      return 2;
+    case TestStatus.BROKEN:
+      return 3;
+    case TestStatus.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 /**
  * Where results come from. Bisection runs, and merge-queue failures that pass
  * on the target branch, are never flakiness evidence (spec rule 15).
  */
 export enum ResultContext {
-  UNSPECIFIED = 0,
-  CI = 1,
-  MERGE_QUEUE = 2,
-  BISECTION = 3,
-  UNRECOGNIZED = -1,
+  UNSPECIFIED = "UNSPECIFIED",
+  CI = "CI",
+  MERGE_QUEUE = "MERGE_QUEUE",
+  BISECTION = "BISECTION",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function resultContextFromJSON(object: any): ResultContext {
@@ -103,13 +119,29 @@ export function resultContextToJSON(object: ResultContext): string {
   }
 }
 
+export function resultContextToNumber(object: ResultContext): number {
+  switch (object) {
+    case ResultContext.UNSPECIFIED:
+      return 0;
+    case ResultContext.CI:
+      return 1;
+    case ResultContext.MERGE_QUEUE:
+      return 2;
+    case ResultContext.BISECTION:
+      return 3;
+    case ResultContext.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 export enum QuarantineOverride {
-  UNSPECIFIED = 0,
-  ALWAYS_QUARANTINE = 1,
-  NEVER_QUARANTINE = 2,
+  UNSPECIFIED = "UNSPECIFIED",
+  ALWAYS_QUARANTINE = "ALWAYS_QUARANTINE",
+  NEVER_QUARANTINE = "NEVER_QUARANTINE",
   /** NONE - No override: automatic quarantining decides. */
-  NONE = 3,
-  UNRECOGNIZED = -1,
+  NONE = "NONE",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function quarantineOverrideFromJSON(object: any): QuarantineOverride {
@@ -146,6 +178,22 @@ export function quarantineOverrideToJSON(object: QuarantineOverride): string {
     case QuarantineOverride.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
+  }
+}
+
+export function quarantineOverrideToNumber(object: QuarantineOverride): number {
+  switch (object) {
+    case QuarantineOverride.UNSPECIFIED:
+      return 0;
+    case QuarantineOverride.ALWAYS_QUARANTINE:
+      return 1;
+    case QuarantineOverride.NEVER_QUARANTINE:
+      return 2;
+    case QuarantineOverride.NONE:
+      return 3;
+    case QuarantineOverride.UNRECOGNIZED:
+    default:
+      return -1;
   }
 }
 
@@ -382,13 +430,13 @@ export const TicketLink: MessageFns<TicketLink> = {
 };
 
 function createBaseTestStatusInfo(): TestStatusInfo {
-  return { value: 0, reason: "", timestamp: undefined };
+  return { value: TestStatus.UNSPECIFIED, reason: "", timestamp: undefined };
 }
 
 export const TestStatusInfo: MessageFns<TestStatusInfo> = {
   encode(message: TestStatusInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.value !== 0) {
-      writer.uint32(8).int32(message.value);
+    if (message.value !== TestStatus.UNSPECIFIED) {
+      writer.uint32(8).int32(testStatusToNumber(message.value));
     }
     if (message.reason !== "") {
       writer.uint32(18).string(message.reason);
@@ -417,7 +465,7 @@ export const TestStatusInfo: MessageFns<TestStatusInfo> = {
               break;
             }
 
-            message.value = reader.int32() as any;
+            message.value = testStatusFromJSON(reader.int32());
             continue;
           }
           case 2: {
@@ -450,7 +498,7 @@ export const TestStatusInfo: MessageFns<TestStatusInfo> = {
 
   fromJSON(object: any): TestStatusInfo {
     return {
-      value: isSet(object.value) ? testStatusFromJSON(object.value) : 0,
+      value: isSet(object.value) ? testStatusFromJSON(object.value) : TestStatus.UNSPECIFIED,
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
       timestamp: isSet(object.timestamp) ? fromJsonTimestamp(object.timestamp) : undefined,
     };
@@ -458,7 +506,7 @@ export const TestStatusInfo: MessageFns<TestStatusInfo> = {
 
   toJSON(message: TestStatusInfo): unknown {
     const obj: any = {};
-    if (message.value !== 0) {
+    if (message.value !== TestStatus.UNSPECIFIED) {
       obj.value = testStatusToJSON(message.value);
     }
     if (message.reason !== "") {
@@ -475,7 +523,7 @@ export const TestStatusInfo: MessageFns<TestStatusInfo> = {
   },
   fromPartial<I extends Exact<DeepPartial<TestStatusInfo>, I>>(object: I): TestStatusInfo {
     const message = createBaseTestStatusInfo();
-    message.value = object.value ?? 0;
+    message.value = object.value ?? TestStatus.UNSPECIFIED;
     message.reason = object.reason ?? "";
     message.timestamp = object.timestamp ?? undefined;
     return message;

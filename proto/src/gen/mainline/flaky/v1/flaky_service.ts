@@ -27,10 +27,12 @@ import {
   QuarantineOverride,
   quarantineOverrideFromJSON,
   quarantineOverrideToJSON,
+  quarantineOverrideToNumber,
   RepositorySettings,
   ResultContext,
   resultContextFromJSON,
   resultContextToJSON,
+  resultContextToNumber,
 } from "./flaky.js";
 
 /**
@@ -194,7 +196,7 @@ function createBaseUploadTestResultsRequest(): UploadTestResultsRequest {
     variant: "",
     jobName: "",
     runStartedAt: undefined,
-    context: 0,
+    context: ResultContext.UNSPECIFIED,
     junitXml: [],
     uploadId: undefined,
   };
@@ -226,8 +228,8 @@ export const UploadTestResultsRequest: MessageFns<UploadTestResultsRequest> = {
     if (message.runStartedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.runStartedAt), writer.uint32(66).fork()).join();
     }
-    if (message.context !== 0) {
-      writer.uint32(72).int32(message.context);
+    if (message.context !== ResultContext.UNSPECIFIED) {
+      writer.uint32(72).int32(resultContextToNumber(message.context));
     }
     for (const v of message.junitXml) {
       writer.uint32(82).string(v!);
@@ -320,7 +322,7 @@ export const UploadTestResultsRequest: MessageFns<UploadTestResultsRequest> = {
               break;
             }
 
-            message.context = reader.int32() as any;
+            message.context = resultContextFromJSON(reader.int32());
             continue;
           }
           case 10: {
@@ -377,7 +379,7 @@ export const UploadTestResultsRequest: MessageFns<UploadTestResultsRequest> = {
         : isSet(object.run_started_at)
         ? fromJsonTimestamp(object.run_started_at)
         : undefined,
-      context: isSet(object.context) ? resultContextFromJSON(object.context) : 0,
+      context: isSet(object.context) ? resultContextFromJSON(object.context) : ResultContext.UNSPECIFIED,
       junitXml: globalThis.Array.isArray(object?.junitXml)
         ? object.junitXml.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.junit_xml)
@@ -417,7 +419,7 @@ export const UploadTestResultsRequest: MessageFns<UploadTestResultsRequest> = {
     if (message.runStartedAt !== undefined) {
       obj.runStartedAt = message.runStartedAt.toISOString();
     }
-    if (message.context !== 0) {
+    if (message.context !== ResultContext.UNSPECIFIED) {
       obj.context = resultContextToJSON(message.context);
     }
     if (message.junitXml?.length) {
@@ -442,7 +444,7 @@ export const UploadTestResultsRequest: MessageFns<UploadTestResultsRequest> = {
     message.variant = object.variant ?? "";
     message.jobName = object.jobName ?? "";
     message.runStartedAt = object.runStartedAt ?? undefined;
-    message.context = object.context ?? 0;
+    message.context = object.context ?? ResultContext.UNSPECIFIED;
     message.junitXml = object.junitXml?.map((e) => e) || [];
     message.uploadId = object.uploadId ?? undefined;
     return message;
@@ -1724,7 +1726,7 @@ export const UpdateRepositorySettingsResponse: MessageFns<UpdateRepositorySettin
 };
 
 function createBaseSetTestQuarantineOverrideRequest(): SetTestQuarantineOverrideRequest {
-  return { org: "", repo: undefined, testId: "", quarantineOverride: 0 };
+  return { org: "", repo: undefined, testId: "", quarantineOverride: QuarantineOverride.UNSPECIFIED };
 }
 
 export const SetTestQuarantineOverrideRequest: MessageFns<SetTestQuarantineOverrideRequest> = {
@@ -1738,8 +1740,8 @@ export const SetTestQuarantineOverrideRequest: MessageFns<SetTestQuarantineOverr
     if (message.testId !== "") {
       writer.uint32(26).string(message.testId);
     }
-    if (message.quarantineOverride !== 0) {
-      writer.uint32(32).int32(message.quarantineOverride);
+    if (message.quarantineOverride !== QuarantineOverride.UNSPECIFIED) {
+      writer.uint32(32).int32(quarantineOverrideToNumber(message.quarantineOverride));
     }
     return writer;
   },
@@ -1786,7 +1788,7 @@ export const SetTestQuarantineOverrideRequest: MessageFns<SetTestQuarantineOverr
               break;
             }
 
-            message.quarantineOverride = reader.int32() as any;
+            message.quarantineOverride = quarantineOverrideFromJSON(reader.int32());
             continue;
           }
         }
@@ -1814,7 +1816,7 @@ export const SetTestQuarantineOverrideRequest: MessageFns<SetTestQuarantineOverr
         ? quarantineOverrideFromJSON(object.quarantineOverride)
         : isSet(object.quarantine_override)
         ? quarantineOverrideFromJSON(object.quarantine_override)
-        : 0,
+        : QuarantineOverride.UNSPECIFIED,
     };
   },
 
@@ -1829,7 +1831,7 @@ export const SetTestQuarantineOverrideRequest: MessageFns<SetTestQuarantineOverr
     if (message.testId !== "") {
       obj.testId = message.testId;
     }
-    if (message.quarantineOverride !== 0) {
+    if (message.quarantineOverride !== QuarantineOverride.UNSPECIFIED) {
       obj.quarantineOverride = quarantineOverrideToJSON(message.quarantineOverride);
     }
     return obj;
@@ -1847,7 +1849,7 @@ export const SetTestQuarantineOverrideRequest: MessageFns<SetTestQuarantineOverr
     message.org = object.org ?? "";
     message.repo = (object.repo !== undefined && object.repo !== null) ? RepoRef.fromPartial(object.repo) : undefined;
     message.testId = object.testId ?? "";
-    message.quarantineOverride = object.quarantineOverride ?? 0;
+    message.quarantineOverride = object.quarantineOverride ?? QuarantineOverride.UNSPECIFIED;
     return message;
   },
 };

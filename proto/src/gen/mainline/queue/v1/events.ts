@@ -12,24 +12,28 @@ import {
   MergeMethod,
   mergeMethodFromJSON,
   mergeMethodToJSON,
+  mergeMethodToNumber,
   PullRequestState,
   pullRequestStateFromJSON,
   pullRequestStateToJSON,
+  pullRequestStateToNumber,
   QueueMode,
   queueModeFromJSON,
   queueModeToJSON,
+  queueModeToNumber,
   QueueState,
   queueStateFromJSON,
   queueStateToJSON,
+  queueStateToNumber,
   Runner,
   StatusCheck,
 } from "./queue.js";
 
 export enum TestRunKind {
-  UNSPECIFIED = 0,
-  MAIN = 1,
-  BISECTION = 2,
-  UNRECOGNIZED = -1,
+  UNSPECIFIED = "UNSPECIFIED",
+  MAIN = "MAIN",
+  BISECTION = "BISECTION",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function testRunKindFromJSON(object: any): TestRunKind {
@@ -64,16 +68,30 @@ export function testRunKindToJSON(object: TestRunKind): string {
   }
 }
 
+export function testRunKindToNumber(object: TestRunKind): number {
+  switch (object) {
+    case TestRunKind.UNSPECIFIED:
+      return 0;
+    case TestRunKind.MAIN:
+      return 1;
+    case TestRunKind.BISECTION:
+      return 2;
+    case TestRunKind.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 export enum TestRunOutcome {
-  UNSPECIFIED = 0,
-  PASSED = 1,
-  FAILED = 2,
-  TIMED_OUT = 3,
+  UNSPECIFIED = "UNSPECIFIED",
+  PASSED = "PASSED",
+  FAILED = "FAILED",
+  TIMED_OUT = "TIMED_OUT",
   /** MERGE_CONFLICT - A PR did not apply; conflicting_pr_number names it. */
-  MERGE_CONFLICT = 4,
+  MERGE_CONFLICT = "MERGE_CONFLICT",
   /** ERROR - Infrastructure trouble (git remote unreachable, runner crashed): not the PRs' fault. */
-  ERROR = 5,
-  UNRECOGNIZED = -1,
+  ERROR = "ERROR",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function testRunOutcomeFromJSON(object: any): TestRunOutcome {
@@ -123,13 +141,33 @@ export function testRunOutcomeToJSON(object: TestRunOutcome): string {
   }
 }
 
+export function testRunOutcomeToNumber(object: TestRunOutcome): number {
+  switch (object) {
+    case TestRunOutcome.UNSPECIFIED:
+      return 0;
+    case TestRunOutcome.PASSED:
+      return 1;
+    case TestRunOutcome.FAILED:
+      return 2;
+    case TestRunOutcome.TIMED_OUT:
+      return 3;
+    case TestRunOutcome.MERGE_CONFLICT:
+      return 4;
+    case TestRunOutcome.ERROR:
+      return 5;
+    case TestRunOutcome.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 export enum MergeOutcome {
-  UNSPECIFIED = 0,
-  MERGED = 1,
+  UNSPECIFIED = "UNSPECIFIED",
+  MERGED = "MERGED",
   /** TARGET_MOVED - The target is no longer at expected_target_sha; the coordinator restarts the affected runs. */
-  TARGET_MOVED = 2,
-  FAILED = 3,
-  UNRECOGNIZED = -1,
+  TARGET_MOVED = "TARGET_MOVED",
+  FAILED = "FAILED",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function mergeOutcomeFromJSON(object: any): MergeOutcome {
@@ -169,21 +207,37 @@ export function mergeOutcomeToJSON(object: MergeOutcome): string {
   }
 }
 
+export function mergeOutcomeToNumber(object: MergeOutcome): number {
+  switch (object) {
+    case MergeOutcome.UNSPECIFIED:
+      return 0;
+    case MergeOutcome.MERGED:
+      return 1;
+    case MergeOutcome.TARGET_MOVED:
+      return 2;
+    case MergeOutcome.FAILED:
+      return 3;
+    case MergeOutcome.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 /** Webhook event types of a pull request (compat-notes "Webhook events"). */
 export enum PullRequestEventType {
-  UNSPECIFIED = 0,
-  SUBMITTED = 1,
-  QUEUED = 2,
-  TESTING = 3,
-  MERGED = 4,
-  FAILED = 5,
-  CANCELED = 6,
+  UNSPECIFIED = "UNSPECIFIED",
+  SUBMITTED = "SUBMITTED",
+  QUEUED = "QUEUED",
+  TESTING = "TESTING",
+  MERGED = "MERGED",
+  FAILED = "FAILED",
+  CANCELED = "CANCELED",
   /**
    * STATE_CHANGED - Any other transition (e.g. TESTING -> PENDING on a restart, TESTS_PASSED,
    * PENDING_FAILURE); published for the metrics, not delivered as a webhook.
    */
-  STATE_CHANGED = 7,
-  UNRECOGNIZED = -1,
+  STATE_CHANGED = "STATE_CHANGED",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function pullRequestEventTypeFromJSON(object: any): PullRequestEventType {
@@ -243,13 +297,37 @@ export function pullRequestEventTypeToJSON(object: PullRequestEventType): string
   }
 }
 
+export function pullRequestEventTypeToNumber(object: PullRequestEventType): number {
+  switch (object) {
+    case PullRequestEventType.UNSPECIFIED:
+      return 0;
+    case PullRequestEventType.SUBMITTED:
+      return 1;
+    case PullRequestEventType.QUEUED:
+      return 2;
+    case PullRequestEventType.TESTING:
+      return 3;
+    case PullRequestEventType.MERGED:
+      return 4;
+    case PullRequestEventType.FAILED:
+      return 5;
+    case PullRequestEventType.CANCELED:
+      return 6;
+    case PullRequestEventType.STATE_CHANGED:
+      return 7;
+    case PullRequestEventType.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 export enum BatchEventType {
-  UNSPECIFIED = 0,
+  UNSPECIFIED = "UNSPECIFIED",
   /** PENDING_FAILURE - pull_request_batch.pending_failure: a batch enters the hold state. */
-  PENDING_FAILURE = 1,
+  PENDING_FAILURE = "PENDING_FAILURE",
   /** MERGED - pull_request_batch.merged */
-  MERGED = 2,
-  UNRECOGNIZED = -1,
+  MERGED = "MERGED",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function batchEventTypeFromJSON(object: any): BatchEventType {
@@ -284,15 +362,29 @@ export function batchEventTypeToJSON(object: BatchEventType): string {
   }
 }
 
+export function batchEventTypeToNumber(object: BatchEventType): number {
+  switch (object) {
+    case BatchEventType.UNSPECIFIED:
+      return 0;
+    case BatchEventType.PENDING_FAILURE:
+      return 1;
+    case BatchEventType.MERGED:
+      return 2;
+    case BatchEventType.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 export enum TestRunEventType {
-  UNSPECIFIED = 0,
-  STARTED = 1,
-  FINISHED = 2,
+  UNSPECIFIED = "UNSPECIFIED",
+  STARTED = "STARTED",
+  FINISHED = "FINISHED",
   /** REUSED - A bisection combination answered from an earlier result, without a run (spec rule 10). */
-  REUSED = 3,
+  REUSED = "REUSED",
   /** CANCELLED - Abandoned before it finished (an item ahead was removed, urgent PR, target moved). */
-  CANCELLED = 4,
-  UNRECOGNIZED = -1,
+  CANCELLED = "CANCELLED",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function testRunEventTypeFromJSON(object: any): TestRunEventType {
@@ -337,13 +429,31 @@ export function testRunEventTypeToJSON(object: TestRunEventType): string {
   }
 }
 
+export function testRunEventTypeToNumber(object: TestRunEventType): number {
+  switch (object) {
+    case TestRunEventType.UNSPECIFIED:
+      return 0;
+    case TestRunEventType.STARTED:
+      return 1;
+    case TestRunEventType.FINISHED:
+      return 2;
+    case TestRunEventType.REUSED:
+      return 3;
+    case TestRunEventType.CANCELLED:
+      return 4;
+    case TestRunEventType.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 export enum QueueEventType {
-  UNSPECIFIED = 0,
+  UNSPECIFIED = "UNSPECIFIED",
   /** STATE_CHANGED - RUNNING, PAUSED, DRAINING or SWITCHING_MODES, by a command or by itself. */
-  STATE_CHANGED = 1,
+  STATE_CHANGED = "STATE_CHANGED",
   /** MODE_CHANGED - SINGLE <-> PARALLEL took effect. */
-  MODE_CHANGED = 2,
-  UNRECOGNIZED = -1,
+  MODE_CHANGED = "MODE_CHANGED",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function queueEventTypeFromJSON(object: any): QueueEventType {
@@ -375,6 +485,20 @@ export function queueEventTypeToJSON(object: QueueEventType): string {
     case QueueEventType.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
+  }
+}
+
+export function queueEventTypeToNumber(object: QueueEventType): number {
+  switch (object) {
+    case QueueEventType.UNSPECIFIED:
+      return 0;
+    case QueueEventType.STATE_CHANGED:
+      return 1;
+    case QueueEventType.MODE_CHANGED:
+      return 2;
+    case QueueEventType.UNRECOGNIZED:
+    default:
+      return -1;
   }
 }
 
@@ -730,10 +854,10 @@ function createBaseTestRunJob(): TestRunJob {
   return {
     testRunId: "",
     queue: undefined,
-    kind: 0,
+    kind: TestRunKind.UNSPECIFIED,
     baseSha: undefined,
     pullRequests: [],
-    mergeMethod: 0,
+    mergeMethod: MergeMethod.UNSPECIFIED,
     testBranch: "",
     pullRefPattern: "",
     remoteUrl: "",
@@ -752,8 +876,8 @@ export const TestRunJob: MessageFns<TestRunJob> = {
     if (message.queue !== undefined) {
       QueueRef.encode(message.queue, writer.uint32(18).fork()).join();
     }
-    if (message.kind !== 0) {
-      writer.uint32(24).int32(message.kind);
+    if (message.kind !== TestRunKind.UNSPECIFIED) {
+      writer.uint32(24).int32(testRunKindToNumber(message.kind));
     }
     if (message.baseSha !== undefined) {
       writer.uint32(34).string(message.baseSha);
@@ -761,8 +885,8 @@ export const TestRunJob: MessageFns<TestRunJob> = {
     for (const v of message.pullRequests) {
       TestRunPullRequest.encode(v!, writer.uint32(42).fork()).join();
     }
-    if (message.mergeMethod !== 0) {
-      writer.uint32(48).int32(message.mergeMethod);
+    if (message.mergeMethod !== MergeMethod.UNSPECIFIED) {
+      writer.uint32(48).int32(mergeMethodToNumber(message.mergeMethod));
     }
     if (message.testBranch !== "") {
       writer.uint32(58).string(message.testBranch);
@@ -822,7 +946,7 @@ export const TestRunJob: MessageFns<TestRunJob> = {
               break;
             }
 
-            message.kind = reader.int32() as any;
+            message.kind = testRunKindFromJSON(reader.int32());
             continue;
           }
           case 4: {
@@ -846,7 +970,7 @@ export const TestRunJob: MessageFns<TestRunJob> = {
               break;
             }
 
-            message.mergeMethod = reader.int32() as any;
+            message.mergeMethod = mergeMethodFromJSON(reader.int32());
             continue;
           }
           case 7: {
@@ -925,7 +1049,7 @@ export const TestRunJob: MessageFns<TestRunJob> = {
         ? globalThis.String(object.test_run_id)
         : "",
       queue: isSet(object.queue) ? QueueRef.fromJSON(object.queue) : undefined,
-      kind: isSet(object.kind) ? testRunKindFromJSON(object.kind) : 0,
+      kind: isSet(object.kind) ? testRunKindFromJSON(object.kind) : TestRunKind.UNSPECIFIED,
       baseSha: isSet(object.baseSha)
         ? globalThis.String(object.baseSha)
         : isSet(object.base_sha)
@@ -940,7 +1064,7 @@ export const TestRunJob: MessageFns<TestRunJob> = {
         ? mergeMethodFromJSON(object.mergeMethod)
         : isSet(object.merge_method)
         ? mergeMethodFromJSON(object.merge_method)
-        : 0,
+        : MergeMethod.UNSPECIFIED,
       testBranch: isSet(object.testBranch)
         ? globalThis.String(object.testBranch)
         : isSet(object.test_branch)
@@ -983,7 +1107,7 @@ export const TestRunJob: MessageFns<TestRunJob> = {
     if (message.queue !== undefined) {
       obj.queue = QueueRef.toJSON(message.queue);
     }
-    if (message.kind !== 0) {
+    if (message.kind !== TestRunKind.UNSPECIFIED) {
       obj.kind = testRunKindToJSON(message.kind);
     }
     if (message.baseSha !== undefined) {
@@ -992,7 +1116,7 @@ export const TestRunJob: MessageFns<TestRunJob> = {
     if (message.pullRequests?.length) {
       obj.pullRequests = message.pullRequests.map((e) => TestRunPullRequest.toJSON(e));
     }
-    if (message.mergeMethod !== 0) {
+    if (message.mergeMethod !== MergeMethod.UNSPECIFIED) {
       obj.mergeMethod = mergeMethodToJSON(message.mergeMethod);
     }
     if (message.testBranch !== "") {
@@ -1028,10 +1152,10 @@ export const TestRunJob: MessageFns<TestRunJob> = {
     message.queue = (object.queue !== undefined && object.queue !== null)
       ? QueueRef.fromPartial(object.queue)
       : undefined;
-    message.kind = object.kind ?? 0;
+    message.kind = object.kind ?? TestRunKind.UNSPECIFIED;
     message.baseSha = object.baseSha ?? undefined;
     message.pullRequests = object.pullRequests?.map((e) => TestRunPullRequest.fromPartial(e)) || [];
-    message.mergeMethod = object.mergeMethod ?? 0;
+    message.mergeMethod = object.mergeMethod ?? MergeMethod.UNSPECIFIED;
     message.testBranch = object.testBranch ?? "";
     message.pullRefPattern = object.pullRefPattern ?? "";
     message.remoteUrl = object.remoteUrl ?? "";
@@ -1142,7 +1266,7 @@ function createBaseTestRunResult(): TestRunResult {
   return {
     testRunId: "",
     queue: undefined,
-    outcome: 0,
+    outcome: TestRunOutcome.UNSPECIFIED,
     conflictingPrNumber: undefined,
     message: "",
     testBranch: "",
@@ -1165,8 +1289,8 @@ export const TestRunResult: MessageFns<TestRunResult> = {
     if (message.queue !== undefined) {
       QueueRef.encode(message.queue, writer.uint32(18).fork()).join();
     }
-    if (message.outcome !== 0) {
-      writer.uint32(24).int32(message.outcome);
+    if (message.outcome !== TestRunOutcome.UNSPECIFIED) {
+      writer.uint32(24).int32(testRunOutcomeToNumber(message.outcome));
     }
     if (message.conflictingPrNumber !== undefined) {
       writer.uint32(32).uint32(message.conflictingPrNumber);
@@ -1238,7 +1362,7 @@ export const TestRunResult: MessageFns<TestRunResult> = {
               break;
             }
 
-            message.outcome = reader.int32() as any;
+            message.outcome = testRunOutcomeFromJSON(reader.int32());
             continue;
           }
           case 4: {
@@ -1349,7 +1473,7 @@ export const TestRunResult: MessageFns<TestRunResult> = {
         ? globalThis.String(object.test_run_id)
         : "",
       queue: isSet(object.queue) ? QueueRef.fromJSON(object.queue) : undefined,
-      outcome: isSet(object.outcome) ? testRunOutcomeFromJSON(object.outcome) : 0,
+      outcome: isSet(object.outcome) ? testRunOutcomeFromJSON(object.outcome) : TestRunOutcome.UNSPECIFIED,
       conflictingPrNumber: isSet(object.conflictingPrNumber)
         ? globalThis.Number(object.conflictingPrNumber)
         : isSet(object.conflicting_pr_number)
@@ -1410,7 +1534,7 @@ export const TestRunResult: MessageFns<TestRunResult> = {
     if (message.queue !== undefined) {
       obj.queue = QueueRef.toJSON(message.queue);
     }
-    if (message.outcome !== 0) {
+    if (message.outcome !== TestRunOutcome.UNSPECIFIED) {
       obj.outcome = testRunOutcomeToJSON(message.outcome);
     }
     if (message.conflictingPrNumber !== undefined) {
@@ -1458,7 +1582,7 @@ export const TestRunResult: MessageFns<TestRunResult> = {
     message.queue = (object.queue !== undefined && object.queue !== null)
       ? QueueRef.fromPartial(object.queue)
       : undefined;
-    message.outcome = object.outcome ?? 0;
+    message.outcome = object.outcome ?? TestRunOutcome.UNSPECIFIED;
     message.conflictingPrNumber = object.conflictingPrNumber ?? undefined;
     message.message = object.message ?? "";
     message.testBranch = object.testBranch ?? "";
@@ -1826,7 +1950,14 @@ export const MergeJob: MessageFns<MergeJob> = {
 };
 
 function createBaseMergeResult(): MergeResult {
-  return { mergeId: "", queue: undefined, outcome: 0, newTargetSha: "", message: "", finishedAt: undefined };
+  return {
+    mergeId: "",
+    queue: undefined,
+    outcome: MergeOutcome.UNSPECIFIED,
+    newTargetSha: "",
+    message: "",
+    finishedAt: undefined,
+  };
 }
 
 export const MergeResult: MessageFns<MergeResult> = {
@@ -1837,8 +1968,8 @@ export const MergeResult: MessageFns<MergeResult> = {
     if (message.queue !== undefined) {
       QueueRef.encode(message.queue, writer.uint32(18).fork()).join();
     }
-    if (message.outcome !== 0) {
-      writer.uint32(24).int32(message.outcome);
+    if (message.outcome !== MergeOutcome.UNSPECIFIED) {
+      writer.uint32(24).int32(mergeOutcomeToNumber(message.outcome));
     }
     if (message.newTargetSha !== "") {
       writer.uint32(34).string(message.newTargetSha);
@@ -1886,7 +2017,7 @@ export const MergeResult: MessageFns<MergeResult> = {
               break;
             }
 
-            message.outcome = reader.int32() as any;
+            message.outcome = mergeOutcomeFromJSON(reader.int32());
             continue;
           }
           case 4: {
@@ -1933,7 +2064,7 @@ export const MergeResult: MessageFns<MergeResult> = {
         ? globalThis.String(object.merge_id)
         : "",
       queue: isSet(object.queue) ? QueueRef.fromJSON(object.queue) : undefined,
-      outcome: isSet(object.outcome) ? mergeOutcomeFromJSON(object.outcome) : 0,
+      outcome: isSet(object.outcome) ? mergeOutcomeFromJSON(object.outcome) : MergeOutcome.UNSPECIFIED,
       newTargetSha: isSet(object.newTargetSha)
         ? globalThis.String(object.newTargetSha)
         : isSet(object.new_target_sha)
@@ -1956,7 +2087,7 @@ export const MergeResult: MessageFns<MergeResult> = {
     if (message.queue !== undefined) {
       obj.queue = QueueRef.toJSON(message.queue);
     }
-    if (message.outcome !== 0) {
+    if (message.outcome !== MergeOutcome.UNSPECIFIED) {
       obj.outcome = mergeOutcomeToJSON(message.outcome);
     }
     if (message.newTargetSha !== "") {
@@ -1980,7 +2111,7 @@ export const MergeResult: MessageFns<MergeResult> = {
     message.queue = (object.queue !== undefined && object.queue !== null)
       ? QueueRef.fromPartial(object.queue)
       : undefined;
-    message.outcome = object.outcome ?? 0;
+    message.outcome = object.outcome ?? MergeOutcome.UNSPECIFIED;
     message.newTargetSha = object.newTargetSha ?? "";
     message.message = object.message ?? "";
     message.finishedAt = object.finishedAt ?? undefined;
@@ -1991,14 +2122,14 @@ export const MergeResult: MessageFns<MergeResult> = {
 function createBasePullRequestLifecycleEvent(): PullRequestLifecycleEvent {
   return {
     eventId: "",
-    type: 0,
+    type: PullRequestEventType.UNSPECIFIED,
     timestamp: undefined,
     org: "",
     repository: undefined,
     targetBranch: "",
     prNumber: 0,
-    status: 0,
-    previousStatus: 0,
+    status: PullRequestState.UNSPECIFIED,
+    previousStatus: PullRequestState.UNSPECIFIED,
     batched: false,
     isBisection: false,
     testBranch: "",
@@ -2014,8 +2145,8 @@ export const PullRequestLifecycleEvent: MessageFns<PullRequestLifecycleEvent> = 
     if (message.eventId !== "") {
       writer.uint32(10).string(message.eventId);
     }
-    if (message.type !== 0) {
-      writer.uint32(16).int32(message.type);
+    if (message.type !== PullRequestEventType.UNSPECIFIED) {
+      writer.uint32(16).int32(pullRequestEventTypeToNumber(message.type));
     }
     if (message.timestamp !== undefined) {
       Timestamp.encode(toTimestamp(message.timestamp), writer.uint32(26).fork()).join();
@@ -2032,11 +2163,11 @@ export const PullRequestLifecycleEvent: MessageFns<PullRequestLifecycleEvent> = 
     if (message.prNumber !== 0) {
       writer.uint32(56).uint32(message.prNumber);
     }
-    if (message.status !== 0) {
-      writer.uint32(64).int32(message.status);
+    if (message.status !== PullRequestState.UNSPECIFIED) {
+      writer.uint32(64).int32(pullRequestStateToNumber(message.status));
     }
-    if (message.previousStatus !== 0) {
-      writer.uint32(72).int32(message.previousStatus);
+    if (message.previousStatus !== PullRequestState.UNSPECIFIED) {
+      writer.uint32(72).int32(pullRequestStateToNumber(message.previousStatus));
     }
     if (message.batched !== false) {
       writer.uint32(80).bool(message.batched);
@@ -2088,7 +2219,7 @@ export const PullRequestLifecycleEvent: MessageFns<PullRequestLifecycleEvent> = 
               break;
             }
 
-            message.type = reader.int32() as any;
+            message.type = pullRequestEventTypeFromJSON(reader.int32());
             continue;
           }
           case 3: {
@@ -2136,7 +2267,7 @@ export const PullRequestLifecycleEvent: MessageFns<PullRequestLifecycleEvent> = 
               break;
             }
 
-            message.status = reader.int32() as any;
+            message.status = pullRequestStateFromJSON(reader.int32());
             continue;
           }
           case 9: {
@@ -2144,7 +2275,7 @@ export const PullRequestLifecycleEvent: MessageFns<PullRequestLifecycleEvent> = 
               break;
             }
 
-            message.previousStatus = reader.int32() as any;
+            message.previousStatus = pullRequestStateFromJSON(reader.int32());
             continue;
           }
           case 10: {
@@ -2222,7 +2353,7 @@ export const PullRequestLifecycleEvent: MessageFns<PullRequestLifecycleEvent> = 
         : isSet(object.event_id)
         ? globalThis.String(object.event_id)
         : "",
-      type: isSet(object.type) ? pullRequestEventTypeFromJSON(object.type) : 0,
+      type: isSet(object.type) ? pullRequestEventTypeFromJSON(object.type) : PullRequestEventType.UNSPECIFIED,
       timestamp: isSet(object.timestamp) ? fromJsonTimestamp(object.timestamp) : undefined,
       org: isSet(object.org) ? globalThis.String(object.org) : "",
       repository: isSet(object.repository) ? RepoRef.fromJSON(object.repository) : undefined,
@@ -2236,12 +2367,12 @@ export const PullRequestLifecycleEvent: MessageFns<PullRequestLifecycleEvent> = 
         : isSet(object.pr_number)
         ? globalThis.Number(object.pr_number)
         : 0,
-      status: isSet(object.status) ? pullRequestStateFromJSON(object.status) : 0,
+      status: isSet(object.status) ? pullRequestStateFromJSON(object.status) : PullRequestState.UNSPECIFIED,
       previousStatus: isSet(object.previousStatus)
         ? pullRequestStateFromJSON(object.previousStatus)
         : isSet(object.previous_status)
         ? pullRequestStateFromJSON(object.previous_status)
-        : 0,
+        : PullRequestState.UNSPECIFIED,
       batched: isSet(object.batched) ? globalThis.Boolean(object.batched) : false,
       isBisection: isSet(object.isBisection)
         ? globalThis.Boolean(object.isBisection)
@@ -2281,7 +2412,7 @@ export const PullRequestLifecycleEvent: MessageFns<PullRequestLifecycleEvent> = 
     if (message.eventId !== "") {
       obj.eventId = message.eventId;
     }
-    if (message.type !== 0) {
+    if (message.type !== PullRequestEventType.UNSPECIFIED) {
       obj.type = pullRequestEventTypeToJSON(message.type);
     }
     if (message.timestamp !== undefined) {
@@ -2299,10 +2430,10 @@ export const PullRequestLifecycleEvent: MessageFns<PullRequestLifecycleEvent> = 
     if (message.prNumber !== 0) {
       obj.prNumber = Math.round(message.prNumber);
     }
-    if (message.status !== 0) {
+    if (message.status !== PullRequestState.UNSPECIFIED) {
       obj.status = pullRequestStateToJSON(message.status);
     }
-    if (message.previousStatus !== 0) {
+    if (message.previousStatus !== PullRequestState.UNSPECIFIED) {
       obj.previousStatus = pullRequestStateToJSON(message.previousStatus);
     }
     if (message.batched !== false) {
@@ -2335,7 +2466,7 @@ export const PullRequestLifecycleEvent: MessageFns<PullRequestLifecycleEvent> = 
   fromPartial<I extends Exact<DeepPartial<PullRequestLifecycleEvent>, I>>(object: I): PullRequestLifecycleEvent {
     const message = createBasePullRequestLifecycleEvent();
     message.eventId = object.eventId ?? "";
-    message.type = object.type ?? 0;
+    message.type = object.type ?? PullRequestEventType.UNSPECIFIED;
     message.timestamp = object.timestamp ?? undefined;
     message.org = object.org ?? "";
     message.repository = (object.repository !== undefined && object.repository !== null)
@@ -2343,8 +2474,8 @@ export const PullRequestLifecycleEvent: MessageFns<PullRequestLifecycleEvent> = 
       : undefined;
     message.targetBranch = object.targetBranch ?? "";
     message.prNumber = object.prNumber ?? 0;
-    message.status = object.status ?? 0;
-    message.previousStatus = object.previousStatus ?? 0;
+    message.status = object.status ?? PullRequestState.UNSPECIFIED;
+    message.previousStatus = object.previousStatus ?? PullRequestState.UNSPECIFIED;
     message.batched = object.batched ?? false;
     message.isBisection = object.isBisection ?? false;
     message.testBranch = object.testBranch ?? "";
@@ -2359,7 +2490,7 @@ export const PullRequestLifecycleEvent: MessageFns<PullRequestLifecycleEvent> = 
 function createBaseBatchLifecycleEvent(): BatchLifecycleEvent {
   return {
     eventId: "",
-    type: 0,
+    type: BatchEventType.UNSPECIFIED,
     timestamp: undefined,
     org: "",
     repository: undefined,
@@ -2374,8 +2505,8 @@ export const BatchLifecycleEvent: MessageFns<BatchLifecycleEvent> = {
     if (message.eventId !== "") {
       writer.uint32(10).string(message.eventId);
     }
-    if (message.type !== 0) {
-      writer.uint32(16).int32(message.type);
+    if (message.type !== BatchEventType.UNSPECIFIED) {
+      writer.uint32(16).int32(batchEventTypeToNumber(message.type));
     }
     if (message.timestamp !== undefined) {
       Timestamp.encode(toTimestamp(message.timestamp), writer.uint32(26).fork()).join();
@@ -2428,7 +2559,7 @@ export const BatchLifecycleEvent: MessageFns<BatchLifecycleEvent> = {
               break;
             }
 
-            message.type = reader.int32() as any;
+            message.type = batchEventTypeFromJSON(reader.int32());
             continue;
           }
           case 3: {
@@ -2508,7 +2639,7 @@ export const BatchLifecycleEvent: MessageFns<BatchLifecycleEvent> = {
         : isSet(object.event_id)
         ? globalThis.String(object.event_id)
         : "",
-      type: isSet(object.type) ? batchEventTypeFromJSON(object.type) : 0,
+      type: isSet(object.type) ? batchEventTypeFromJSON(object.type) : BatchEventType.UNSPECIFIED,
       timestamp: isSet(object.timestamp) ? fromJsonTimestamp(object.timestamp) : undefined,
       org: isSet(object.org) ? globalThis.String(object.org) : "",
       repository: isSet(object.repository) ? RepoRef.fromJSON(object.repository) : undefined,
@@ -2535,7 +2666,7 @@ export const BatchLifecycleEvent: MessageFns<BatchLifecycleEvent> = {
     if (message.eventId !== "") {
       obj.eventId = message.eventId;
     }
-    if (message.type !== 0) {
+    if (message.type !== BatchEventType.UNSPECIFIED) {
       obj.type = batchEventTypeToJSON(message.type);
     }
     if (message.timestamp !== undefined) {
@@ -2565,7 +2696,7 @@ export const BatchLifecycleEvent: MessageFns<BatchLifecycleEvent> = {
   fromPartial<I extends Exact<DeepPartial<BatchLifecycleEvent>, I>>(object: I): BatchLifecycleEvent {
     const message = createBaseBatchLifecycleEvent();
     message.eventId = object.eventId ?? "";
-    message.type = object.type ?? 0;
+    message.type = object.type ?? BatchEventType.UNSPECIFIED;
     message.timestamp = object.timestamp ?? undefined;
     message.org = object.org ?? "";
     message.repository = (object.repository !== undefined && object.repository !== null)
@@ -2581,13 +2712,13 @@ export const BatchLifecycleEvent: MessageFns<BatchLifecycleEvent> = {
 function createBaseTestRunLifecycleEvent(): TestRunLifecycleEvent {
   return {
     eventId: "",
-    type: 0,
+    type: TestRunEventType.UNSPECIFIED,
     timestamp: undefined,
     queue: undefined,
     testRunId: "",
-    kind: 0,
+    kind: TestRunKind.UNSPECIFIED,
     prNumbers: [],
-    outcome: 0,
+    outcome: TestRunOutcome.UNSPECIFIED,
     startedAt: undefined,
     finishedAt: undefined,
     testedPrNumbers: [],
@@ -2601,8 +2732,8 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
     if (message.eventId !== "") {
       writer.uint32(10).string(message.eventId);
     }
-    if (message.type !== 0) {
-      writer.uint32(16).int32(message.type);
+    if (message.type !== TestRunEventType.UNSPECIFIED) {
+      writer.uint32(16).int32(testRunEventTypeToNumber(message.type));
     }
     if (message.timestamp !== undefined) {
       Timestamp.encode(toTimestamp(message.timestamp), writer.uint32(26).fork()).join();
@@ -2613,8 +2744,8 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
     if (message.testRunId !== "") {
       writer.uint32(42).string(message.testRunId);
     }
-    if (message.kind !== 0) {
-      writer.uint32(48).int32(message.kind);
+    if (message.kind !== TestRunKind.UNSPECIFIED) {
+      writer.uint32(48).int32(testRunKindToNumber(message.kind));
     }
     if (message.prNumbers.length !== 0) {
       writer.uint32(58).fork();
@@ -2623,8 +2754,8 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
       }
       writer.join();
     }
-    if (message.outcome !== 0) {
-      writer.uint32(64).int32(message.outcome);
+    if (message.outcome !== TestRunOutcome.UNSPECIFIED) {
+      writer.uint32(64).int32(testRunOutcomeToNumber(message.outcome));
     }
     if (message.startedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.startedAt), writer.uint32(74).fork()).join();
@@ -2674,7 +2805,7 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
               break;
             }
 
-            message.type = reader.int32() as any;
+            message.type = testRunEventTypeFromJSON(reader.int32());
             continue;
           }
           case 3: {
@@ -2706,7 +2837,7 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
               break;
             }
 
-            message.kind = reader.int32() as any;
+            message.kind = testRunKindFromJSON(reader.int32());
             continue;
           }
           case 7: {
@@ -2732,7 +2863,7 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
               break;
             }
 
-            message.outcome = reader.int32() as any;
+            message.outcome = testRunOutcomeFromJSON(reader.int32());
             continue;
           }
           case 9: {
@@ -2804,7 +2935,7 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
         : isSet(object.event_id)
         ? globalThis.String(object.event_id)
         : "",
-      type: isSet(object.type) ? testRunEventTypeFromJSON(object.type) : 0,
+      type: isSet(object.type) ? testRunEventTypeFromJSON(object.type) : TestRunEventType.UNSPECIFIED,
       timestamp: isSet(object.timestamp) ? fromJsonTimestamp(object.timestamp) : undefined,
       queue: isSet(object.queue) ? QueueRef.fromJSON(object.queue) : undefined,
       testRunId: isSet(object.testRunId)
@@ -2812,13 +2943,13 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
         : isSet(object.test_run_id)
         ? globalThis.String(object.test_run_id)
         : "",
-      kind: isSet(object.kind) ? testRunKindFromJSON(object.kind) : 0,
+      kind: isSet(object.kind) ? testRunKindFromJSON(object.kind) : TestRunKind.UNSPECIFIED,
       prNumbers: globalThis.Array.isArray(object?.prNumbers)
         ? object.prNumbers.map((e: any) => globalThis.Number(e))
         : globalThis.Array.isArray(object?.pr_numbers)
         ? object.pr_numbers.map((e: any) => globalThis.Number(e))
         : [],
-      outcome: isSet(object.outcome) ? testRunOutcomeFromJSON(object.outcome) : 0,
+      outcome: isSet(object.outcome) ? testRunOutcomeFromJSON(object.outcome) : TestRunOutcome.UNSPECIFIED,
       startedAt: isSet(object.startedAt)
         ? fromJsonTimestamp(object.startedAt)
         : isSet(object.started_at)
@@ -2848,7 +2979,7 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
     if (message.eventId !== "") {
       obj.eventId = message.eventId;
     }
-    if (message.type !== 0) {
+    if (message.type !== TestRunEventType.UNSPECIFIED) {
       obj.type = testRunEventTypeToJSON(message.type);
     }
     if (message.timestamp !== undefined) {
@@ -2860,13 +2991,13 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
     if (message.testRunId !== "") {
       obj.testRunId = message.testRunId;
     }
-    if (message.kind !== 0) {
+    if (message.kind !== TestRunKind.UNSPECIFIED) {
       obj.kind = testRunKindToJSON(message.kind);
     }
     if (message.prNumbers?.length) {
       obj.prNumbers = message.prNumbers.map((e) => Math.round(e));
     }
-    if (message.outcome !== 0) {
+    if (message.outcome !== TestRunOutcome.UNSPECIFIED) {
       obj.outcome = testRunOutcomeToJSON(message.outcome);
     }
     if (message.startedAt !== undefined) {
@@ -2893,15 +3024,15 @@ export const TestRunLifecycleEvent: MessageFns<TestRunLifecycleEvent> = {
   fromPartial<I extends Exact<DeepPartial<TestRunLifecycleEvent>, I>>(object: I): TestRunLifecycleEvent {
     const message = createBaseTestRunLifecycleEvent();
     message.eventId = object.eventId ?? "";
-    message.type = object.type ?? 0;
+    message.type = object.type ?? TestRunEventType.UNSPECIFIED;
     message.timestamp = object.timestamp ?? undefined;
     message.queue = (object.queue !== undefined && object.queue !== null)
       ? QueueRef.fromPartial(object.queue)
       : undefined;
     message.testRunId = object.testRunId ?? "";
-    message.kind = object.kind ?? 0;
+    message.kind = object.kind ?? TestRunKind.UNSPECIFIED;
     message.prNumbers = object.prNumbers?.map((e) => e) || [];
-    message.outcome = object.outcome ?? 0;
+    message.outcome = object.outcome ?? TestRunOutcome.UNSPECIFIED;
     message.startedAt = object.startedAt ?? undefined;
     message.finishedAt = object.finishedAt ?? undefined;
     message.testedPrNumbers = object.testedPrNumbers?.map((e) => e) || [];
@@ -3083,13 +3214,13 @@ export const TestRunPushed: MessageFns<TestRunPushed> = {
 function createBaseQueueLifecycleEvent(): QueueLifecycleEvent {
   return {
     eventId: "",
-    type: 0,
+    type: QueueEventType.UNSPECIFIED,
     timestamp: undefined,
     queue: undefined,
-    state: 0,
-    previousState: 0,
-    mode: 0,
-    previousMode: 0,
+    state: QueueState.UNSPECIFIED,
+    previousState: QueueState.UNSPECIFIED,
+    mode: QueueMode.UNSPECIFIED,
+    previousMode: QueueMode.UNSPECIFIED,
   };
 }
 
@@ -3098,8 +3229,8 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
     if (message.eventId !== "") {
       writer.uint32(10).string(message.eventId);
     }
-    if (message.type !== 0) {
-      writer.uint32(16).int32(message.type);
+    if (message.type !== QueueEventType.UNSPECIFIED) {
+      writer.uint32(16).int32(queueEventTypeToNumber(message.type));
     }
     if (message.timestamp !== undefined) {
       Timestamp.encode(toTimestamp(message.timestamp), writer.uint32(26).fork()).join();
@@ -3107,17 +3238,17 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
     if (message.queue !== undefined) {
       QueueRef.encode(message.queue, writer.uint32(34).fork()).join();
     }
-    if (message.state !== 0) {
-      writer.uint32(40).int32(message.state);
+    if (message.state !== QueueState.UNSPECIFIED) {
+      writer.uint32(40).int32(queueStateToNumber(message.state));
     }
-    if (message.previousState !== 0) {
-      writer.uint32(48).int32(message.previousState);
+    if (message.previousState !== QueueState.UNSPECIFIED) {
+      writer.uint32(48).int32(queueStateToNumber(message.previousState));
     }
-    if (message.mode !== 0) {
-      writer.uint32(56).int32(message.mode);
+    if (message.mode !== QueueMode.UNSPECIFIED) {
+      writer.uint32(56).int32(queueModeToNumber(message.mode));
     }
-    if (message.previousMode !== 0) {
-      writer.uint32(64).int32(message.previousMode);
+    if (message.previousMode !== QueueMode.UNSPECIFIED) {
+      writer.uint32(64).int32(queueModeToNumber(message.previousMode));
     }
     return writer;
   },
@@ -3148,7 +3279,7 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
               break;
             }
 
-            message.type = reader.int32() as any;
+            message.type = queueEventTypeFromJSON(reader.int32());
             continue;
           }
           case 3: {
@@ -3172,7 +3303,7 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
               break;
             }
 
-            message.state = reader.int32() as any;
+            message.state = queueStateFromJSON(reader.int32());
             continue;
           }
           case 6: {
@@ -3180,7 +3311,7 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
               break;
             }
 
-            message.previousState = reader.int32() as any;
+            message.previousState = queueStateFromJSON(reader.int32());
             continue;
           }
           case 7: {
@@ -3188,7 +3319,7 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
               break;
             }
 
-            message.mode = reader.int32() as any;
+            message.mode = queueModeFromJSON(reader.int32());
             continue;
           }
           case 8: {
@@ -3196,7 +3327,7 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
               break;
             }
 
-            message.previousMode = reader.int32() as any;
+            message.previousMode = queueModeFromJSON(reader.int32());
             continue;
           }
         }
@@ -3218,21 +3349,21 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
         : isSet(object.event_id)
         ? globalThis.String(object.event_id)
         : "",
-      type: isSet(object.type) ? queueEventTypeFromJSON(object.type) : 0,
+      type: isSet(object.type) ? queueEventTypeFromJSON(object.type) : QueueEventType.UNSPECIFIED,
       timestamp: isSet(object.timestamp) ? fromJsonTimestamp(object.timestamp) : undefined,
       queue: isSet(object.queue) ? QueueRef.fromJSON(object.queue) : undefined,
-      state: isSet(object.state) ? queueStateFromJSON(object.state) : 0,
+      state: isSet(object.state) ? queueStateFromJSON(object.state) : QueueState.UNSPECIFIED,
       previousState: isSet(object.previousState)
         ? queueStateFromJSON(object.previousState)
         : isSet(object.previous_state)
         ? queueStateFromJSON(object.previous_state)
-        : 0,
-      mode: isSet(object.mode) ? queueModeFromJSON(object.mode) : 0,
+        : QueueState.UNSPECIFIED,
+      mode: isSet(object.mode) ? queueModeFromJSON(object.mode) : QueueMode.UNSPECIFIED,
       previousMode: isSet(object.previousMode)
         ? queueModeFromJSON(object.previousMode)
         : isSet(object.previous_mode)
         ? queueModeFromJSON(object.previous_mode)
-        : 0,
+        : QueueMode.UNSPECIFIED,
     };
   },
 
@@ -3241,7 +3372,7 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
     if (message.eventId !== "") {
       obj.eventId = message.eventId;
     }
-    if (message.type !== 0) {
+    if (message.type !== QueueEventType.UNSPECIFIED) {
       obj.type = queueEventTypeToJSON(message.type);
     }
     if (message.timestamp !== undefined) {
@@ -3250,16 +3381,16 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
     if (message.queue !== undefined) {
       obj.queue = QueueRef.toJSON(message.queue);
     }
-    if (message.state !== 0) {
+    if (message.state !== QueueState.UNSPECIFIED) {
       obj.state = queueStateToJSON(message.state);
     }
-    if (message.previousState !== 0) {
+    if (message.previousState !== QueueState.UNSPECIFIED) {
       obj.previousState = queueStateToJSON(message.previousState);
     }
-    if (message.mode !== 0) {
+    if (message.mode !== QueueMode.UNSPECIFIED) {
       obj.mode = queueModeToJSON(message.mode);
     }
-    if (message.previousMode !== 0) {
+    if (message.previousMode !== QueueMode.UNSPECIFIED) {
       obj.previousMode = queueModeToJSON(message.previousMode);
     }
     return obj;
@@ -3271,15 +3402,15 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
   fromPartial<I extends Exact<DeepPartial<QueueLifecycleEvent>, I>>(object: I): QueueLifecycleEvent {
     const message = createBaseQueueLifecycleEvent();
     message.eventId = object.eventId ?? "";
-    message.type = object.type ?? 0;
+    message.type = object.type ?? QueueEventType.UNSPECIFIED;
     message.timestamp = object.timestamp ?? undefined;
     message.queue = (object.queue !== undefined && object.queue !== null)
       ? QueueRef.fromPartial(object.queue)
       : undefined;
-    message.state = object.state ?? 0;
-    message.previousState = object.previousState ?? 0;
-    message.mode = object.mode ?? 0;
-    message.previousMode = object.previousMode ?? 0;
+    message.state = object.state ?? QueueState.UNSPECIFIED;
+    message.previousState = object.previousState ?? QueueState.UNSPECIFIED;
+    message.mode = object.mode ?? QueueMode.UNSPECIFIED;
+    message.previousMode = object.previousMode ?? QueueMode.UNSPECIFIED;
     return message;
   },
 };

@@ -11,16 +11,16 @@ import { QueueRef, RepoRef } from "../../common/v1/common.js";
 
 /** Queue state as /getQueue reports it (compat-notes, "Queue states"). */
 export enum QueueState {
-  UNSPECIFIED = 0,
+  UNSPECIFIED = "UNSPECIFIED",
   /** RUNNING - PRs enter, test and merge. */
-  RUNNING = 1,
+  RUNNING = "RUNNING",
   /** PAUSED - No PR starts testing and none merges; order is kept; submissions are accepted. */
-  PAUSED = 2,
+  PAUSED = "PAUSED",
   /** DRAINING - No new PRs are accepted; queued ones finish and merge. */
-  DRAINING = 3,
+  DRAINING = "DRAINING",
   /** SWITCHING_MODES - Entered automatically when the mode changes with PRs in flight; behaves like DRAINING. */
-  SWITCHING_MODES = 4,
-  UNRECOGNIZED = -1,
+  SWITCHING_MODES = "SWITCHING_MODES",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function queueStateFromJSON(object: any): QueueState {
@@ -65,12 +65,30 @@ export function queueStateToJSON(object: QueueState): string {
   }
 }
 
+export function queueStateToNumber(object: QueueState): number {
+  switch (object) {
+    case QueueState.UNSPECIFIED:
+      return 0;
+    case QueueState.RUNNING:
+      return 1;
+    case QueueState.PAUSED:
+      return 2;
+    case QueueState.DRAINING:
+      return 3;
+    case QueueState.SWITCHING_MODES:
+      return 4;
+    case QueueState.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 export enum QueueMode {
-  UNSPECIFIED = 0,
-  SINGLE = 1,
+  UNSPECIFIED = "UNSPECIFIED",
+  SINGLE = "SINGLE",
   /** PARALLEL - Lanes from impacted-target overlap (spec rules 6, 11, 12). */
-  PARALLEL = 2,
-  UNRECOGNIZED = -1,
+  PARALLEL = "PARALLEL",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function queueModeFromJSON(object: any): QueueMode {
@@ -105,12 +123,26 @@ export function queueModeToJSON(object: QueueMode): string {
   }
 }
 
+export function queueModeToNumber(object: QueueMode): number {
+  switch (object) {
+    case QueueMode.UNSPECIFIED:
+      return 0;
+    case QueueMode.SINGLE:
+      return 1;
+    case QueueMode.PARALLEL:
+      return 2;
+    case QueueMode.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 export enum MergeMethod {
-  UNSPECIFIED = 0,
-  MERGE_COMMIT = 1,
-  SQUASH = 2,
-  REBASE = 3,
-  UNRECOGNIZED = -1,
+  UNSPECIFIED = "UNSPECIFIED",
+  MERGE_COMMIT = "MERGE_COMMIT",
+  SQUASH = "SQUASH",
+  REBASE = "REBASE",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function mergeMethodFromJSON(object: any): MergeMethod {
@@ -150,11 +182,27 @@ export function mergeMethodToJSON(object: MergeMethod): string {
   }
 }
 
+export function mergeMethodToNumber(object: MergeMethod): number {
+  switch (object) {
+    case MergeMethod.UNSPECIFIED:
+      return 0;
+    case MergeMethod.MERGE_COMMIT:
+      return 1;
+    case MergeMethod.SQUASH:
+      return 2;
+    case MergeMethod.REBASE:
+      return 3;
+    case MergeMethod.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 export enum DirectMergeMode {
-  UNSPECIFIED = 0,
-  OFF = 1,
-  ALWAYS = 2,
-  UNRECOGNIZED = -1,
+  UNSPECIFIED = "UNSPECIFIED",
+  OFF = "OFF",
+  ALWAYS = "ALWAYS",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function directMergeModeFromJSON(object: any): DirectMergeMode {
@@ -189,12 +237,26 @@ export function directMergeModeToJSON(object: DirectMergeMode): string {
   }
 }
 
+export function directMergeModeToNumber(object: DirectMergeMode): number {
+  switch (object) {
+    case DirectMergeMode.UNSPECIFIED:
+      return 0;
+    case DirectMergeMode.OFF:
+      return 1;
+    case DirectMergeMode.ALWAYS:
+      return 2;
+    case DirectMergeMode.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 export enum OptimizationMode {
-  UNSPECIFIED = 0,
-  OFF = 1,
+  UNSPECIFIED = "UNSPECIFIED",
+  OFF = "OFF",
   /** BISECTION_SKIP_REDUNDANT_TESTS - Result reuse during bisection; always the effective value while batching is on (spec rule 10). */
-  BISECTION_SKIP_REDUNDANT_TESTS = 2,
-  UNRECOGNIZED = -1,
+  BISECTION_SKIP_REDUNDANT_TESTS = "BISECTION_SKIP_REDUNDANT_TESTS",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function optimizationModeFromJSON(object: any): OptimizationMode {
@@ -229,18 +291,32 @@ export function optimizationModeToJSON(object: OptimizationMode): string {
   }
 }
 
+export function optimizationModeToNumber(object: OptimizationMode): number {
+  switch (object) {
+    case OptimizationMode.UNSPECIFIED:
+      return 0;
+    case OptimizationMode.OFF:
+      return 1;
+    case OptimizationMode.BISECTION_SKIP_REDUNDANT_TESTS:
+      return 2;
+    case OptimizationMode.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 /** State of a pull request in a queue (spec, "Pull request state"). */
 export enum PullRequestState {
-  UNSPECIFIED = 0,
-  NOT_READY = 1,
-  PENDING = 2,
-  TESTING = 3,
-  TESTS_PASSED = 4,
-  MERGED = 5,
-  FAILED = 6,
-  CANCELLED = 7,
-  PENDING_FAILURE = 8,
-  UNRECOGNIZED = -1,
+  UNSPECIFIED = "UNSPECIFIED",
+  NOT_READY = "NOT_READY",
+  PENDING = "PENDING",
+  TESTING = "TESTING",
+  TESTS_PASSED = "TESTS_PASSED",
+  MERGED = "MERGED",
+  FAILED = "FAILED",
+  CANCELLED = "CANCELLED",
+  PENDING_FAILURE = "PENDING_FAILURE",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function pullRequestStateFromJSON(object: any): PullRequestState {
@@ -305,14 +381,40 @@ export function pullRequestStateToJSON(object: PullRequestState): string {
   }
 }
 
+export function pullRequestStateToNumber(object: PullRequestState): number {
+  switch (object) {
+    case PullRequestState.UNSPECIFIED:
+      return 0;
+    case PullRequestState.NOT_READY:
+      return 1;
+    case PullRequestState.PENDING:
+      return 2;
+    case PullRequestState.TESTING:
+      return 3;
+    case PullRequestState.TESTS_PASSED:
+      return 4;
+    case PullRequestState.MERGED:
+      return 5;
+    case PullRequestState.FAILED:
+      return 6;
+    case PullRequestState.CANCELLED:
+      return 7;
+    case PullRequestState.PENDING_FAILURE:
+      return 8;
+    case PullRequestState.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 /** Named priority levels: urgent=0, high=10, medium=100 (the default), low=200. */
 export enum PriorityName {
-  UNSPECIFIED = 0,
-  URGENT = 1,
-  HIGH = 2,
-  MEDIUM = 3,
-  LOW = 4,
-  UNRECOGNIZED = -1,
+  UNSPECIFIED = "UNSPECIFIED",
+  URGENT = "URGENT",
+  HIGH = "HIGH",
+  MEDIUM = "MEDIUM",
+  LOW = "LOW",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function priorityNameFromJSON(object: any): PriorityName {
@@ -357,13 +459,31 @@ export function priorityNameToJSON(object: PriorityName): string {
   }
 }
 
+export function priorityNameToNumber(object: PriorityName): number {
+  switch (object) {
+    case PriorityName.UNSPECIFIED:
+      return 0;
+    case PriorityName.URGENT:
+      return 1;
+    case PriorityName.HIGH:
+      return 2;
+    case PriorityName.MEDIUM:
+      return 3;
+    case PriorityName.LOW:
+      return 4;
+    case PriorityName.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 /** The HTTP value "UNSPECIFIED" is the zero value. */
 export enum GitHubMergeability {
-  UNSPECIFIED = 0,
-  MERGEABLE = 1,
-  NOT_MERGEABLE = 2,
-  IN_PROGRESS = 3,
-  UNRECOGNIZED = -1,
+  UNSPECIFIED = "UNSPECIFIED",
+  MERGEABLE = "MERGEABLE",
+  NOT_MERGEABLE = "NOT_MERGEABLE",
+  IN_PROGRESS = "IN_PROGRESS",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function gitHubMergeabilityFromJSON(object: any): GitHubMergeability {
@@ -403,14 +523,30 @@ export function gitHubMergeabilityToJSON(object: GitHubMergeability): string {
   }
 }
 
+export function gitHubMergeabilityToNumber(object: GitHubMergeability): number {
+  switch (object) {
+    case GitHubMergeability.UNSPECIFIED:
+      return 0;
+    case GitHubMergeability.MERGEABLE:
+      return 1;
+    case GitHubMergeability.NOT_MERGEABLE:
+      return 2;
+    case GitHubMergeability.IN_PROGRESS:
+      return 3;
+    case GitHubMergeability.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 /** Status of one test run, as /getMergeQueueTestingDetails reports it. */
 export enum TestRunStatus {
-  UNSPECIFIED = 0,
-  IN_PROGRESS = 1,
-  FAILED = 2,
-  CANCELLED = 3,
-  SUCCEEDED = 4,
-  UNRECOGNIZED = -1,
+  UNSPECIFIED = "UNSPECIFIED",
+  IN_PROGRESS = "IN_PROGRESS",
+  FAILED = "FAILED",
+  CANCELLED = "CANCELLED",
+  SUCCEEDED = "SUCCEEDED",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function testRunStatusFromJSON(object: any): TestRunStatus {
@@ -455,13 +591,31 @@ export function testRunStatusToJSON(object: TestRunStatus): string {
   }
 }
 
+export function testRunStatusToNumber(object: TestRunStatus): number {
+  switch (object) {
+    case TestRunStatus.UNSPECIFIED:
+      return 0;
+    case TestRunStatus.IN_PROGRESS:
+      return 1;
+    case TestRunStatus.FAILED:
+      return 2;
+    case TestRunStatus.CANCELLED:
+      return 3;
+    case TestRunStatus.SUCCEEDED:
+      return 4;
+    case TestRunStatus.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 export enum RunnerKind {
-  UNSPECIFIED = 0,
+  UNSPECIFIED = "UNSPECIFIED",
   /** COMMAND - Runs a shell command in a worktree of the test commit. */
-  COMMAND = 1,
+  COMMAND = "COMMAND",
   /** EXTERNAL - Any CI builds the pushed test branch and reports through ReportTestRunResult. */
-  EXTERNAL = 2,
-  UNRECOGNIZED = -1,
+  EXTERNAL = "EXTERNAL",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function runnerKindFromJSON(object: any): RunnerKind {
@@ -496,17 +650,31 @@ export function runnerKindToJSON(object: RunnerKind): string {
   }
 }
 
+export function runnerKindToNumber(object: RunnerKind): number {
+  switch (object) {
+    case RunnerKind.UNSPECIFIED:
+      return 0;
+    case RunnerKind.COMMAND:
+      return 1;
+    case RunnerKind.EXTERNAL:
+      return 2;
+    case RunnerKind.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 /** The `action` of a code-host pull_request event that Mainline acts on. */
 export enum PullRequestAction {
-  UNSPECIFIED = 0,
-  OPENED = 1,
+  UNSPECIFIED = "UNSPECIFIED",
+  OPENED = "OPENED",
   /** SYNCHRONIZE - New head sha (the author pushed). */
-  SYNCHRONIZE = 2,
-  CLOSED = 3,
-  REOPENED = 4,
+  SYNCHRONIZE = "SYNCHRONIZE",
+  CLOSED = "CLOSED",
+  REOPENED = "REOPENED",
   /** EDITED - Title or base branch changed. */
-  EDITED = 5,
-  UNRECOGNIZED = -1,
+  EDITED = "EDITED",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function pullRequestActionFromJSON(object: any): PullRequestAction {
@@ -556,12 +724,32 @@ export function pullRequestActionToJSON(object: PullRequestAction): string {
   }
 }
 
+export function pullRequestActionToNumber(object: PullRequestAction): number {
+  switch (object) {
+    case PullRequestAction.UNSPECIFIED:
+      return 0;
+    case PullRequestAction.OPENED:
+      return 1;
+    case PullRequestAction.SYNCHRONIZE:
+      return 2;
+    case PullRequestAction.CLOSED:
+      return 3;
+    case PullRequestAction.REOPENED:
+      return 4;
+    case PullRequestAction.EDITED:
+      return 5;
+    case PullRequestAction.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 /** Open or closed on the code host (not the queue state). */
 export enum HostPullRequestState {
-  UNSPECIFIED = 0,
-  OPEN = 1,
-  CLOSED = 2,
-  UNRECOGNIZED = -1,
+  UNSPECIFIED = "UNSPECIFIED",
+  OPEN = "OPEN",
+  CLOSED = "CLOSED",
+  UNRECOGNIZED = "UNRECOGNIZED",
 }
 
 export function hostPullRequestStateFromJSON(object: any): HostPullRequestState {
@@ -593,6 +781,20 @@ export function hostPullRequestStateToJSON(object: HostPullRequestState): string
     case HostPullRequestState.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
+  }
+}
+
+export function hostPullRequestStateToNumber(object: HostPullRequestState): number {
+  switch (object) {
+    case HostPullRequestState.UNSPECIFIED:
+      return 0;
+    case HostPullRequestState.OPEN:
+      return 1;
+    case HostPullRequestState.CLOSED:
+      return 2;
+    case HostPullRequestState.UNRECOGNIZED:
+    default:
+      return -1;
   }
 }
 
@@ -816,8 +1018,8 @@ export interface StringList {
 function createBaseQueue(): Queue {
   return {
     ref: undefined,
-    state: 0,
-    mode: 0,
+    state: QueueState.UNSPECIFIED,
+    mode: QueueMode.UNSPECIFIED,
     concurrency: 0,
     testingTimeoutMinutes: 0,
     canOptimisticallyMerge: false,
@@ -827,12 +1029,12 @@ function createBaseQueue(): Queue {
     batchingMinSize: 0,
     bisectionConcurrency: 0,
     requiredStatuses: [],
-    mergeMethod: 0,
+    mergeMethod: MergeMethod.UNSPECIFIED,
     commentsEnabled: false,
     commandsEnabled: false,
     statusCheckEnabled: false,
-    directMergeMode: 0,
-    optimizationMode: 0,
+    directMergeMode: DirectMergeMode.UNSPECIFIED,
+    optimizationMode: OptimizationMode.UNSPECIFIED,
     enqueuedPullRequests: [],
     activeTestRuns: [],
     createdAt: undefined,
@@ -845,11 +1047,11 @@ export const Queue: MessageFns<Queue> = {
     if (message.ref !== undefined) {
       QueueRef.encode(message.ref, writer.uint32(10).fork()).join();
     }
-    if (message.state !== 0) {
-      writer.uint32(16).int32(message.state);
+    if (message.state !== QueueState.UNSPECIFIED) {
+      writer.uint32(16).int32(queueStateToNumber(message.state));
     }
-    if (message.mode !== 0) {
-      writer.uint32(24).int32(message.mode);
+    if (message.mode !== QueueMode.UNSPECIFIED) {
+      writer.uint32(24).int32(queueModeToNumber(message.mode));
     }
     if (message.concurrency !== 0) {
       writer.uint32(32).uint32(message.concurrency);
@@ -878,8 +1080,8 @@ export const Queue: MessageFns<Queue> = {
     for (const v of message.requiredStatuses) {
       writer.uint32(98).string(v!);
     }
-    if (message.mergeMethod !== 0) {
-      writer.uint32(104).int32(message.mergeMethod);
+    if (message.mergeMethod !== MergeMethod.UNSPECIFIED) {
+      writer.uint32(104).int32(mergeMethodToNumber(message.mergeMethod));
     }
     if (message.commentsEnabled !== false) {
       writer.uint32(112).bool(message.commentsEnabled);
@@ -890,11 +1092,11 @@ export const Queue: MessageFns<Queue> = {
     if (message.statusCheckEnabled !== false) {
       writer.uint32(128).bool(message.statusCheckEnabled);
     }
-    if (message.directMergeMode !== 0) {
-      writer.uint32(136).int32(message.directMergeMode);
+    if (message.directMergeMode !== DirectMergeMode.UNSPECIFIED) {
+      writer.uint32(136).int32(directMergeModeToNumber(message.directMergeMode));
     }
-    if (message.optimizationMode !== 0) {
-      writer.uint32(144).int32(message.optimizationMode);
+    if (message.optimizationMode !== OptimizationMode.UNSPECIFIED) {
+      writer.uint32(144).int32(optimizationModeToNumber(message.optimizationMode));
     }
     for (const v of message.enqueuedPullRequests) {
       EnqueuedPullRequest.encode(v!, writer.uint32(154).fork()).join();
@@ -937,7 +1139,7 @@ export const Queue: MessageFns<Queue> = {
               break;
             }
 
-            message.state = reader.int32() as any;
+            message.state = queueStateFromJSON(reader.int32());
             continue;
           }
           case 3: {
@@ -945,7 +1147,7 @@ export const Queue: MessageFns<Queue> = {
               break;
             }
 
-            message.mode = reader.int32() as any;
+            message.mode = queueModeFromJSON(reader.int32());
             continue;
           }
           case 4: {
@@ -1025,7 +1227,7 @@ export const Queue: MessageFns<Queue> = {
               break;
             }
 
-            message.mergeMethod = reader.int32() as any;
+            message.mergeMethod = mergeMethodFromJSON(reader.int32());
             continue;
           }
           case 14: {
@@ -1057,7 +1259,7 @@ export const Queue: MessageFns<Queue> = {
               break;
             }
 
-            message.directMergeMode = reader.int32() as any;
+            message.directMergeMode = directMergeModeFromJSON(reader.int32());
             continue;
           }
           case 18: {
@@ -1065,7 +1267,7 @@ export const Queue: MessageFns<Queue> = {
               break;
             }
 
-            message.optimizationMode = reader.int32() as any;
+            message.optimizationMode = optimizationModeFromJSON(reader.int32());
             continue;
           }
           case 19: {
@@ -1115,8 +1317,8 @@ export const Queue: MessageFns<Queue> = {
   fromJSON(object: any): Queue {
     return {
       ref: isSet(object.ref) ? QueueRef.fromJSON(object.ref) : undefined,
-      state: isSet(object.state) ? queueStateFromJSON(object.state) : 0,
-      mode: isSet(object.mode) ? queueModeFromJSON(object.mode) : 0,
+      state: isSet(object.state) ? queueStateFromJSON(object.state) : QueueState.UNSPECIFIED,
+      mode: isSet(object.mode) ? queueModeFromJSON(object.mode) : QueueMode.UNSPECIFIED,
       concurrency: isSet(object.concurrency) ? globalThis.Number(object.concurrency) : 0,
       testingTimeoutMinutes: isSet(object.testingTimeoutMinutes)
         ? globalThis.Number(object.testingTimeoutMinutes)
@@ -1158,7 +1360,7 @@ export const Queue: MessageFns<Queue> = {
         ? mergeMethodFromJSON(object.mergeMethod)
         : isSet(object.merge_method)
         ? mergeMethodFromJSON(object.merge_method)
-        : 0,
+        : MergeMethod.UNSPECIFIED,
       commentsEnabled: isSet(object.commentsEnabled)
         ? globalThis.Boolean(object.commentsEnabled)
         : isSet(object.comments_enabled)
@@ -1178,12 +1380,12 @@ export const Queue: MessageFns<Queue> = {
         ? directMergeModeFromJSON(object.directMergeMode)
         : isSet(object.direct_merge_mode)
         ? directMergeModeFromJSON(object.direct_merge_mode)
-        : 0,
+        : DirectMergeMode.UNSPECIFIED,
       optimizationMode: isSet(object.optimizationMode)
         ? optimizationModeFromJSON(object.optimizationMode)
         : isSet(object.optimization_mode)
         ? optimizationModeFromJSON(object.optimization_mode)
-        : 0,
+        : OptimizationMode.UNSPECIFIED,
       enqueuedPullRequests: globalThis.Array.isArray(object?.enqueuedPullRequests)
         ? object.enqueuedPullRequests.map((e: any) => EnqueuedPullRequest.fromJSON(e))
         : globalThis.Array.isArray(object?.enqueued_pull_requests)
@@ -1212,10 +1414,10 @@ export const Queue: MessageFns<Queue> = {
     if (message.ref !== undefined) {
       obj.ref = QueueRef.toJSON(message.ref);
     }
-    if (message.state !== 0) {
+    if (message.state !== QueueState.UNSPECIFIED) {
       obj.state = queueStateToJSON(message.state);
     }
-    if (message.mode !== 0) {
+    if (message.mode !== QueueMode.UNSPECIFIED) {
       obj.mode = queueModeToJSON(message.mode);
     }
     if (message.concurrency !== 0) {
@@ -1245,7 +1447,7 @@ export const Queue: MessageFns<Queue> = {
     if (message.requiredStatuses?.length) {
       obj.requiredStatuses = message.requiredStatuses;
     }
-    if (message.mergeMethod !== 0) {
+    if (message.mergeMethod !== MergeMethod.UNSPECIFIED) {
       obj.mergeMethod = mergeMethodToJSON(message.mergeMethod);
     }
     if (message.commentsEnabled !== false) {
@@ -1257,10 +1459,10 @@ export const Queue: MessageFns<Queue> = {
     if (message.statusCheckEnabled !== false) {
       obj.statusCheckEnabled = message.statusCheckEnabled;
     }
-    if (message.directMergeMode !== 0) {
+    if (message.directMergeMode !== DirectMergeMode.UNSPECIFIED) {
       obj.directMergeMode = directMergeModeToJSON(message.directMergeMode);
     }
-    if (message.optimizationMode !== 0) {
+    if (message.optimizationMode !== OptimizationMode.UNSPECIFIED) {
       obj.optimizationMode = optimizationModeToJSON(message.optimizationMode);
     }
     if (message.enqueuedPullRequests?.length) {
@@ -1284,8 +1486,8 @@ export const Queue: MessageFns<Queue> = {
   fromPartial<I extends Exact<DeepPartial<Queue>, I>>(object: I): Queue {
     const message = createBaseQueue();
     message.ref = (object.ref !== undefined && object.ref !== null) ? QueueRef.fromPartial(object.ref) : undefined;
-    message.state = object.state ?? 0;
-    message.mode = object.mode ?? 0;
+    message.state = object.state ?? QueueState.UNSPECIFIED;
+    message.mode = object.mode ?? QueueMode.UNSPECIFIED;
     message.concurrency = object.concurrency ?? 0;
     message.testingTimeoutMinutes = object.testingTimeoutMinutes ?? 0;
     message.canOptimisticallyMerge = object.canOptimisticallyMerge ?? false;
@@ -1295,12 +1497,12 @@ export const Queue: MessageFns<Queue> = {
     message.batchingMinSize = object.batchingMinSize ?? 0;
     message.bisectionConcurrency = object.bisectionConcurrency ?? 0;
     message.requiredStatuses = object.requiredStatuses?.map((e) => e) || [];
-    message.mergeMethod = object.mergeMethod ?? 0;
+    message.mergeMethod = object.mergeMethod ?? MergeMethod.UNSPECIFIED;
     message.commentsEnabled = object.commentsEnabled ?? false;
     message.commandsEnabled = object.commandsEnabled ?? false;
     message.statusCheckEnabled = object.statusCheckEnabled ?? false;
-    message.directMergeMode = object.directMergeMode ?? 0;
-    message.optimizationMode = object.optimizationMode ?? 0;
+    message.directMergeMode = object.directMergeMode ?? DirectMergeMode.UNSPECIFIED;
+    message.optimizationMode = object.optimizationMode ?? OptimizationMode.UNSPECIFIED;
     message.enqueuedPullRequests = object.enqueuedPullRequests?.map((e) => EnqueuedPullRequest.fromPartial(e)) || [];
     message.activeTestRuns = object.activeTestRuns?.map((e) => ActiveTestRun.fromPartial(e)) || [];
     message.createdAt = object.createdAt ?? undefined;
@@ -1415,7 +1617,7 @@ export const RecentOutcomes: MessageFns<RecentOutcomes> = {
 function createBaseEnqueuedPullRequest(): EnqueuedPullRequest {
   return {
     id: "",
-    state: 0,
+    state: PullRequestState.UNSPECIFIED,
     stateChangedAt: undefined,
     priorityValue: 0,
     priorityName: "",
@@ -1435,8 +1637,8 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
     if (message.id !== "") {
       writer.uint32(10).string(message.id);
     }
-    if (message.state !== 0) {
-      writer.uint32(16).int32(message.state);
+    if (message.state !== PullRequestState.UNSPECIFIED) {
+      writer.uint32(16).int32(pullRequestStateToNumber(message.state));
     }
     if (message.stateChangedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.stateChangedAt), writer.uint32(26).fork()).join();
@@ -1500,7 +1702,7 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
               break;
             }
 
-            message.state = reader.int32() as any;
+            message.state = pullRequestStateFromJSON(reader.int32());
             continue;
           }
           case 3: {
@@ -1606,7 +1808,7 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
   fromJSON(object: any): EnqueuedPullRequest {
     return {
       id: isSet(object.id) ? globalThis.String(object.id) : "",
-      state: isSet(object.state) ? pullRequestStateFromJSON(object.state) : 0,
+      state: isSet(object.state) ? pullRequestStateFromJSON(object.state) : PullRequestState.UNSPECIFIED,
       stateChangedAt: isSet(object.stateChangedAt)
         ? fromJsonTimestamp(object.stateChangedAt)
         : isSet(object.state_changed_at)
@@ -1670,7 +1872,7 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
     if (message.id !== "") {
       obj.id = message.id;
     }
-    if (message.state !== 0) {
+    if (message.state !== PullRequestState.UNSPECIFIED) {
       obj.state = pullRequestStateToJSON(message.state);
     }
     if (message.stateChangedAt !== undefined) {
@@ -1715,7 +1917,7 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
   fromPartial<I extends Exact<DeepPartial<EnqueuedPullRequest>, I>>(object: I): EnqueuedPullRequest {
     const message = createBaseEnqueuedPullRequest();
     message.id = object.id ?? "";
-    message.state = object.state ?? 0;
+    message.state = object.state ?? PullRequestState.UNSPECIFIED;
     message.stateChangedAt = object.stateChangedAt ?? undefined;
     message.priorityValue = object.priorityValue ?? 0;
     message.priorityName = object.priorityName ?? "";
@@ -1923,7 +2125,7 @@ function createBaseReadiness(): Readiness {
     hasImpactedTargets: false,
     requiresImpactedTargets: false,
     doesBaseBranchMatch: false,
-    gitHubMergeability: 0,
+    gitHubMergeability: GitHubMergeability.UNSPECIFIED,
     notReadyReason: undefined,
   };
 }
@@ -1939,8 +2141,8 @@ export const Readiness: MessageFns<Readiness> = {
     if (message.doesBaseBranchMatch !== false) {
       writer.uint32(24).bool(message.doesBaseBranchMatch);
     }
-    if (message.gitHubMergeability !== 0) {
-      writer.uint32(32).int32(message.gitHubMergeability);
+    if (message.gitHubMergeability !== GitHubMergeability.UNSPECIFIED) {
+      writer.uint32(32).int32(gitHubMergeabilityToNumber(message.gitHubMergeability));
     }
     if (message.notReadyReason !== undefined) {
       writer.uint32(42).string(message.notReadyReason);
@@ -1990,7 +2192,7 @@ export const Readiness: MessageFns<Readiness> = {
               break;
             }
 
-            message.gitHubMergeability = reader.int32() as any;
+            message.gitHubMergeability = gitHubMergeabilityFromJSON(reader.int32());
             continue;
           }
           case 5: {
@@ -2034,7 +2236,7 @@ export const Readiness: MessageFns<Readiness> = {
         ? gitHubMergeabilityFromJSON(object.gitHubMergeability)
         : isSet(object.git_hub_mergeability)
         ? gitHubMergeabilityFromJSON(object.git_hub_mergeability)
-        : 0,
+        : GitHubMergeability.UNSPECIFIED,
       notReadyReason: isSet(object.notReadyReason)
         ? globalThis.String(object.notReadyReason)
         : isSet(object.not_ready_reason)
@@ -2054,7 +2256,7 @@ export const Readiness: MessageFns<Readiness> = {
     if (message.doesBaseBranchMatch !== false) {
       obj.doesBaseBranchMatch = message.doesBaseBranchMatch;
     }
-    if (message.gitHubMergeability !== 0) {
+    if (message.gitHubMergeability !== GitHubMergeability.UNSPECIFIED) {
       obj.gitHubMergeability = gitHubMergeabilityToJSON(message.gitHubMergeability);
     }
     if (message.notReadyReason !== undefined) {
@@ -2071,7 +2273,7 @@ export const Readiness: MessageFns<Readiness> = {
     message.hasImpactedTargets = object.hasImpactedTargets ?? false;
     message.requiresImpactedTargets = object.requiresImpactedTargets ?? false;
     message.doesBaseBranchMatch = object.doesBaseBranchMatch ?? false;
-    message.gitHubMergeability = object.gitHubMergeability ?? 0;
+    message.gitHubMergeability = object.gitHubMergeability ?? GitHubMergeability.UNSPECIFIED;
     message.notReadyReason = object.notReadyReason ?? undefined;
     return message;
   },
@@ -2080,7 +2282,7 @@ export const Readiness: MessageFns<Readiness> = {
 function createBaseSubmittedPullRequest(): SubmittedPullRequest {
   return {
     id: "",
-    state: 0,
+    state: PullRequestState.UNSPECIFIED,
     stateChangedAt: undefined,
     readiness: undefined,
     priorityValue: 0,
@@ -2105,8 +2307,8 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     if (message.id !== "") {
       writer.uint32(10).string(message.id);
     }
-    if (message.state !== 0) {
-      writer.uint32(16).int32(message.state);
+    if (message.state !== PullRequestState.UNSPECIFIED) {
+      writer.uint32(16).int32(pullRequestStateToNumber(message.state));
     }
     if (message.stateChangedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.stateChangedAt), writer.uint32(26).fork()).join();
@@ -2185,7 +2387,7 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
               break;
             }
 
-            message.state = reader.int32() as any;
+            message.state = pullRequestStateFromJSON(reader.int32());
             continue;
           }
           case 3: {
@@ -2331,7 +2533,7 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
   fromJSON(object: any): SubmittedPullRequest {
     return {
       id: isSet(object.id) ? globalThis.String(object.id) : "",
-      state: isSet(object.state) ? pullRequestStateFromJSON(object.state) : 0,
+      state: isSet(object.state) ? pullRequestStateFromJSON(object.state) : PullRequestState.UNSPECIFIED,
       stateChangedAt: isSet(object.stateChangedAt)
         ? fromJsonTimestamp(object.stateChangedAt)
         : isSet(object.state_changed_at)
@@ -2414,7 +2616,7 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     if (message.id !== "") {
       obj.id = message.id;
     }
-    if (message.state !== 0) {
+    if (message.state !== PullRequestState.UNSPECIFIED) {
       obj.state = pullRequestStateToJSON(message.state);
     }
     if (message.stateChangedAt !== undefined) {
@@ -2474,7 +2676,7 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
   fromPartial<I extends Exact<DeepPartial<SubmittedPullRequest>, I>>(object: I): SubmittedPullRequest {
     const message = createBaseSubmittedPullRequest();
     message.id = object.id ?? "";
-    message.state = object.state ?? 0;
+    message.state = object.state ?? PullRequestState.UNSPECIFIED;
     message.stateChangedAt = object.stateChangedAt ?? undefined;
     message.readiness = (object.readiness !== undefined && object.readiness !== null)
       ? Readiness.fromPartial(object.readiness)
@@ -2498,7 +2700,13 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
 };
 
 function createBaseStateTransition(): StateTransition {
-  return { at: undefined, from: 0, to: 0, reason: "", testRunId: undefined };
+  return {
+    at: undefined,
+    from: PullRequestState.UNSPECIFIED,
+    to: PullRequestState.UNSPECIFIED,
+    reason: "",
+    testRunId: undefined,
+  };
 }
 
 export const StateTransition: MessageFns<StateTransition> = {
@@ -2506,11 +2714,11 @@ export const StateTransition: MessageFns<StateTransition> = {
     if (message.at !== undefined) {
       Timestamp.encode(toTimestamp(message.at), writer.uint32(10).fork()).join();
     }
-    if (message.from !== 0) {
-      writer.uint32(16).int32(message.from);
+    if (message.from !== PullRequestState.UNSPECIFIED) {
+      writer.uint32(16).int32(pullRequestStateToNumber(message.from));
     }
-    if (message.to !== 0) {
-      writer.uint32(24).int32(message.to);
+    if (message.to !== PullRequestState.UNSPECIFIED) {
+      writer.uint32(24).int32(pullRequestStateToNumber(message.to));
     }
     if (message.reason !== "") {
       writer.uint32(34).string(message.reason);
@@ -2547,7 +2755,7 @@ export const StateTransition: MessageFns<StateTransition> = {
               break;
             }
 
-            message.from = reader.int32() as any;
+            message.from = pullRequestStateFromJSON(reader.int32());
             continue;
           }
           case 3: {
@@ -2555,7 +2763,7 @@ export const StateTransition: MessageFns<StateTransition> = {
               break;
             }
 
-            message.to = reader.int32() as any;
+            message.to = pullRequestStateFromJSON(reader.int32());
             continue;
           }
           case 4: {
@@ -2589,8 +2797,8 @@ export const StateTransition: MessageFns<StateTransition> = {
   fromJSON(object: any): StateTransition {
     return {
       at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
-      from: isSet(object.from) ? pullRequestStateFromJSON(object.from) : 0,
-      to: isSet(object.to) ? pullRequestStateFromJSON(object.to) : 0,
+      from: isSet(object.from) ? pullRequestStateFromJSON(object.from) : PullRequestState.UNSPECIFIED,
+      to: isSet(object.to) ? pullRequestStateFromJSON(object.to) : PullRequestState.UNSPECIFIED,
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
       testRunId: isSet(object.testRunId)
         ? globalThis.String(object.testRunId)
@@ -2605,10 +2813,10 @@ export const StateTransition: MessageFns<StateTransition> = {
     if (message.at !== undefined) {
       obj.at = message.at.toISOString();
     }
-    if (message.from !== 0) {
+    if (message.from !== PullRequestState.UNSPECIFIED) {
       obj.from = pullRequestStateToJSON(message.from);
     }
-    if (message.to !== 0) {
+    if (message.to !== PullRequestState.UNSPECIFIED) {
       obj.to = pullRequestStateToJSON(message.to);
     }
     if (message.reason !== "") {
@@ -2626,8 +2834,8 @@ export const StateTransition: MessageFns<StateTransition> = {
   fromPartial<I extends Exact<DeepPartial<StateTransition>, I>>(object: I): StateTransition {
     const message = createBaseStateTransition();
     message.at = object.at ?? undefined;
-    message.from = object.from ?? 0;
-    message.to = object.to ?? 0;
+    message.from = object.from ?? PullRequestState.UNSPECIFIED;
+    message.to = object.to ?? PullRequestState.UNSPECIFIED;
     message.reason = object.reason ?? "";
     message.testRunId = object.testRunId ?? undefined;
     return message;
@@ -2935,7 +3143,7 @@ function createBaseTestingDetails(): TestingDetails {
     testBranch: "",
     testBranchSha: "",
     createdAt: undefined,
-    status: 0,
+    status: TestRunStatus.UNSPECIFIED,
     statusChecks: [],
     testedPullRequests: [],
     impactedTargets: undefined,
@@ -2958,8 +3166,8 @@ export const TestingDetails: MessageFns<TestingDetails> = {
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(34).fork()).join();
     }
-    if (message.status !== 0) {
-      writer.uint32(40).int32(message.status);
+    if (message.status !== TestRunStatus.UNSPECIFIED) {
+      writer.uint32(40).int32(testRunStatusToNumber(message.status));
     }
     for (const v of message.statusChecks) {
       StatusCheck.encode(v!, writer.uint32(50).fork()).join();
@@ -3033,7 +3241,7 @@ export const TestingDetails: MessageFns<TestingDetails> = {
               break;
             }
 
-            message.status = reader.int32() as any;
+            message.status = testRunStatusFromJSON(reader.int32());
             continue;
           }
           case 6: {
@@ -3120,7 +3328,7 @@ export const TestingDetails: MessageFns<TestingDetails> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
-      status: isSet(object.status) ? testRunStatusFromJSON(object.status) : 0,
+      status: isSet(object.status) ? testRunStatusFromJSON(object.status) : TestRunStatus.UNSPECIFIED,
       statusChecks: globalThis.Array.isArray(object?.statusChecks)
         ? object.statusChecks.map((e: any) => StatusCheck.fromJSON(e))
         : globalThis.Array.isArray(object?.status_checks)
@@ -3163,7 +3371,7 @@ export const TestingDetails: MessageFns<TestingDetails> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
-    if (message.status !== 0) {
+    if (message.status !== TestRunStatus.UNSPECIFIED) {
       obj.status = testRunStatusToJSON(message.status);
     }
     if (message.statusChecks?.length) {
@@ -3193,7 +3401,7 @@ export const TestingDetails: MessageFns<TestingDetails> = {
     message.testBranch = object.testBranch ?? "";
     message.testBranchSha = object.testBranchSha ?? "";
     message.createdAt = object.createdAt ?? undefined;
-    message.status = object.status ?? 0;
+    message.status = object.status ?? TestRunStatus.UNSPECIFIED;
     message.statusChecks = object.statusChecks?.map((e) => StatusCheck.fromPartial(e)) || [];
     message.testedPullRequests = object.testedPullRequests?.map((e) => TestedPullRequest.fromPartial(e)) || [];
     message.impactedTargets = (object.impactedTargets !== undefined && object.impactedTargets !== null)
@@ -3209,13 +3417,13 @@ export const TestingDetails: MessageFns<TestingDetails> = {
 };
 
 function createBaseRunner(): Runner {
-  return { kind: 0, command: "", junitGlobs: [], env: {} };
+  return { kind: RunnerKind.UNSPECIFIED, command: "", junitGlobs: [], env: {} };
 }
 
 export const Runner: MessageFns<Runner> = {
   encode(message: Runner, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.kind !== 0) {
-      writer.uint32(8).int32(message.kind);
+    if (message.kind !== RunnerKind.UNSPECIFIED) {
+      writer.uint32(8).int32(runnerKindToNumber(message.kind));
     }
     if (message.command !== "") {
       writer.uint32(18).string(message.command);
@@ -3247,7 +3455,7 @@ export const Runner: MessageFns<Runner> = {
               break;
             }
 
-            message.kind = reader.int32() as any;
+            message.kind = runnerKindFromJSON(reader.int32());
             continue;
           }
           case 2: {
@@ -3291,7 +3499,7 @@ export const Runner: MessageFns<Runner> = {
 
   fromJSON(object: any): Runner {
     return {
-      kind: isSet(object.kind) ? runnerKindFromJSON(object.kind) : 0,
+      kind: isSet(object.kind) ? runnerKindFromJSON(object.kind) : RunnerKind.UNSPECIFIED,
       command: isSet(object.command) ? globalThis.String(object.command) : "",
       junitGlobs: globalThis.Array.isArray(object?.junitGlobs)
         ? object.junitGlobs.map((e: any) => globalThis.String(e))
@@ -3317,7 +3525,7 @@ export const Runner: MessageFns<Runner> = {
 
   toJSON(message: Runner): unknown {
     const obj: any = {};
-    if (message.kind !== 0) {
+    if (message.kind !== RunnerKind.UNSPECIFIED) {
       obj.kind = runnerKindToJSON(message.kind);
     }
     if (message.command !== "") {
@@ -3343,7 +3551,7 @@ export const Runner: MessageFns<Runner> = {
   },
   fromPartial<I extends Exact<DeepPartial<Runner>, I>>(object: I): Runner {
     const message = createBaseRunner();
-    message.kind = object.kind ?? 0;
+    message.kind = object.kind ?? RunnerKind.UNSPECIFIED;
     message.command = object.command ?? "";
     message.junitGlobs = object.junitGlobs?.map((e) => e) || [];
     message.env = (globalThis.Object.entries(object.env ?? {}) as [string, string][]).reduce(

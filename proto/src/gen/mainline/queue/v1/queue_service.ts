@@ -24,29 +24,37 @@ import {
   DirectMergeMode,
   directMergeModeFromJSON,
   directMergeModeToJSON,
+  directMergeModeToNumber,
   HostPullRequestState,
   hostPullRequestStateFromJSON,
   hostPullRequestStateToJSON,
+  hostPullRequestStateToNumber,
   ImpactedTargets,
   MergeMethod,
   mergeMethodFromJSON,
   mergeMethodToJSON,
+  mergeMethodToNumber,
   OptimizationMode,
   optimizationModeFromJSON,
   optimizationModeToJSON,
+  optimizationModeToNumber,
   PriorityName,
   priorityNameFromJSON,
   priorityNameToJSON,
+  priorityNameToNumber,
   PullRequestAction,
   pullRequestActionFromJSON,
   pullRequestActionToJSON,
+  pullRequestActionToNumber,
   Queue,
   QueueMode,
   queueModeFromJSON,
   queueModeToJSON,
+  queueModeToNumber,
   QueueState,
   queueStateFromJSON,
   queueStateToJSON,
+  queueStateToNumber,
   RepositoryConnection,
   StringList,
   SubmittedPullRequest,
@@ -346,7 +354,7 @@ export const CreateQueueRequest: MessageFns<CreateQueueRequest> = {
       QueueRef.encode(message.queue, writer.uint32(10).fork()).join();
     }
     if (message.mode !== undefined) {
-      writer.uint32(16).int32(message.mode);
+      writer.uint32(16).int32(queueModeToNumber(message.mode));
     }
     if (message.concurrency !== undefined) {
       writer.uint32(24).uint32(message.concurrency);
@@ -380,7 +388,7 @@ export const CreateQueueRequest: MessageFns<CreateQueueRequest> = {
               break;
             }
 
-            message.mode = reader.int32() as any;
+            message.mode = queueModeFromJSON(reader.int32());
             continue;
           }
           case 3: {
@@ -671,10 +679,10 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
       QueueRef.encode(message.queue, writer.uint32(10).fork()).join();
     }
     if (message.state !== undefined) {
-      writer.uint32(16).int32(message.state);
+      writer.uint32(16).int32(queueStateToNumber(message.state));
     }
     if (message.mode !== undefined) {
-      writer.uint32(24).int32(message.mode);
+      writer.uint32(24).int32(queueModeToNumber(message.mode));
     }
     if (message.concurrency !== undefined) {
       writer.uint32(32).uint32(message.concurrency);
@@ -704,7 +712,7 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
       StringList.encode(message.requiredStatuses, writer.uint32(98).fork()).join();
     }
     if (message.mergeMethod !== undefined) {
-      writer.uint32(104).int32(message.mergeMethod);
+      writer.uint32(104).int32(mergeMethodToNumber(message.mergeMethod));
     }
     if (message.commentsEnabled !== undefined) {
       writer.uint32(112).bool(message.commentsEnabled);
@@ -716,10 +724,10 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
       writer.uint32(128).bool(message.statusCheckEnabled);
     }
     if (message.directMergeMode !== undefined) {
-      writer.uint32(136).int32(message.directMergeMode);
+      writer.uint32(136).int32(directMergeModeToNumber(message.directMergeMode));
     }
     if (message.optimizationMode !== undefined) {
-      writer.uint32(144).int32(message.optimizationMode);
+      writer.uint32(144).int32(optimizationModeToNumber(message.optimizationMode));
     }
     return writer;
   },
@@ -750,7 +758,7 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
               break;
             }
 
-            message.state = reader.int32() as any;
+            message.state = queueStateFromJSON(reader.int32());
             continue;
           }
           case 3: {
@@ -758,7 +766,7 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
               break;
             }
 
-            message.mode = reader.int32() as any;
+            message.mode = queueModeFromJSON(reader.int32());
             continue;
           }
           case 4: {
@@ -838,7 +846,7 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
               break;
             }
 
-            message.mergeMethod = reader.int32() as any;
+            message.mergeMethod = mergeMethodFromJSON(reader.int32());
             continue;
           }
           case 14: {
@@ -870,7 +878,7 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
               break;
             }
 
-            message.directMergeMode = reader.int32() as any;
+            message.directMergeMode = directMergeModeFromJSON(reader.int32());
             continue;
           }
           case 18: {
@@ -878,7 +886,7 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
               break;
             }
 
-            message.optimizationMode = reader.int32() as any;
+            message.optimizationMode = optimizationModeFromJSON(reader.int32());
             continue;
           }
         }
@@ -1432,7 +1440,7 @@ export const SubmitPullRequestRequest: MessageFns<SubmitPullRequestRequest> = {
     }
     switch (message.priority?.$case) {
       case "priorityName":
-        writer.uint32(24).int32(message.priority.value);
+        writer.uint32(24).int32(priorityNameToNumber(message.priority.value));
         break;
       case "priorityValue":
         writer.uint32(32).uint32(message.priority.value);
@@ -1481,7 +1489,7 @@ export const SubmitPullRequestRequest: MessageFns<SubmitPullRequestRequest> = {
               break;
             }
 
-            message.priority = { $case: "priorityName", value: reader.int32() as any };
+            message.priority = { $case: "priorityName", value: priorityNameFromJSON(reader.int32()) };
             continue;
           }
           case 4: {
@@ -2902,13 +2910,13 @@ function createBaseRecordPullRequestFactsRequest(): RecordPullRequestFactsReques
     org: "",
     repo: undefined,
     number: 0,
-    action: 0,
+    action: PullRequestAction.UNSPECIFIED,
     headBranch: "",
     headSha: "",
     title: "",
     author: "",
     baseBranch: "",
-    state: 0,
+    state: HostPullRequestState.UNSPECIFIED,
     merged: false,
     occurredAt: undefined,
     deliveryId: undefined,
@@ -2926,8 +2934,8 @@ export const RecordPullRequestFactsRequest: MessageFns<RecordPullRequestFactsReq
     if (message.number !== 0) {
       writer.uint32(24).uint32(message.number);
     }
-    if (message.action !== 0) {
-      writer.uint32(32).int32(message.action);
+    if (message.action !== PullRequestAction.UNSPECIFIED) {
+      writer.uint32(32).int32(pullRequestActionToNumber(message.action));
     }
     if (message.headBranch !== "") {
       writer.uint32(42).string(message.headBranch);
@@ -2944,8 +2952,8 @@ export const RecordPullRequestFactsRequest: MessageFns<RecordPullRequestFactsReq
     if (message.baseBranch !== "") {
       writer.uint32(74).string(message.baseBranch);
     }
-    if (message.state !== 0) {
-      writer.uint32(80).int32(message.state);
+    if (message.state !== HostPullRequestState.UNSPECIFIED) {
+      writer.uint32(80).int32(hostPullRequestStateToNumber(message.state));
     }
     if (message.merged !== false) {
       writer.uint32(88).bool(message.merged);
@@ -3001,7 +3009,7 @@ export const RecordPullRequestFactsRequest: MessageFns<RecordPullRequestFactsReq
               break;
             }
 
-            message.action = reader.int32() as any;
+            message.action = pullRequestActionFromJSON(reader.int32());
             continue;
           }
           case 5: {
@@ -3049,7 +3057,7 @@ export const RecordPullRequestFactsRequest: MessageFns<RecordPullRequestFactsReq
               break;
             }
 
-            message.state = reader.int32() as any;
+            message.state = hostPullRequestStateFromJSON(reader.int32());
             continue;
           }
           case 11: {
@@ -3093,7 +3101,7 @@ export const RecordPullRequestFactsRequest: MessageFns<RecordPullRequestFactsReq
       org: isSet(object.org) ? globalThis.String(object.org) : "",
       repo: isSet(object.repo) ? RepoRef.fromJSON(object.repo) : undefined,
       number: isSet(object.number) ? globalThis.Number(object.number) : 0,
-      action: isSet(object.action) ? pullRequestActionFromJSON(object.action) : 0,
+      action: isSet(object.action) ? pullRequestActionFromJSON(object.action) : PullRequestAction.UNSPECIFIED,
       headBranch: isSet(object.headBranch)
         ? globalThis.String(object.headBranch)
         : isSet(object.head_branch)
@@ -3111,7 +3119,7 @@ export const RecordPullRequestFactsRequest: MessageFns<RecordPullRequestFactsReq
         : isSet(object.base_branch)
         ? globalThis.String(object.base_branch)
         : "",
-      state: isSet(object.state) ? hostPullRequestStateFromJSON(object.state) : 0,
+      state: isSet(object.state) ? hostPullRequestStateFromJSON(object.state) : HostPullRequestState.UNSPECIFIED,
       merged: isSet(object.merged) ? globalThis.Boolean(object.merged) : false,
       occurredAt: isSet(object.occurredAt)
         ? fromJsonTimestamp(object.occurredAt)
@@ -3137,7 +3145,7 @@ export const RecordPullRequestFactsRequest: MessageFns<RecordPullRequestFactsReq
     if (message.number !== 0) {
       obj.number = Math.round(message.number);
     }
-    if (message.action !== 0) {
+    if (message.action !== PullRequestAction.UNSPECIFIED) {
       obj.action = pullRequestActionToJSON(message.action);
     }
     if (message.headBranch !== "") {
@@ -3155,7 +3163,7 @@ export const RecordPullRequestFactsRequest: MessageFns<RecordPullRequestFactsReq
     if (message.baseBranch !== "") {
       obj.baseBranch = message.baseBranch;
     }
-    if (message.state !== 0) {
+    if (message.state !== HostPullRequestState.UNSPECIFIED) {
       obj.state = hostPullRequestStateToJSON(message.state);
     }
     if (message.merged !== false) {
@@ -3180,13 +3188,13 @@ export const RecordPullRequestFactsRequest: MessageFns<RecordPullRequestFactsReq
     message.org = object.org ?? "";
     message.repo = (object.repo !== undefined && object.repo !== null) ? RepoRef.fromPartial(object.repo) : undefined;
     message.number = object.number ?? 0;
-    message.action = object.action ?? 0;
+    message.action = object.action ?? PullRequestAction.UNSPECIFIED;
     message.headBranch = object.headBranch ?? "";
     message.headSha = object.headSha ?? "";
     message.title = object.title ?? "";
     message.author = object.author ?? "";
     message.baseBranch = object.baseBranch ?? "";
-    message.state = object.state ?? 0;
+    message.state = object.state ?? HostPullRequestState.UNSPECIFIED;
     message.merged = object.merged ?? false;
     message.occurredAt = object.occurredAt ?? undefined;
     message.deliveryId = object.deliveryId ?? undefined;
@@ -3348,7 +3356,15 @@ export const GetPullRequestFactsRequest: MessageFns<GetPullRequestFactsRequest> 
 };
 
 function createBaseGetPullRequestFactsResponse(): GetPullRequestFactsResponse {
-  return { headBranch: "", headSha: "", title: "", author: "", baseBranch: "", state: 0, merged: false };
+  return {
+    headBranch: "",
+    headSha: "",
+    title: "",
+    author: "",
+    baseBranch: "",
+    state: HostPullRequestState.UNSPECIFIED,
+    merged: false,
+  };
 }
 
 export const GetPullRequestFactsResponse: MessageFns<GetPullRequestFactsResponse> = {
@@ -3368,8 +3384,8 @@ export const GetPullRequestFactsResponse: MessageFns<GetPullRequestFactsResponse
     if (message.baseBranch !== "") {
       writer.uint32(42).string(message.baseBranch);
     }
-    if (message.state !== 0) {
-      writer.uint32(48).int32(message.state);
+    if (message.state !== HostPullRequestState.UNSPECIFIED) {
+      writer.uint32(48).int32(hostPullRequestStateToNumber(message.state));
     }
     if (message.merged !== false) {
       writer.uint32(56).bool(message.merged);
@@ -3435,7 +3451,7 @@ export const GetPullRequestFactsResponse: MessageFns<GetPullRequestFactsResponse
               break;
             }
 
-            message.state = reader.int32() as any;
+            message.state = hostPullRequestStateFromJSON(reader.int32());
             continue;
           }
           case 7: {
@@ -3477,7 +3493,7 @@ export const GetPullRequestFactsResponse: MessageFns<GetPullRequestFactsResponse
         : isSet(object.base_branch)
         ? globalThis.String(object.base_branch)
         : "",
-      state: isSet(object.state) ? hostPullRequestStateFromJSON(object.state) : 0,
+      state: isSet(object.state) ? hostPullRequestStateFromJSON(object.state) : HostPullRequestState.UNSPECIFIED,
       merged: isSet(object.merged) ? globalThis.Boolean(object.merged) : false,
     };
   },
@@ -3499,7 +3515,7 @@ export const GetPullRequestFactsResponse: MessageFns<GetPullRequestFactsResponse
     if (message.baseBranch !== "") {
       obj.baseBranch = message.baseBranch;
     }
-    if (message.state !== 0) {
+    if (message.state !== HostPullRequestState.UNSPECIFIED) {
       obj.state = hostPullRequestStateToJSON(message.state);
     }
     if (message.merged !== false) {
@@ -3518,7 +3534,7 @@ export const GetPullRequestFactsResponse: MessageFns<GetPullRequestFactsResponse
     message.title = object.title ?? "";
     message.author = object.author ?? "";
     message.baseBranch = object.baseBranch ?? "";
-    message.state = object.state ?? 0;
+    message.state = object.state ?? HostPullRequestState.UNSPECIFIED;
     message.merged = object.merged ?? false;
     return message;
   },
