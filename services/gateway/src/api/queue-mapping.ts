@@ -1,13 +1,7 @@
 import {
-  DirectMergeMode,
   GitHubMergeability,
-  MergeMethod,
-  OptimizationMode,
   PriorityName,
   PullRequestState,
-  QueueMode,
-  QueueState,
-  TestRunStatus,
   type EnqueuedPullRequest,
   type ImpactedTargets,
   type Queue,

@@ -3,6 +3,7 @@ import { DEFAULT_PULL_REF_PATTERN } from "@mainline/kit/vocabulary/index";
 import type { RepoRef } from "@mainline/proto/common";
 import {
   HostPullRequestState,
+  RunnerKind,
   type CreateQueueRequest,
   type RecordPullRequestFactsRequest,
   type ReportTestRunResultRequest,
@@ -160,10 +161,10 @@ export function parseSetConnection(req: SetRepositoryConnectionRequest): SetConn
   const repo = repoRef(c?.repo);
   const remoteUrl = required("remoteUrl", c?.remoteUrl ?? "");
   const kind = wordOf(c?.runner?.kind);
-  if (kind !== "COMMAND" && kind !== "EXTERNAL")
+  if (kind !== RunnerKind.COMMAND && kind !== RunnerKind.EXTERNAL)
     throw new InvalidArgumentError("runner.kind", "must be COMMAND or EXTERNAL");
   const command = c?.runner?.command ?? "";
-  if (kind === "COMMAND" && !command.trim())
+  if (kind === RunnerKind.COMMAND && !command.trim())
     throw new InvalidArgumentError("runner.command", "is required for the COMMAND runner");
   const env = c?.runner?.env ?? {};
   assertTestCommandEnv(env);

@@ -112,7 +112,11 @@ export class Scenario {
           type: "PR_SUBMITTED",
           pr: n,
           facts: this.facts(n),
-          ...(extra === "nobatch" ? { noBatch: true } : extra !== "" ? { priority: parsePriority(extra) } : {}),
+          ...(extra === "nobatch"
+            ? { noBatch: true }
+            : extra !== ""
+              ? { priority: parsePriority(extra) }
+              : {}),
         });
       }
       case "targets":
