@@ -32,11 +32,12 @@ export interface TestRunRequest {
   readonly timeoutMs: number;
 }
 
-const GIT_MERGE_METHODS: Partial<Record<MergeMethod, GitMergeMethod>> = {
-  [MergeMethod.MERGE_COMMIT]: "MERGE_COMMIT",
-  [MergeMethod.SQUASH]: "SQUASH",
-  [MergeMethod.REBASE]: "REBASE",
-};
+/** The wire's merge method is git's word already (string enums); UNSPECIFIED names none. */
+function gitMergeMethod(method: MergeMethod): GitMergeMethod | undefined {
+  return method === MergeMethod.MERGE_COMMIT || method === MergeMethod.SQUASH || method === MergeMethod.REBASE
+    ? method
+    : undefined;
+}
 
 /**
  * Checks a job before any git work. Throws InvalidArgumentError naming the field: such a job can
@@ -49,7 +50,7 @@ export function readTestRunJob(job: TestRunJob, maxRunSeconds: number): TestRunR
   assertBranchName("queue.targetBranch", queue.targetBranch);
   assertRemoteUrl("remoteUrl", job.remoteUrl);
   if (job.credentialsSecretName !== "") assertSecretName(job.credentialsSecretName);
-  const mergeMethod = GIT_MERGE_METHODS[job.mergeMethod];
+  const mergeMethod = gitMergeMethod(job.mergeMethod);
   if (mergeMethod === undefined)
     throw new InvalidArgumentError("mergeMethod", "must be MERGE_COMMIT, SQUASH or REBASE");
   if (job.pullRequests.length === 0)

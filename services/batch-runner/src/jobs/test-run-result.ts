@@ -11,11 +11,8 @@ import type { ProjectedBranch } from "../git/projected-branch.js";
 import type { RunVerdict } from "./run-tests.js";
 import type { TestRunRequest } from "./test-run-request.js";
 
-const OUTCOMES = {
-  passed: TestRunOutcome.PASSED,
-  failed: TestRunOutcome.FAILED,
-  timed_out: TestRunOutcome.TIMED_OUT,
-} as const;
+/** The runner's outcome in the wire's word: the same word, upper case. */
+const toUpper = <T extends string>(word: T) => word.toUpperCase() as Uppercase<T>;
 
 const STATUS_STATES = { passed: "success", failed: "failure", timed_out: "error" } as const;
 
@@ -38,7 +35,7 @@ export function verdictResult(
   };
   return TestRunResult.fromPartial({
     ...branchFields(request, branch),
-    outcome: OUTCOMES[verdict.outcome],
+    outcome: TestRunOutcome[toUpper(verdict.outcome)],
     message: verdict.message,
     statusChecks: [statusCheck],
     junitXml: verdict.junitXml,

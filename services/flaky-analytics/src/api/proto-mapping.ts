@@ -36,14 +36,11 @@ export function contextOf(context: ResultContext): RunContext {
   }
 }
 
-const STATUS: Record<TestStatusValue, TestStatus> = {
-  healthy: TestStatus.HEALTHY,
-  flaky: TestStatus.FLAKY,
-  broken: TestStatus.BROKEN,
-};
-
+/** The domain's status in the wire's word: the same word, upper case (string enums). */
 export function toProtoStatus(value: TestStatusValue | undefined): TestStatus {
-  return value === undefined ? TestStatus.UNSPECIFIED : STATUS[value];
+  return value === undefined
+    ? TestStatus.UNSPECIFIED
+    : TestStatus[value.toUpperCase() as Uppercase<TestStatusValue>];
 }
 
 export function overrideOf(value: QuarantineOverride): DomainOverride | undefined {

@@ -22,11 +22,12 @@ import type { Upstreams } from "../../upstream/upstreams.js";
 const TAG = "Flaky tests";
 const empty = z.object({});
 
-const STATUS_NAMES: Partial<Record<TestStatus, "healthy" | "flaky" | "broken">> = {
-  [TestStatus.HEALTHY]: "healthy",
-  [TestStatus.FLAKY]: "flaky",
-  [TestStatus.BROKEN]: "broken",
-};
+/** The spec writes test statuses lower case; the wire's words are upper case (string enums). */
+function statusName(status: TestStatus | undefined): "healthy" | "flaky" | "broken" {
+  return status === TestStatus.FLAKY || status === TestStatus.BROKEN
+    ? (status.toLowerCase() as "flaky" | "broken")
+    : "healthy";
+}
 
 /** The flaky-test endpoints; every call is scoped to the organisation of the API token. */
 export function flakyTestEndpoints(up: Upstreams): Endpoint[] {
@@ -242,7 +243,7 @@ function failingTestToJson(test: FailingTest): z.infer<typeof listFailingTestsRe
     name: test.name,
     variant: test.variant,
     status: {
-      value: STATUS_NAMES[test.status?.value ?? TestStatus.HEALTHY] ?? "healthy",
+      value: statusName(test.status?.value),
       reason: test.status?.reason ?? "",
       timestamp: (test.status?.timestamp ?? new Date(0)).toISOString(),
     },
