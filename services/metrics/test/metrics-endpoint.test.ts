@@ -232,6 +232,12 @@ describe(`GET /v1/getMergeQueueMetrics through the gateway (exposition checked b
     expect(samplesOf(one, "mq_depth_current").length).to.equal(1);
   });
 
+  it("finds the repository however its owner, name and host are cased, as the code host and the queue do", async () => {
+    const one = await system.scrape(acme, "?repo=ACME/Gadgets&repoHost=GitHub.com");
+    expect([...new Set(one.samples.map((s) => s.labels.repo))]).to.deep.equal(["acme/gadgets"]);
+    expect(samplesOf(one, "mq_depth_current").length).to.equal(1);
+  });
+
   for (const [query, message] of [
     ["?repo=acme/widgets", "repoHost: is required when repo is given"],
     ["?repoHost=github.com", "repo: is required when repoHost is given"],

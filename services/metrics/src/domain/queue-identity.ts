@@ -1,3 +1,5 @@
+import { sameRepository } from "@mainline/kit/vocabulary/index";
+
 /** One merge queue as the metrics see it: an organisation's repository on its host, and the target branch. */
 export interface QueueIdentity {
   org: string;
@@ -36,8 +38,5 @@ export function repoLabelOf(repo: RepositoryScope): string {
 
 export function inScope(item: { org: string } & RepositoryScope, scope: MetricsScope): boolean {
   if (item.org !== scope.org) return false;
-  const repo = scope.repo;
-  return (
-    repo === undefined || (item.host === repo.host && item.owner === repo.owner && item.name === repo.name)
-  );
+  return scope.repo === undefined || sameRepository(item, scope.repo);
 }

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import type { QueueRef, RepoRef } from "@mainline/proto/common";
+import { repositoryKey } from "@mainline/kit/vocabulary/index";
 
 /** A queue is (organisation, repository, target branch); these keys name it in the store and on the bus. */
 export interface QueueAddress {
@@ -8,10 +9,8 @@ export interface QueueAddress {
   targetBranch: string;
 }
 
-/** Host and owner/name compare case-insensitively, as code hosts treat them. */
-export function repoKey(repo: RepoRef): string {
-  return `${repo.host}/${repo.owner}/${repo.name}`.toLowerCase();
-}
+/** Host and owner/name compare case-insensitively, as code hosts treat them (kit's repository identity). */
+export const repoKey = (repo: RepoRef): string => repositoryKey(repo);
 
 export function queueKey(q: QueueAddress): string {
   return `${q.org}#${repoKey(q.repo)}#${q.targetBranch}`;
