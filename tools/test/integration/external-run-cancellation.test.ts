@@ -1,0 +1,123 @@
+import { expect } from "chai";
+import { eventually, git } from "@mainline/testing";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { connect, type NatsConnection } from "nats";
+import { createLogger } from "@mainline/kit/logging/index";
+import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
+import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
+import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+
+const repo = { host: "git.example.com", owner: "acme", name: "app" };
+const queue = { repo, targetBranch: "main" };
+
+/**
+ * Issue 17: the batch-runner no longer holds an external CI's run open, yet cancelling the run still takes its
+ * pushed branch away (a CI stops when its branch goes), and a report after the cancellation changes nothing.
+ * The coordinator, the batch-runner and nats-server, a real bare remote.
+ */
+describe("a cancelled EXTERNAL run loses its test branch (coordinator + batch-runner + real git)", function () {
+  this.timeout(120_000);
+  let dir: string;
+  let remote: string;
+  let coordinator: CoordinatorHarness;
+  let runnerNats: NatsConnection;
+  let runner: BatchRunner;
+  let gw: GatewayHarness;
+  let token: string;
+
+  const call = async (route: string, body: unknown, status = 200) => {
+    const response = await gw.post(route, body, token);
+    const text = await response.text();
+    expect(response.status, `${route}: ${text}`).to.equal(status);
+    return status === 200 && text !== "" ? (JSON.parse(text) as Record<string, unknown>) : { body: text };
+  };
+  const testBranches = () =>
+    git(remote, "for-each-ref", "--format=%(refname:short)", "refs/heads/mainline/test/")
+      .split("\n")
+      .filter((line) => line !== "");
+
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "mainline-external-cancel-"));
+    remote = path.join(dir, "remote.git");
+    const work = path.join(dir, "work");
+    git(dir, "init", "--bare", "--initial-branch=main", remote);
+    git(dir, "clone", remote, work);
+    git(work, "checkout", "-b", "main");
+    await writeFile(path.join(work, "app.txt"), "one\n");
+    git(work, "add", ".");
+    git(work, "commit", "-m", "initial");
+    git(work, "push", "origin", "main");
+    git(work, "checkout", "-q", "-b", "feature-1");
+    await writeFile(path.join(work, "app.txt"), "one\ntwo\n");
+    git(work, "commit", "-qam", "Change 1");
+    git(work, "push", "-q", "origin", "HEAD:refs/heads/feature-1", "HEAD:refs/pull/1/head");
+
+    coordinator = await CoordinatorHarness.start();
+    runnerNats = await connect(coordinator.nats.connectOptions());
+    runner = await startBatchRunner({
+      nats: runnerNats,
+      logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),
+      settings: {
+        workDir: path.join(dir, "runner"),
+        gitIdentity: { name: "Mainline", email: "mainline@localhost" },
+        jobConcurrency: 1,
+        maxRunSeconds: 900,
+      },
+    });
+    gw = await GatewayHarness.start({ queue: coordinator.address });
+    token = await gw.organization("acme");
+  });
+
+  after(async () => {
+    await gw?.stop();
+    await runner?.stop();
+    await runnerNats?.close();
+    await coordinator?.stop();
+    await coordinator?.nats.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("deletes the pushed branch when the PR is cancelled, and refuses the CI's late report", async () => {
+    await call("/createQueue", { ...queue, concurrency: 1 });
+    await call("/repositories/connection", { repo, remoteUrl: remote, runner: { kind: "EXTERNAL" } });
+    await call("/code-host/pull-request-events", {
+      action: "opened",
+      number: 1,
+      pull_request: {
+        title: "Change 1",
+        state: "open",
+        user: { login: "dev" },
+        head: { ref: "feature-1", sha: git(remote, "rev-parse", "refs/pull/1/head") },
+        base: { ref: "main" },
+      },
+      repository: {
+        name: repo.name,
+        owner: { login: repo.owner },
+        html_url: "https://git.example.com/acme/app",
+      },
+    });
+    await call("/submitPullRequest", { ...queue, pr: { number: 1 } });
+
+    // The CI sees the branch and the coordinator has its commit: what the CI would build.
+    const branch = await eventually(() => {
+      const [pushed] = testBranches();
+      expect(pushed).to.be.a("string");
+      return pushed!;
+    }, 60_000);
+    const testRunId = branch.split("/").pop()!;
+    const sha = git(remote, "rev-parse", `refs/heads/${branch}`);
+    await eventually(async () => {
+      const details = await call("/getMergeQueueTestingDetails", { ...queue, testRunId });
+      expect(details).to.include({ status: "IN_PROGRESS", testBranchSha: sha });
+    }, 10_000);
+
+    await call("/cancelPullRequest", { ...queue, pr: { number: 1 } });
+    await eventually(() => expect(testBranches()).to.deep.equal([]), 15_000);
+    const details = await call("/getMergeQueueTestingDetails", { ...queue, testRunId });
+    expect(details.status).to.equal("CANCELLED");
+    const late = await call("/reportTestRun", { testRunId, passed: true }, 409);
+    expect(late.body).to.equal(`test run ${testRunId} is already cancelled`);
+  });
+});
