@@ -107,11 +107,12 @@ async function listWindow(app: FlakyAnalytics, start: number, end: number) {
   do {
     const began = performance.now();
     const page = await app.listFailingTests("acme", {
+      org: "acme",
       repo,
-      org_url_slug: "acme",
-      start_time: new Date(start).toISOString(),
-      end_time: new Date(end).toISOString(),
-      page_query: { page_size: 100, page_token: token },
+      startTime: start,
+      endTime: end,
+      pageSize: 100,
+      pageToken: token,
     });
     latencies.push(performance.now() - began);
     rows = page.page.total_rows;
@@ -185,11 +186,12 @@ for (let call = 0; call < 50; call++) {
   const end = END - call * 17 * 60_000;
   const began = performance.now();
   await app.listFailingTests("acme", {
+    org: "acme",
     repo,
-    org_url_slug: "acme",
-    start_time: new Date(end - 7 * DAY).toISOString(),
-    end_time: new Date(end).toISOString(),
-    page_query: { page_size: 100, page_token: "" },
+    startTime: end - 7 * DAY,
+    endTime: end,
+    pageSize: 100,
+    pageToken: "",
   });
   coldFirstPages.push(performance.now() - began);
 }
@@ -203,11 +205,12 @@ store = await openStore({ database: "flaky-bench", nats: nc });
 app = await openService(store, nc, () => now);
 const reopened = performance.now();
 const afterRestart = await app.listFailingTests("acme", {
+  org: "acme",
   repo,
-  org_url_slug: "acme",
-  start_time: new Date(START).toISOString(),
-  end_time: new Date(END).toISOString(),
-  page_query: { page_size: 100, page_token: "" },
+  startTime: START,
+  endTime: END,
+  pageSize: 100,
+  pageToken: "",
 });
 const restartMs = performance.now() - reopened;
 

@@ -1,6 +1,8 @@
+import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import type { AsyncImplementation } from "@mainline/kit/grpc/index";
 import type { FlakyAnalyticsServer, ListFailingTestsRequest } from "@mainline/proto/flaky";
 import type { FlakyAnalytics } from "../app/flaky-analytics.js";
+import { checkListFailingTestsQuery, type ListFailingTestsQuery } from "../domain/index.js";
 import {
   contextOf,
   overrideOf,
@@ -30,7 +32,7 @@ export function flakyAnalyticsHandlers(app: FlakyAnalytics): AsyncImplementation
     },
 
     async listFailingTests(request) {
-      const page = await app.listFailingTests(requireOrg(request.org), specBody(request));
+      const page = await app.listFailingTests(requireOrg(request.org), listQueryOf(request));
       const { page: info } = page;
       return {
         tests: page.tests.map(toProtoFailingTest),
@@ -81,16 +83,15 @@ export function flakyAnalyticsHandlers(app: FlakyAnalytics): AsyncImplementation
   };
 }
 
-/** The request as the spec writes it, so the domain's validation names the spec's fields. */
-function specBody(request: ListFailingTestsRequest): Record<string, unknown> {
-  return {
-    repo: request.repo,
-    org_url_slug: request.orgUrlSlug,
-    start_time: request.startTime?.toISOString(),
-    end_time: request.endTime?.toISOString(),
-    page_query: request.pageQuery && {
-      page_size: request.pageQuery.pageSize,
-      page_token: request.pageQuery.pageToken,
-    },
-  };
+/** The request as a typed query, checked once; errors name the spec's fields. */
+function listQueryOf(request: ListFailingTestsRequest): ListFailingTestsQuery {
+  if (request.pageQuery === undefined) throw new InvalidArgumentError("page_query", "is required");
+  return checkListFailingTestsQuery({
+    org: request.orgUrlSlug,
+    repo: repoOf(request.repo),
+    startTime: request.startTime?.getTime() ?? Number.NaN,
+    endTime: request.endTime?.getTime() ?? Number.NaN,
+    pageSize: request.pageQuery.pageSize,
+    pageToken: request.pageQuery.pageToken,
+  });
 }

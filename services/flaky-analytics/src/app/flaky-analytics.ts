@@ -1,5 +1,10 @@
 import type { Logger } from "@mainline/kit/logging/index";
-import type { QuarantineConfig, QuarantineOverride, RepositoryRef } from "../domain/index.js";
+import type {
+  ListFailingTestsQuery,
+  QuarantineConfig,
+  QuarantineOverride,
+  RepositoryRef,
+} from "../domain/index.js";
 import type { FlakyStore } from "../store/flaky-store.js";
 import { CodeownersCache } from "./codeowners-cache.js";
 import { FailingIdsCache } from "./failing-ids-cache.js";
@@ -72,7 +77,7 @@ export class FlakyAnalytics {
     return summary;
   }
 
-  listFailingTests(callerOrg: string, body: Record<string, unknown>): Promise<FailingTestsPage> {
+  listFailingTests(callerOrg: string, query: ListFailingTestsQuery): Promise<FailingTestsPage> {
     return listFailingTests(
       {
         store: this.options.store,
@@ -84,7 +89,7 @@ export class FlakyAnalytics {
         now: this.now,
       },
       callerOrg,
-      body,
+      query,
     );
   }
 

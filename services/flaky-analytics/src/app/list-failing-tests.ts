@@ -1,6 +1,6 @@
 import { UnauthenticatedError } from "@mainline/kit/errors/index";
-import { decodePageToken, pageInfo, validateListFailingTestsRequest } from "../domain/index.js";
-import type { PageInfo, PageScope } from "../domain/index.js";
+import { decodePageToken, pageInfo } from "../domain/index.js";
+import type { ListFailingTestsQuery, PageInfo, PageScope } from "../domain/index.js";
 import type { FlakyStore } from "../store/flaky-store.js";
 import { repositoryKey } from "../store/repository-key.js";
 import type { CodeownersCache } from "./codeowners-cache.js";
@@ -26,23 +26,21 @@ export interface ListFailingTestsDeps {
 }
 
 /**
- * The spec's list-failing-tests. `callerOrg` is the organisation of the API token; `body` is the
- * request as the spec writes it. The distinct failing tests come from the failure times of the
+ * The spec's list-failing-tests. `callerOrg` is the organisation of the API token; `query` is checked
+ * (checkListFailingTestsQuery). The distinct failing tests come from the failure times of the
  * repository's tests in memory, in test-id order (stable across pages and calls).
  */
 export async function listFailingTests(
   deps: ListFailingTestsDeps,
   callerOrg: string,
-  body: Record<string, unknown>,
+  query: ListFailingTestsQuery,
 ): Promise<FailingTestsPage> {
-  const slug = body["org_url_slug"];
   // The slug names whose data is read; a token may only read its own organisation's.
-  if (typeof slug === "string" && slug.trim() !== "" && slug !== callerOrg) {
+  if (query.org !== callerOrg) {
     throw new UnauthenticatedError(
-      `Unauthorized: the API token does not belong to the organization "${slug}"`,
+      `Unauthorized: the API token does not belong to the organization "${query.org}"`,
     );
   }
-  const query = validateListFailingTestsRequest(body);
   const scope: PageScope = {
     org: query.org,
     repo: query.repo,

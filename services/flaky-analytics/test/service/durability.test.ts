@@ -72,11 +72,12 @@ class Instance {
     let token = "";
     do {
       const page = await this.app.listFailingTests(org, {
+        org: org,
         repo: REPO,
-        org_url_slug: org,
-        start_time: new Date(T0 - 24 * HOUR).toISOString(),
-        end_time: new Date(T0 + 24 * HOUR).toISOString(),
-        page_query: { page_size: 7, page_token: token },
+        startTime: T0 - 24 * HOUR,
+        endTime: T0 + 24 * HOUR,
+        pageSize: 7,
+        pageToken: token,
       });
       pages.push(page);
       token = page.page.next_page_token;
