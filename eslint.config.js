@@ -53,7 +53,8 @@ export default tseslint.config(
               message: "domain/ is pure: no Node I/O; it belongs in app/, store/, bus/ or api/",
             },
             {
-              regex: "^(nats|mongodb|koa|@koa/.*|@grpc/.*|pino|prom-client|@opentelemetry/.*|@octokit/.*|undici)$",
+              regex:
+                "^(nats|mongodb|koa|@koa/.*|@grpc/.*|pino|prom-client|@opentelemetry/.*|@octokit/.*|undici)$",
               message: "domain/ is pure: I/O belongs in app/, store/, bus/ or api/",
             },
             {
