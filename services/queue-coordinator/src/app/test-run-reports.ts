@@ -44,6 +44,10 @@ export class TestRunReports {
       }
       // The CI saw the branch, but the push notice may not have been read yet: the commits to merge are in it.
       if (record.testBranchSha === "") {
+        if (record.heldReport && record.heldReport.passed !== report.passed) {
+          const said = record.heldReport.passed ? "passed" : "failed";
+          throw new FailedPreconditionError(`test run ${testRunId} is already reported as ${said}`);
+        }
         if (await runs.holdReport(record.queueKey, testRunId, report)) return;
         record = (await runs.get(record.queueKey, testRunId)) ?? record;
       }

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import type { NatsConnection } from "nats";
-import { eventually } from "@mainline/testing";
+import { eventually, rejection } from "@mainline/testing";
 import { publish } from "@mainline/kit/bus/index";
-import { callUnary, createGrpcClient } from "@mainline/kit/grpc/index";
+import { callUnary, createGrpcClient, type RemoteCallError } from "@mainline/kit/grpc/index";
 import { STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
 import {
   CancelPullRequestRequest,
@@ -122,6 +122,25 @@ describe("queue-coordinator: runs an external CI tests", function () {
     );
     // Without the commits there is nothing to merge yet: the PR keeps testing.
     expect(await state(1)).to.equal(PullRequestState.TESTING);
+    // The same verdict again is a retry; the contrary one is refused while the first waits.
+    await callUnary(
+      client.reportTestRunResult.bind(client),
+      ReportTestRunResultRequest.fromPartial({
+        org: "acme",
+        testRunId,
+        passed: true,
+        detailsUrl: "https://ci.example/7",
+      }),
+    );
+    const contrary = await rejection(
+      callUnary(
+        client.reportTestRunResult.bind(client),
+        ReportTestRunResultRequest.fromPartial({ org: "acme", testRunId, passed: false }),
+      ),
+    );
+    expect((contrary as RemoteCallError).message).to.equal(
+      `test run ${testRunId} is already reported as passed`,
+    );
 
     const js = coordinator.nc.jetstream();
     await publish(
