@@ -21,18 +21,14 @@ import { prStateToProto } from "../app/outbox.js";
 import type { QueueDocument } from "../store/queue-repository.js";
 import { globalId, incarnation } from "../app/run-ids.js";
 
-/** Domain values to their proto enums, by name: both sides spell them as compat-notes does. */
-const byName = <E extends Record<string, string | number>>(e: E, name: string): E[keyof E] =>
-  e[name] as E[keyof E];
-
 export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue {
   const p = doc.planner;
   const s = p.settings;
   const suffix = incarnation(doc._id, doc.createdAt);
   return {
     ref: { org: doc.org, repo: doc.repo, targetBranch: doc.targetBranch },
-    state: byName(QueueState, p.queueState),
-    mode: byName(QueueMode, s.mode),
+    state: QueueState[p.queueState],
+    mode: QueueMode[s.mode],
     concurrency: s.concurrency,
     testingTimeoutMinutes: s.testingTimeoutMinutes,
     canOptimisticallyMerge: s.canOptimisticallyMerge,
@@ -42,12 +38,12 @@ export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue
     batchingMinSize: s.batchingMinSize,
     bisectionConcurrency: effectiveBisectionConcurrency(s),
     requiredStatuses: s.requiredStatuses,
-    mergeMethod: byName(MergeMethod, s.mergeMethod),
+    mergeMethod: MergeMethod[s.mergeMethod],
     commentsEnabled: s.commentsEnabled,
     commandsEnabled: s.commandsEnabled,
     statusCheckEnabled: s.statusCheckEnabled,
-    directMergeMode: byName(DirectMergeMode, s.directMergeMode),
-    optimizationMode: byName(OptimizationMode, effectiveOptimizationMode(s)),
+    directMergeMode: DirectMergeMode[s.directMergeMode],
+    optimizationMode: OptimizationMode[effectiveOptimizationMode(s)],
     enqueuedPullRequests: withPullRequests
       ? enqueuedInOrder(p).map((e) => enqueuedToProto(e, p, suffix))
       : [],
