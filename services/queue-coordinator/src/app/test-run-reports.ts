@@ -82,9 +82,17 @@ export class TestRunReports {
     await this.deps.runs.finished(doc._id, record.runId, {
       status: report.passed ? "SUCCEEDED" : "FAILED",
       finishedAt: this.deps.clock().toISOString(),
-      statusChecks: report.detailsUrl
-        ? [{ context: record.viaRunner ? "mainline/external-ci" : "external", url: report.detailsUrl, state }]
-        : [],
+      statusChecks:
+        report.statusChecks ??
+        (report.detailsUrl
+          ? [
+              {
+                context: record.viaRunner ? "mainline/external-ci" : "external",
+                url: report.detailsUrl,
+                state,
+              },
+            ]
+          : []),
     });
   }
 }

@@ -7,6 +7,8 @@ export interface TestRunReport {
   passed: boolean;
   junitXml: string[];
   detailsUrl?: string;
+  /** The statuses that decided it, when a code host's CI statuses carried the verdict; kept on the record. */
+  statusChecks?: { context: string; url: string; state: string }[];
 }
 
 /** What getMergeQueueTestingDetails reports about one test run, from the job and its result. */
