@@ -94,6 +94,7 @@ export const SERVICE_PERMISSIONS: Readonly<Record<string, ServicePermissions>> =
         SUBJECTS.externalReport,
         SUBJECTS.testResults,
         SUBJECTS.pullRequestEvent,
+        SUBJECTS.pullRequestPriorityEvent,
         SUBJECTS.batchEvent,
         SUBJECTS.testRunEvent,
         ...MAINLINE_STREAMS.flatMap(provisions),

@@ -190,6 +190,7 @@ MAINLINE_QUEUE_COORDINATOR = {
       "mainline.jobs.external-report"
       "mainline.jobs.test-results"
       "mainline.events.pull-request"
+      "mainline.events.pull-request-priority"
       "mainline.events.batch"
       "mainline.events.test-run"
       "$JS.API.STREAM.INFO.MAINLINE_JOBS"

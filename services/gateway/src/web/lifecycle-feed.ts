@@ -6,6 +6,7 @@ import { TestStatusChanged } from "@mainline/proto/flaky";
 import {
   BatchLifecycleEvent,
   PullRequestLifecycleEvent,
+  PullRequestPriorityChanged,
   QueueSnapshotChanged,
   TestRunEventType,
   TestRunKind,
@@ -34,6 +35,13 @@ const DECODERS: Record<string, Decode> = {
     const e = PullRequestLifecycleEvent.decode(data);
     const repo = repoKey(e.repository);
     return { org: e.org, repo, branch: e.targetBranch, kind: "pull-request", pr: e.prNumber };
+  },
+  [SUBJECTS.pullRequestPriorityEvent]: (data) => {
+    const e = PullRequestPriorityChanged.decode(data);
+    const q = e.queue;
+    return (
+      q && { org: q.org, repo: repoKey(q.repo), branch: q.targetBranch, kind: "pull-request", pr: e.prNumber }
+    );
   },
   [SUBJECTS.batchEvent]: (data) => {
     const e = BatchLifecycleEvent.decode(data);

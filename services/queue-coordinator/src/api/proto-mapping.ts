@@ -68,6 +68,7 @@ export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue
           }))
       : [],
     createdAt: new Date(doc.createdAt),
+    recentRunDurationsMs: [],
   };
 }
 
@@ -152,6 +153,12 @@ export function submittedToProto(
       to: prStateToProto(t.to),
       reason: t.reason,
       ...(t.runId ? { testRunId: globalId(t.runId, suffix) } : {}),
+    })),
+    priorityChanges: (e.priorityChanges ?? []).map((c) => ({
+      at: new Date(c.at),
+      fromValue: c.from,
+      toValue: c.to,
+      requestedBy: c.by ?? "",
     })),
   };
 }

@@ -41,6 +41,7 @@ import { assertTestCommandEnv } from "../domain/test-command-env.js";
 import { nameOf, priorityInput, queueToProto, submittedToProto } from "./proto-mapping.js";
 import { testRunOutput, withFailureDetails } from "./test-run-output.js";
 import { recentOutcomes } from "./recent-outcomes.js";
+import { setPullRequestPriority } from "./set-pull-request-priority.js";
 
 export interface ApiDeps {
   engine: QueueEngine;
@@ -54,6 +55,8 @@ export interface ApiDeps {
 }
 
 const HOUR_MS = 60 * 60_000;
+/** Run durations getQueue reports for merge-time estimates. */
+const RECENT_RUNS = 20;
 
 /** Enough for every poller a gateway replica coalesces in one turn of its event loop. */
 const MAX_LOOKUPS_PER_CALL = 1000;
@@ -129,6 +132,7 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
 
   return {
     getTestRunOutput: (req) => testRunOutput(deps, req),
+    setPullRequestPriority: (req) => setPullRequestPriority(deps, req),
 
     async createQueue(req) {
       const address = queueAddress(req.queue);
@@ -153,6 +157,7 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
         run.testBranch = record?.testBranch ?? "";
         run.testBranchSha = record?.testBranchSha ?? "";
       }
+      queue.recentRunDurationsMs = await runs.recentDurationsMs(key, RECENT_RUNS);
       return { queue };
     },
 

@@ -8,6 +8,7 @@ import {
   MergeMethod,
   PullRequestEventType,
   PullRequestLifecycleEvent,
+  PullRequestPriorityChanged,
   PullRequestState,
   RunnerKind,
   TestRunEventType,
@@ -240,6 +241,20 @@ export class OutboxBuilder {
       };
       this.messages.push(
         message(SUBJECTS.pullRequestEvent, `evt-${eventId}`, PullRequestLifecycleEvent, event),
+      );
+    } else if (n.type === "PR_PRIORITY_CHANGED") {
+      const eventId = this.nextEventId();
+      const event: PullRequestPriorityChanged = {
+        eventId,
+        timestamp: new Date(n.at),
+        queue: this.queueRef(),
+        prNumber: n.pr,
+        fromValue: n.from,
+        toValue: n.to,
+        requestedBy: n.by ?? "",
+      };
+      this.messages.push(
+        message(SUBJECTS.pullRequestPriorityEvent, `evt-${eventId}`, PullRequestPriorityChanged, event),
       );
     } else if (n.type === "BATCH_PENDING_FAILURE" || n.type === "BATCH_MERGED") {
       const eventId = this.nextEventId();

@@ -19,6 +19,8 @@ export type QueueEvent =
     }
   | { type: "PR_CANCELLED"; pr: number }
   | { type: "PR_RESTART_REQUESTED"; pr: number }
+  /** Name ("urgent"...) or 0..255; `by` is who asked, for the PR's timeline. */
+  | { type: "PR_PRIORITY_CHANGED"; pr: number; priority: unknown; by?: string }
   | { type: "IMPACTED_TARGETS_SET"; pr: number; sha: string; targets: unknown }
   | { type: "PR_FACTS_UPDATED"; pr: number; facts: PullRequestFacts }
   | { type: "SETTINGS_UPDATED"; patch: Readonly<Record<string, unknown>> }

@@ -8,6 +8,7 @@
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
 import { QueueRef, RepoRef } from "../../common/v1/common.js";
+import { PriorityChange } from "./priority.js";
 
 /** Queue state as /getQueue reports it (compat-notes, "Queue states"). */
 export enum QueueState {
@@ -630,7 +631,14 @@ export interface Queue {
     | Date
     | undefined;
   /** The PRs of this queue that ended in the last hour: ListQueues fills it, other calls leave it unset. */
-  lastHour?: RecentOutcomes | undefined;
+  lastHour?:
+    | RecentOutcomes
+    | undefined;
+  /**
+   * How long the queue's latest finished main runs took, newest first (at most 20): GetQueue fills it, for
+   * merge-time estimates that every gateway replica computes alike.
+   */
+  recentRunDurationsMs: number[];
 }
 
 /** How many PRs of a queue ended, by outcome, within a recent window. */
@@ -724,6 +732,8 @@ export interface SubmittedPullRequest {
     | undefined;
   /** Every state change of this submission, oldest first (the PR page's timeline). */
   history: StateTransition[];
+  /** Every priority change of this submission, oldest first. */
+  priorityChanges: PriorityChange[];
 }
 
 /** One state change of a submitted PR. */
@@ -837,6 +847,7 @@ function createBaseQueue(): Queue {
     activeTestRuns: [],
     createdAt: undefined,
     lastHour: undefined,
+    recentRunDurationsMs: [],
   };
 }
 
@@ -907,6 +918,13 @@ export const Queue: MessageFns<Queue> = {
     }
     if (message.lastHour !== undefined) {
       RecentOutcomes.encode(message.lastHour, writer.uint32(178).fork()).join();
+    }
+    if (message.recentRunDurationsMs.length !== 0) {
+      writer.uint32(186).fork();
+      for (const v of message.recentRunDurationsMs) {
+        writer.uint64(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -1100,6 +1118,24 @@ export const Queue: MessageFns<Queue> = {
             message.lastHour = RecentOutcomes.decode(reader, reader.uint32());
             continue;
           }
+          case 23: {
+            if (tag === 184) {
+              message.recentRunDurationsMs.push(longToNumber(reader.uint64()));
+
+              continue;
+            }
+
+            if (tag === 186) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.recentRunDurationsMs.push(longToNumber(reader.uint64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1204,6 +1240,11 @@ export const Queue: MessageFns<Queue> = {
         : isSet(object.last_hour)
         ? RecentOutcomes.fromJSON(object.last_hour)
         : undefined,
+      recentRunDurationsMs: globalThis.Array.isArray(object?.recentRunDurationsMs)
+        ? object.recentRunDurationsMs.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.recent_run_durations_ms)
+        ? object.recent_run_durations_ms.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -1275,6 +1316,9 @@ export const Queue: MessageFns<Queue> = {
     if (message.lastHour !== undefined) {
       obj.lastHour = RecentOutcomes.toJSON(message.lastHour);
     }
+    if (message.recentRunDurationsMs?.length) {
+      obj.recentRunDurationsMs = message.recentRunDurationsMs.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -1307,6 +1351,7 @@ export const Queue: MessageFns<Queue> = {
     message.lastHour = (object.lastHour !== undefined && object.lastHour !== null)
       ? RecentOutcomes.fromPartial(object.lastHour)
       : undefined;
+    message.recentRunDurationsMs = object.recentRunDurationsMs?.map((e) => e) || [];
     return message;
   },
 };
@@ -2097,6 +2142,7 @@ function createBaseSubmittedPullRequest(): SubmittedPullRequest {
     cancellationReason: undefined,
     failureDetailsUrl: undefined,
     history: [],
+    priorityChanges: [],
   };
 }
 
@@ -2155,6 +2201,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     }
     for (const v of message.history) {
       StateTransition.encode(v!, writer.uint32(146).fork()).join();
+    }
+    for (const v of message.priorityChanges) {
+      PriorityChange.encode(v!, writer.uint32(154).fork()).join();
     }
     return writer;
   },
@@ -2316,6 +2365,14 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
             message.history.push(StateTransition.decode(reader, reader.uint32()));
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.priorityChanges.push(PriorityChange.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2406,6 +2463,11 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
       history: globalThis.Array.isArray(object?.history)
         ? object.history.map((e: any) => StateTransition.fromJSON(e))
         : [],
+      priorityChanges: globalThis.Array.isArray(object?.priorityChanges)
+        ? object.priorityChanges.map((e: any) => PriorityChange.fromJSON(e))
+        : globalThis.Array.isArray(object?.priority_changes)
+        ? object.priority_changes.map((e: any) => PriorityChange.fromJSON(e))
+        : [],
     };
   },
 
@@ -2465,6 +2527,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     if (message.history?.length) {
       obj.history = message.history.map((e) => StateTransition.toJSON(e));
     }
+    if (message.priorityChanges?.length) {
+      obj.priorityChanges = message.priorityChanges.map((e) => PriorityChange.toJSON(e));
+    }
     return obj;
   },
 
@@ -2493,6 +2558,7 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     message.cancellationReason = object.cancellationReason ?? undefined;
     message.failureDetailsUrl = object.failureDetailsUrl ?? undefined;
     message.history = object.history?.map((e) => StateTransition.fromPartial(e)) || [];
+    message.priorityChanges = object.priorityChanges?.map((e) => PriorityChange.fromPartial(e)) || [];
     return message;
   },
 };
@@ -3693,6 +3759,17 @@ function fromJsonTimestamp(o: any): Date {
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
   }
+}
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
 }
 
 function isObject(value: any): boolean {

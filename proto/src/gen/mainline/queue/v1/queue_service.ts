@@ -20,6 +20,7 @@ import {
 } from "@grpc/grpc-js";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
 import { QueueRef, RepoRef } from "../../common/v1/common.js";
+import { SetPullRequestPriorityRequest, SetPullRequestPriorityResponse } from "./priority.js";
 import {
   DirectMergeMode,
   directMergeModeFromJSON,
@@ -4302,6 +4303,19 @@ export const QueueCoordinatorService = {
     responseDeserialize: (value: Buffer): RestartTestsOnPullRequestResponse =>
       RestartTestsOnPullRequestResponse.decode(value),
   },
+  /** A PR that has not started testing moves to its new place; one already tested keeps its place and run. */
+  setPullRequestPriority: {
+    path: "/mainline.queue.v1.QueueCoordinator/SetPullRequestPriority" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetPullRequestPriorityRequest): Buffer =>
+      Buffer.from(SetPullRequestPriorityRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetPullRequestPriorityRequest => SetPullRequestPriorityRequest.decode(value),
+    responseSerialize: (value: SetPullRequestPriorityResponse): Buffer =>
+      Buffer.from(SetPullRequestPriorityResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetPullRequestPriorityResponse =>
+      SetPullRequestPriorityResponse.decode(value),
+  },
   getSubmittedPullRequest: {
     path: "/mainline.queue.v1.QueueCoordinator/GetSubmittedPullRequest" as const,
     requestStream: false as const,
@@ -4442,6 +4456,8 @@ export interface QueueCoordinatorServer extends UntypedServiceImplementation {
   cancelPullRequest: handleUnaryCall<CancelPullRequestRequest, CancelPullRequestResponse>;
   /** Keeps the PR's position and restarts nothing else. */
   restartTestsOnPullRequest: handleUnaryCall<RestartTestsOnPullRequestRequest, RestartTestsOnPullRequestResponse>;
+  /** A PR that has not started testing moves to its new place; one already tested keeps its place and run. */
+  setPullRequestPriority: handleUnaryCall<SetPullRequestPriorityRequest, SetPullRequestPriorityResponse>;
   getSubmittedPullRequest: handleUnaryCall<GetSubmittedPullRequestRequest, GetSubmittedPullRequestResponse>;
   /**
    * Many lookups in one call, each answered on its own (one unknown PR does not fail the others). The
@@ -4585,6 +4601,22 @@ export interface QueueCoordinatorClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RestartTestsOnPullRequestResponse) => void,
+  ): ClientUnaryCall;
+  /** A PR that has not started testing moves to its new place; one already tested keeps its place and run. */
+  setPullRequestPriority(
+    request: SetPullRequestPriorityRequest,
+    callback: (error: ServiceError | null, response: SetPullRequestPriorityResponse) => void,
+  ): ClientUnaryCall;
+  setPullRequestPriority(
+    request: SetPullRequestPriorityRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetPullRequestPriorityResponse) => void,
+  ): ClientUnaryCall;
+  setPullRequestPriority(
+    request: SetPullRequestPriorityRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetPullRequestPriorityResponse) => void,
   ): ClientUnaryCall;
   getSubmittedPullRequest(
     request: GetSubmittedPullRequestRequest,
