@@ -135,6 +135,12 @@ export function submittedToJson(
       reason: t.reason,
       ...(t.testRunId ? { testRunId: t.testRunId } : {}),
     })),
+    priorityChanges: pr.priorityChanges.map((c) => ({
+      at: iso(c.at),
+      from: c.fromValue,
+      to: c.toValue,
+      ...(c.requestedBy ? { by: c.requestedBy } : {}),
+    })),
   };
 }
 

@@ -4,7 +4,6 @@ import { PullRequestState, type Queue, type QueueCoordinatorClient } from "@main
 import { estimateMerge } from "../domain/merge-estimate.js";
 import type { LifecycleFeed, LifecycleNotice } from "../web/lifecycle-feed.js";
 
-const RECENT_RUNS = 20;
 /** A snapshot is re-read after this long even without a notice (a notice missed during a reconnect). */
 const SNAPSHOT_TTL_MS = 2_000;
 
@@ -18,13 +17,12 @@ const keyOf = (org: string, repo: string, branch: string) => `${org} ${repo} ${b
 
 /**
  * The figures getSubmittedPullRequest adds: a PR's position and estimated merge time. Status polls are the
- * gateway's hottest path, so the queue is read once and kept until a lifecycle event says it changed; the
- * recent run durations come from the same events (test runs FINISHED), kept in memory per queue. A gateway
- * that has seen no run finish since it started gives the position without a time.
+ * gateway's hottest path, so the queue is read once and kept until a lifecycle event says it changed. The recent
+ * run durations come with the queue (the coordinator reads them from its stored runs), so every replica gives the
+ * same estimate and a restart keeps it. A queue with no finished run yet gives the position without a time.
  */
 export class MergeEstimates {
   private readonly snapshots = new Map<string, { at: number; queue: Promise<Queue | undefined> }>();
-  private readonly durations = new Map<string, number[]>();
 
   constructor(
     private readonly queues: QueueCoordinatorClient,
@@ -49,7 +47,7 @@ export class MergeEstimates {
       stateSince: pr.stateChangedAt?.getTime() ?? this.now(),
       concurrency: queue.concurrency,
       batchSize: queue.batch ? queue.batchingMinSize : 1,
-      recentRunDurationsMs: this.durations.get(key) ?? [],
+      recentRunDurationsMs: queue.recentRunDurationsMs,
       now: this.now(),
     });
     return {
@@ -78,10 +76,5 @@ export class MergeEstimates {
     if (notice.branch === undefined) return;
     const key = keyOf(notice.org, notice.repo, notice.branch);
     this.snapshots.delete(key);
-    if (notice.runDurationMs === undefined) return;
-    const list = this.durations.get(key) ?? [];
-    list.push(notice.runDurationMs);
-    if (list.length > RECENT_RUNS) list.shift();
-    this.durations.set(key, list);
   }
 }

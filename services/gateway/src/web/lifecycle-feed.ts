@@ -8,8 +8,6 @@ import {
   PullRequestLifecycleEvent,
   PullRequestPriorityChanged,
   QueueSnapshotChanged,
-  TestRunEventType,
-  TestRunKind,
   TestRunLifecycleEvent,
 } from "@mainline/proto/queue";
 
@@ -22,8 +20,6 @@ export interface LifecycleNotice {
   branch?: string;
   kind: "pull-request" | "batch" | "test-run" | "queue" | "test-status";
   pr?: number;
-  /** A main (not bisection) test run finished with a result: how long it took. */
-  runDurationMs?: number;
 }
 
 type Decode = (data: Uint8Array) => LifecycleNotice | undefined;
@@ -50,16 +46,7 @@ const DECODERS: Record<string, Decode> = {
   [SUBJECTS.testRunEvent]: (data) => {
     const e = TestRunLifecycleEvent.decode(data);
     const q = e.queue;
-    if (!q) return undefined;
-    const finished =
-      e.type === TestRunEventType.FINISHED && e.kind === TestRunKind.MAIN && e.startedAt && e.finishedAt;
-    return {
-      org: q.org,
-      repo: repoKey(q.repo),
-      branch: q.targetBranch,
-      kind: "test-run",
-      ...(finished ? { runDurationMs: e.finishedAt!.getTime() - e.startedAt!.getTime() } : {}),
-    };
+    return q && { org: q.org, repo: repoKey(q.repo), branch: q.targetBranch, kind: "test-run" };
   },
   [SUBJECTS.queueEvent]: (data) => {
     const q = QueueSnapshotChanged.decode(data).queue;

@@ -7,6 +7,13 @@ import { boundedText, branchName, identifier, intInRange, LIMITS, RANGES } from 
 const queueKey = { repo: repoSchema, targetBranch };
 
 export const PRIORITY_NAMES = ["urgent", "high", "medium", "low"] as const;
+/** compat-notes: the named levels' values (lower is more urgent). */
+export const PRIORITY_VALUES: Readonly<Record<(typeof PRIORITY_NAMES)[number], number>> = {
+  urgent: 0,
+  high: 10,
+  medium: 100,
+  low: 200,
+};
 export const priority = z.union(
   [
     z.preprocess((v) => (typeof v === "string" ? v.toLowerCase() : v), z.enum(PRIORITY_NAMES)),
@@ -20,6 +27,18 @@ export const submitPullRequestRequest = z.object({
   pr: z.object({ number: prNumber }),
   priority: priority.optional(),
   noBatch: z.boolean({ error: "must be a boolean" }).optional(),
+});
+
+export const setPullRequestPriorityRequest = z.object({
+  ...queueKey,
+  pr: z.object({ number: prNumber }),
+  priority,
+});
+
+export const setPullRequestPriorityResponse = z.object({
+  priorityValue: z.int().min(0).max(255),
+  /** "urgent", "high", "medium" or "low"; empty when the value has no name. */
+  priorityName: z.string(),
 });
 
 export const prRequest = z.object({ ...queueKey, pr: z.object({ number: prNumber }) });
@@ -225,6 +244,10 @@ export const submittedPullRequestResponse = z.object({
       reason: z.string(),
       testRunId: z.string().optional(),
     }),
+  ),
+  /** Ours: every priority change of this submission, oldest first (values 0..255; by: who asked, when known). */
+  priorityChanges: z.array(
+    z.object({ at: isoDateTime, from: z.int(), to: z.int(), by: z.string().optional() }),
   ),
   /**
    * Ours: while the PR is in the queue, its place among the PRs that count (1 = next to merge), and a best-case
