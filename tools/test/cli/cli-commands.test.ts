@@ -170,6 +170,18 @@ describe("mainline CLI: queues, pull requests, administration and webhooks over 
         isCurrentlySubmittedToQueue: true,
       });
 
+      const raised = await mainline("priority", "7", "urgent", "--repo", REPO);
+      expect(raised.code, raised.stderr).to.equal(0);
+      expect(raised.stdout.trim()).to.equal("PR #7 now has priority urgent");
+      const numbered = await mainline("--json", "priority", "7", "42", "--repo", REPO);
+      expect(JSON.parse(numbered.stdout)).to.deep.equal({ pr: 7, priorityValue: 42, priorityName: "" });
+      const typo = await mainline("priority", "7", "soonest", "--repo", REPO);
+      expect(typo.code).to.equal(2);
+      expect(typo.stderr).to.include("<priority> must be urgent, high, medium, low or an integer 0-255");
+      const unknown = await mainline("priority", "70", "low", "--repo", REPO);
+      expect(unknown.code).to.not.equal(0);
+      expect(unknown.stderr).to.include("70");
+
       const cancelled = await mainline("cancel", "7", "--repo", REPO);
       expect(cancelled.code, cancelled.stderr).to.equal(0);
       expect(cancelled.stdout.trim()).to.equal("Cancelled PR #7");
