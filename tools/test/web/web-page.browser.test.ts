@@ -149,6 +149,15 @@ describe("the web page in a real browser, against the whole system as make dev s
       `${origin}/pull-request?repo=${encodeURIComponent(repoKey)}&branch=main&pr=${bad.number}`,
     );
     await failing.locator("#pr-estimate", { hasText: "Position 2" }).waitFor();
+    // Raised to high before anything runs, it overtakes the PR ahead (which has not started): cancel and
+    // resubmit would have put it last instead. The timeline records who changed it.
+    await failing.getByLabel("Priority").selectOption("high");
+    await failing.getByRole("button", { name: "Set priority" }).click();
+    await failing.locator("#pr-estimate", { hasText: "Position 1" }).waitFor({ timeout: 5_000 });
+    await failing.locator(".timeline li.priority-change", { hasText: /medium → high by token:/ }).waitFor();
+    await failing.screenshot({ path: path.join(SHOTS, "pull-request-priority.png"), fullPage: true });
+    // The good PR's page hears the change too, with no reload: it is now second.
+    await page.locator("#pr-estimate", { hasText: "Position 2" }).waitFor({ timeout: 5_000 });
     await api("/updateQueue", { repo, targetBranch: "main", state: "RUNNING" });
     await page.locator("#pr-state", { hasText: "MERGED" }).waitFor({ timeout: 120_000 });
     expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).to.equal(1);
