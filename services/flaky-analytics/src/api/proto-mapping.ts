@@ -1,9 +1,10 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import type { RepoRef } from "@mainline/proto/common";
 import { QuarantineOverride, ResultContext, TestStatus } from "@mainline/proto/flaky";
-import type { FailingTest, RepositorySettings } from "@mainline/proto/flaky";
+import type { FailingTest, RecentTestRun, RepositorySettings } from "@mainline/proto/flaky";
 import type {
   QuarantineOverride as DomainOverride,
+  RecentRun,
   RepositoryRef,
   RunContext,
   TestStatusValue,
@@ -34,6 +35,23 @@ export function contextOf(context: ResultContext): RunContext {
     default:
       throw new InvalidArgumentError("context", "must be ci, merge_queue or bisection");
   }
+}
+
+const CONTEXT: Record<RunContext, ResultContext> = {
+  ci: ResultContext.CI,
+  merge_queue: ResultContext.MERGE_QUEUE,
+  bisection: ResultContext.BISECTION,
+};
+
+export function toProtoRecentRun(run: RecentRun): RecentTestRun {
+  return {
+    at: new Date(run.at),
+    outcome: run.outcome,
+    context: CONTEXT[run.context],
+    branch: run.branch,
+    commitSha: run.commitSha,
+    ...(run.prNumber !== undefined ? { prNumber: run.prNumber } : {}),
+  };
 }
 
 const STATUS: Record<TestStatusValue, TestStatus> = {

@@ -18,6 +18,7 @@ import { DEFAULT_SNAPSHOT_POLICY, TestLedgers } from "./test-ledgers.js";
 import type { SnapshotPolicy } from "./test-ledgers.js";
 import type { TestResultsUpload } from "./test-results-upload.js";
 
+import { getTest, type TestDetails } from "./get-test.js";
 export interface FlakyAnalyticsOptions {
   store: FlakyStore;
   publishStatusChange: PublishStatusChange;
@@ -85,6 +86,16 @@ export class FlakyAnalytics {
       },
       callerOrg,
       body,
+    );
+  }
+
+  getTest(org: string, repo: RepositoryRef, testId: string): Promise<TestDetails> {
+    const { store } = this.options;
+    return getTest(
+      { store, ledgers: this.ledgers, codeowners: this.codeowners, links: this.links, now: this.now },
+      org,
+      repo,
+      testId,
     );
   }
 
