@@ -218,12 +218,34 @@ describe("the web page in a real browser, against the whole system as make dev s
       end_time: end.toISOString(),
       page_query: { page_size: 10 },
     });
-    const test = (listed.tests as { html_url: string; name: string }[]).find(
+    const test = (listed.tests as { id: string; html_url: string; name: string }[]).find(
       (t) => t.name === "adds up prices",
     )!;
     expect(new URL(test.html_url).origin, "html_url points at this gateway").to.equal(origin);
+    // A later run that passes on a PR's branch, and a ticket: the page lists both runs, newest first.
+    await api("/flaky-tests/upload", {
+      repo,
+      commit_sha: "b".repeat(40),
+      branch: "feature/cart",
+      pr_number: 7,
+      context: "CI",
+      run_started_at: new Date(Date.now() + 1_000).toISOString(),
+      junit: [junit.replace(/<failure[^>]*>[^<]*<\/failure>/, "")],
+    });
+    const ticket = "https://tracker.example/SHOP-12";
+    await api("/flaky-tests/link-ticket", { repo, test_id: test.id, url: ticket });
     await page.goto(test.html_url);
     await page.getByRole("heading", { name: "adds up prices" }).waitFor();
+    const runs = page.locator(".recent-runs tbody tr");
+    expect(await runs.count()).to.equal(2);
+    expect(await runs.nth(0).textContent()).to.match(/passed.*feature\/cart · PR #7/);
+    expect(await runs.nth(1).textContent()).to.match(/failed.*CI · main/);
+    // The summary replaces volatile details (numbers) with placeholders, so alike failures group together.
+    // The summary replaces volatile details (numbers) with placeholders, so alike failures group together.
+    expect(await page.locator("li", { hasText: "expected <n>, got <n>" }).textContent()).to.match(
+      / 1×, last /,
+    );
+    expect(await page.getByRole("link", { name: ticket }).getAttribute("href")).to.equal(ticket);
     expect(await page.locator("#test-quarantined").textContent()).to.equal("no");
     await page.getByLabel("Always quarantine").check();
     await page.getByRole("button", { name: "Save override" }).click();
