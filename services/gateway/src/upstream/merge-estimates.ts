@@ -73,6 +73,7 @@ export class MergeEstimates {
   }
 
   private onNotice(notice: LifecycleNotice): void {
+    if (notice.kind === "resync") return this.snapshots.clear();
     if (notice.branch === undefined) return;
     const key = keyOf(notice.org, notice.repo, notice.branch);
     this.snapshots.delete(key);
