@@ -11,6 +11,7 @@ import { LocalRemote } from "../../src/demo/local-remote.js";
 import { runCli } from "../../src/cli/run-cli.js";
 import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
 import { CapturedSink } from "../cli/mainline-fixture.js";
+import { accessibilityProblems } from "./page-checks.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const CHROMIUM = "/usr/bin/chromium";
@@ -103,6 +104,7 @@ describe("the web page in a real browser, against the whole system as make dev s
   it("signs in with the API token and lists the organisation's queues", async () => {
     await page.goto(`${origin}/`);
     await page.screenshot({ path: path.join(SHOTS, "sign-in.png") });
+    expect(await accessibilityProblems(page), "sign-in page").to.deep.equal([]);
     // By keyboard alone: the first Tab lands in the labelled token field, Enter submits.
     await page.keyboard.press("Tab");
     expect(
@@ -121,6 +123,7 @@ describe("the web page in a real browser, against the whole system as make dev s
     expect(cookie.httpOnly).to.equal(true);
     expect(cookie.sameSite).to.equal("Strict");
     await page.screenshot({ path: path.join(SHOTS, "queues.png") });
+    expect(await accessibilityProblems(page), "queues page").to.deep.equal([]);
     // A phone's width: the table becomes one block per queue, nothing scrolls sideways.
     await page.setViewportSize({ width: 375, height: 700 });
     const overflow = await page.evaluate(() => {
@@ -137,6 +140,7 @@ describe("the web page in a real browser, against the whole system as make dev s
     await page.getByRole("link", { name: new RegExp(`${repoKey} main`) }).click();
     await page.locator(`li.pr[data-pr="${good.number}"][data-state="PENDING"]`).waitFor();
     await page.screenshot({ path: path.join(SHOTS, "queue.png") });
+    expect(await accessibilityProblems(page), "queue page").to.deep.equal([]);
     await page.getByRole("link", { name: new RegExp(`#${good.number} `) }).click();
     await page.locator("#pr-state", { hasText: "PENDING" }).waitFor();
     // A marker in the page's memory: a reload would lose it.
@@ -156,6 +160,7 @@ describe("the web page in a real browser, against the whole system as make dev s
     await failing.locator("#pr-estimate", { hasText: "Position 1" }).waitFor({ timeout: 5_000 });
     await failing.locator(".timeline li.priority-change", { hasText: /medium → high by token:/ }).waitFor();
     await failing.screenshot({ path: path.join(SHOTS, "pull-request-priority.png"), fullPage: true });
+    expect(await accessibilityProblems(failing), "PR page in the queue").to.deep.equal([]);
     // The good PR's page hears the change too, with no reload: it is now second.
     await page.locator("#pr-estimate", { hasText: "Position 2" }).waitFor({ timeout: 5_000 });
     await api("/updateQueue", { repo, targetBranch: "main", state: "RUNNING" });
@@ -194,6 +199,7 @@ describe("the web page in a real browser, against the whole system as make dev s
     const link = reopened.getByRole("link", { name: "The run's output" });
     expect(await link.getAttribute("href")).to.match(/^\/v1\/test-runs\/[^/]+\/output$/);
     await reopened.screenshot({ path: path.join(SHOTS, "pull-request-failed.png"), fullPage: true });
+    expect(await accessibilityProblems(reopened), "failed PR page").to.deep.equal([]);
     await reopened.close();
   });
 
@@ -251,6 +257,12 @@ describe("the web page in a real browser, against the whole system as make dev s
     await page.getByRole("button", { name: "Save override" }).click();
     await page.locator("#test-quarantined", { hasText: "yes" }).waitFor({ timeout: 5_000 });
     await page.screenshot({ path: path.join(SHOTS, "test.png"), fullPage: true });
+    expect(await accessibilityProblems(page), "test page").to.deep.equal([]);
+    // The list of failing tests links to the same page.
+    await page.getByRole("link", { name: `Flaky tests of ${repoKey}` }).click();
+    await page.getByRole("link", { name: "adds up prices" }).waitFor();
+    await page.screenshot({ path: path.join(SHOTS, "flaky-tests.png"), fullPage: true });
+    expect(await accessibilityProblems(page), "flaky tests page").to.deep.equal([]);
   });
 
   it("shows another organisation's token none of it", async () => {
@@ -267,6 +279,7 @@ describe("the web page in a real browser, against the whole system as make dev s
       await other.getByLabel("API token").fill(token as string);
       await other.getByRole("button", { name: "Sign in" }).click();
       await other.getByRole("heading", { name: "No queue yet" }).waitFor();
+      expect(await accessibilityProblems(other), "empty queues page").to.deep.equal([]);
       await other.goto(
         `${origin}/pull-request?repo=${encodeURIComponent(repoKey)}&branch=main&pr=${good.number}`,
       );
