@@ -149,6 +149,19 @@ describe("the web page in a real browser, against the whole system as make dev s
     page.on("framenavigated", (frame) => navigations.push(frame.url()));
     // The failing PR's page is open from the start too, so it sees its run and keeps the link to its output.
     const failing = await page.context().newPage();
+    // The gateway refuses this page's first read and first event stream (as a busy or restarting gateway may): the
+    // page must recover by itself, or it would never see its PR fail below.
+    const refused = { stream: false, read: false };
+    await failing.route("**/ui/events?*", (route) => {
+      if (refused.stream) return route.continue();
+      refused.stream = true;
+      return route.fulfill({ status: 503, body: "busy" });
+    });
+    await failing.route("**/v1/getSubmittedPullRequest", (route) => {
+      if (refused.read) return route.continue();
+      refused.read = true;
+      return route.fulfill({ status: 503, body: "busy" });
+    });
     await failing.goto(
       `${origin}/pull-request?repo=${encodeURIComponent(repoKey)}&branch=main&pr=${bad.number}`,
     );
@@ -177,6 +190,10 @@ describe("the web page in a real browser, against the whole system as make dev s
 
     // (The estimate #4 gets while under test may last only as long as its short run: the gateway tests check it.)
     await failing.locator("#pr-state", { hasText: "FAILED" }).waitFor({ timeout: 120_000 });
+    expect(refused, "the first stream and read were refused, and the page recovered").to.deep.equal({
+      stream: true,
+      read: true,
+    });
     expect(await failing.locator("#pr-reason").textContent()).to.equal("Failed: TESTS_FAILED");
     await failing.close();
 
