@@ -27,7 +27,9 @@ function prEvent(number: number) {
 }
 
 type Json = Record<string, unknown>;
-type QueueJson = { enqueuedPullRequests: { prNumber: number; state: string; testRunId?: string }[] };
+type QueueJson = {
+  enqueuedPullRequests: { prNumber: number; state: string; testRunId?: string; estimatedMergeAt?: string }[];
+};
 
 describe("changing a PR's priority and estimating merge times through the HTTP API (real coordinator)", function () {
   this.timeout(60_000);
@@ -145,6 +147,12 @@ describe("changing a PR's priority and estimating merge times through the HTTP A
         .body as Json;
       expect(there.medianRunSeconds).to.equal(here.medianRunSeconds);
       expect(there.queuePosition).to.equal(here.queuePosition);
+      // getQueue (the queue page) gives every PR that counts its estimate, from the same figures.
+      const listed = (await call("/getQueue", queue, token, replica)).body as unknown as QueueJson & {
+        medianRunSeconds: number;
+      };
+      expect(listed.medianRunSeconds).to.equal(here.medianRunSeconds);
+      expect(listed.enqueuedPullRequests.every((p) => typeof p.estimatedMergeAt === "string")).to.equal(true);
     } finally {
       await replica.stop();
     }

@@ -1,17 +1,11 @@
 import { callUnary } from "@mainline/kit/grpc/index";
 import type { QueueRef } from "@mainline/proto/common";
-import { PullRequestState, type Queue, type QueueCoordinatorClient } from "@mainline/proto/queue";
-import { estimateMerge } from "../domain/merge-estimate.js";
+import type { Queue, QueueCoordinatorClient } from "@mainline/proto/queue";
+import { queueEstimates, type PullRequestEstimate } from "./queue-estimates.js";
 import type { LifecycleFeed, LifecycleNotice } from "../web/lifecycle-feed.js";
 
 /** A snapshot is re-read after this long even without a notice (a notice missed during a reconnect). */
 const SNAPSHOT_TTL_MS = 2_000;
-
-export interface PullRequestEstimate {
-  queuePosition: number;
-  estimatedMergeAt?: string;
-  medianRunSeconds?: number;
-}
 
 const keyOf = (org: string, repo: string, branch: string) => `${org} ${repo} ${branch}`;
 
@@ -36,29 +30,7 @@ export class MergeEstimates {
     const repo = ref.repo ? `${ref.repo.host}/${ref.repo.owner}/${ref.repo.name}` : "";
     const key = keyOf(ref.org, repo, ref.targetBranch);
     const queue = await this.snapshot(key, ref);
-    if (!queue) return undefined;
-    const counted = queue.enqueuedPullRequests.filter((p) => p.state !== PullRequestState.NOT_READY);
-    const index = counted.findIndex((p) => p.prNumber === prNumber);
-    const pr = counted[index];
-    if (!pr) return undefined;
-    const estimate = estimateMerge({
-      position: index + 1,
-      testing: pr.state === PullRequestState.TESTING || pr.state === PullRequestState.TESTS_PASSED,
-      stateSince: pr.stateChangedAt?.getTime() ?? this.now(),
-      concurrency: queue.concurrency,
-      batchSize: queue.batch ? queue.batchingMinSize : 1,
-      recentRunDurationsMs: queue.recentRunDurationsMs,
-      now: this.now(),
-    });
-    return {
-      queuePosition: index + 1,
-      ...(estimate.estimatedMergeAt !== undefined
-        ? {
-            estimatedMergeAt: new Date(estimate.estimatedMergeAt).toISOString(),
-            medianRunSeconds: Math.round((estimate.runDurationMs ?? 0) / 100) / 10,
-          }
-        : {}),
-    };
+    return queue ? queueEstimates(queue, this.now(), prNumber).get(prNumber) : undefined;
   }
 
   private snapshot(key: string, ref: QueueRef): Promise<Queue | undefined> {

@@ -37,6 +37,8 @@ import {
 } from "../schemas/merge-queue.js";
 import type { Upstreams } from "../../upstream/upstreams.js";
 import type { MergeEstimates } from "../../upstream/merge-estimates.js";
+import { queueEstimates } from "../../upstream/queue-estimates.js";
+import { median } from "../../domain/merge-estimate.js";
 
 const TAG = "Merge queue";
 const empty = z.object({});
@@ -237,7 +239,17 @@ export function mergeQueueEndpoints(
           queue: queueRef(principal.org, input.repo, input.targetBranch),
         });
         if (!response.queue) throw new Error("queue-coordinator answered without a queue");
-        return queueToJson(response.queue);
+        const json = queueToJson(response.queue);
+        const estimates = queueEstimates(response.queue, Date.now());
+        const runMs = median(response.queue.recentRunDurationsMs);
+        return {
+          ...json,
+          ...(runMs !== undefined ? { medianRunSeconds: Math.round(runMs / 100) / 10 } : {}),
+          enqueuedPullRequests: json.enqueuedPullRequests.map((pr) => {
+            const at = estimates.get(pr.prNumber)?.estimatedMergeAt;
+            return at ? { ...pr, estimatedMergeAt: at } : pr;
+          }),
+        };
       },
     }),
     endpoint({

@@ -168,6 +168,8 @@ export const enqueuedPullRequest = z.object({
   ...prFacts,
   /** Ours, beyond compat-notes: the run testing this PR, for getMergeQueueTestingDetails and CI reports. */
   testRunId: z.string().optional(),
+  /** Ours (getQueue only): best-case merge time, as getSubmittedPullRequest's; absent until a run finished. */
+  estimatedMergeAt: isoDateTime.optional(),
 });
 
 const queueFields = {
@@ -207,6 +209,8 @@ export const testRunInFlight = z.object({
 
 export const queueResponse = z.object({
   ...queueFields,
+  /** Ours: the median duration of the queue's last 20 finished main runs; absent before the first. */
+  medianRunSeconds: z.number().min(0).optional(),
   enqueuedPullRequests: z.array(enqueuedPullRequest),
   testRunsInFlight: z.array(testRunInFlight),
 });
