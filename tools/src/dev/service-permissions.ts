@@ -95,6 +95,7 @@ export const SERVICE_PERMISSIONS: Readonly<Record<string, ServicePermissions>> =
         SUBJECTS.testResults,
         SUBJECTS.pullRequestEvent,
         SUBJECTS.pullRequestPriorityEvent,
+        SUBJECTS.queueEvent,
         SUBJECTS.batchEvent,
         SUBJECTS.testRunEvent,
         ...MAINLINE_STREAMS.flatMap(provisions),

@@ -123,6 +123,58 @@ describe("changing a PR's priority and estimating merge times through the HTTP A
     expect(await order()).to.deep.equal([1, 3, 2]);
   });
 
+  it("tells an open page of the queue, within a second, that a priority changed and that the queue was paused", async () => {
+    const session = await fetch(`${gw.origin}/ui/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token }),
+    });
+    const cookie = session.headers.getSetCookie()[0]!.split(";")[0]!;
+    const controller = new AbortController();
+    const notices: { data: Json; at: number }[] = [];
+    const stream = await fetch(
+      `${gw.origin}/ui/events?repo=${repo.host}/${repo.owner}/${repo.name}&branch=main`,
+      {
+        headers: { cookie },
+        signal: controller.signal,
+      },
+    );
+    expect(stream.status).to.equal(200);
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    void (async () => {
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          for (const line of value.split("\n"))
+            if (line.startsWith("data: "))
+              notices.push({ data: JSON.parse(line.slice(6)) as Json, at: Date.now() });
+        }
+      } catch {
+        // aborted
+      }
+    })();
+    const heard = async (match: (n: Json) => boolean, since: number) => {
+      for (let i = 0; i < 100; i++) {
+        const found = notices.find((n) => n.at >= since && match(n.data));
+        if (found) return found.at - since;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error(`no matching notice; heard ${JSON.stringify(notices.map((n) => n.data))}`);
+    };
+    try {
+      let since = Date.now();
+      await call("/setPullRequestPriority", { ...queue, pr: { number: 2 }, priority: "low" });
+      expect(await heard((n) => n.kind === "pull-request" && n.pr === 2, since)).to.be.below(1_000);
+      since = Date.now();
+      expect((await call("/updateQueue", { ...queue, state: "PAUSED" })).status).to.equal(200);
+      expect(await heard((n) => n.kind === "queue", since)).to.be.below(1_000);
+      await call("/updateQueue", { ...queue, state: "RUNNING" });
+    } finally {
+      controller.abort();
+    }
+  });
+
   it("estimates from the stored run durations: a second gateway replica gives the same figure", async () => {
     const first = ((await call("/getQueue", queue)).body as unknown as QueueJson).enqueuedPullRequests[0];
     await new Promise((r) => setTimeout(r, 300));

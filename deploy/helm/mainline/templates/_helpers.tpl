@@ -191,6 +191,7 @@ MAINLINE_QUEUE_COORDINATOR = {
       "mainline.jobs.test-results"
       "mainline.events.pull-request"
       "mainline.events.pull-request-priority"
+      "mainline.events.queue"
       "mainline.events.batch"
       "mainline.events.test-run"
       "$JS.API.STREAM.INFO.MAINLINE_JOBS"

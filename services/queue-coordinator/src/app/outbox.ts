@@ -9,6 +9,7 @@ import {
   PullRequestEventType,
   PullRequestLifecycleEvent,
   PullRequestPriorityChanged,
+  QueueSnapshotChanged,
   PullRequestState,
   RunnerKind,
   TestRunEventType,
@@ -267,6 +268,16 @@ export class OutboxBuilder {
         ...(n.type === "BATCH_PENDING_FAILURE" ? { testRunId: globalId(n.runId, this.suffix) } : {}),
       };
       this.messages.push(message(SUBJECTS.batchEvent, `evt-${eventId}`, BatchLifecycleEvent, event));
+    } else if (n.type === "QUEUE_STATE_CHANGED" || n.type === "QUEUE_MODE_CHANGED") {
+      // Paused, resumed, drained or switched: the open pages of the queue (and the queue list) re-read it.
+      const eventId = this.nextEventId();
+      const event: QueueSnapshotChanged = {
+        eventId,
+        queue: this.queueRef(),
+        timestamp: new Date(n.at),
+        version: doc.revision + 1,
+      };
+      this.messages.push(message(SUBJECTS.queueEvent, `evt-${eventId}`, QueueSnapshotChanged, event));
     } else if (n.type === "BISECTION_RESULT_REUSED") {
       const eventId = this.nextEventId();
       const event: TestRunLifecycleEvent = {
