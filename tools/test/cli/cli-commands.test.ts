@@ -173,6 +173,8 @@ describe("mainline CLI: queues, pull requests, administration and webhooks over 
       const raised = await mainline("priority", "7", "urgent", "--repo", REPO);
       expect(raised.code, raised.stderr).to.equal(0);
       expect(raised.stdout.trim()).to.equal("PR #7 now has priority urgent");
+      const shown = await mainline("status", "7", "--repo", REPO);
+      expect(shown.stdout).to.match(/priority high → urgent at \S+ by token:\S+/);
       const numbered = await mainline("--json", "priority", "7", "42", "--repo", REPO);
       expect(JSON.parse(numbered.stdout)).to.deep.equal({ pr: 7, priorityValue: 42, priorityName: "" });
       const typo = await mainline("priority", "7", "soonest", "--repo", REPO);
