@@ -68,7 +68,7 @@ export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue
           }))
       : [],
     createdAt: new Date(doc.createdAt),
-    recentRunDurationsMs: [],
+    recentRunDurationsMs: doc.recentRunDurationsMs ?? [],
   };
 }
 

@@ -55,8 +55,6 @@ export interface ApiDeps {
 }
 
 const HOUR_MS = 60 * 60_000;
-/** Run durations getQueue reports for merge-time estimates. */
-const RECENT_RUNS = 20;
 
 /** Enough for every poller a gateway replica coalesces in one turn of its event loop. */
 const MAX_LOOKUPS_PER_CALL = 1000;
@@ -157,7 +155,6 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
         run.testBranch = record?.testBranch ?? "";
         run.testBranchSha = record?.testBranchSha ?? "";
       }
-      queue.recentRunDurationsMs = await runs.recentDurationsMs(key, RECENT_RUNS);
       return { queue };
     },
 

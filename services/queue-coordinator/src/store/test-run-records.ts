@@ -32,7 +32,6 @@ export class TestRunRecords {
     const runs = store.collection<TestRunRecord>("test_runs");
     await runs.createIndex({ queueKey: 1, runId: 1 });
     await runs.createIndex({ runId: 1 });
-    await runs.createIndex({ queueKey: 1, finishedAt: 1 });
     return new TestRunRecords(runs);
   }
 
@@ -85,19 +84,5 @@ export class TestRunRecords {
       { _id: TestRunRecords.id(queueKey, runId), status: "IN_PROGRESS" },
       { $set: { status: "CANCELLED", finishedAt: at.toISOString() } },
     );
-  }
-
-  /**
-   * How long the queue's latest finished main runs took, newest first: stored with the runs, so every gateway
-   * replica estimates merge times from the same figures and a restart forgets none of them.
-   */
-  async recentDurationsMs(queueKey: string, limit: number): Promise<number[]> {
-    const finished = await this.runs.find(
-      { queueKey, kind: "main", status: { $in: ["SUCCEEDED", "FAILED"] }, finishedAt: { $ne: null } },
-      { sort: { finishedAt: -1 }, limit },
-    );
-    return finished
-      .map((r) => Date.parse(r.finishedAt ?? "") - Date.parse(r.createdAt))
-      .filter((ms) => Number.isFinite(ms) && ms >= 0);
   }
 }
