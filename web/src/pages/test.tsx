@@ -109,7 +109,11 @@ export function TestPage({
           </dl>
           <h2 id="runs-heading">Latest runs</h2>
           {details.recent_runs.length === 0 ? (
-            <p>No run of this test is recorded yet; upload results with mainline report.</p>
+            <p>
+              No run of this test is recorded yet: run your tests through{" "}
+              <code>npx mainline test --junit 'reports/*.xml' -- &lt;command&gt;</code>, which uploads their
+              results.
+            </p>
           ) : (
             <table class="recent-runs" aria-labelledby="runs-heading">
               <thead>
