@@ -62,7 +62,8 @@ function reformUnstartedBehind(d: Draft, index: number): void {
     seen.add(id);
     const batch = d.batch(id);
     const unstarted = batch?.status === "FORMING" || (batch?.status === "QUEUED" && batch.runId === null);
-    if (batch === undefined || !unstarted || batch.closed) continue;
+    // A probed batch keeps its shape: re-forming it would throw its probe away.
+    if (batch === undefined || !unstarted || batch.closed || batch.probe != null) continue;
     for (const n of batch.prs) d.editPr(n).batchId = null;
     d.deleteBatch(id);
   }
