@@ -1,12 +1,16 @@
+import { InternalError } from "@mainline/kit/errors/errors";
 import type { Batch } from "./batch.js";
 import type { Draft } from "./draft.js";
 import { isOffline } from "./ejection.js";
 import { LaneGraph, type PlaceInBatch } from "./lanes.js";
+import { dissolveBatches } from "./queue-order.js";
 import { URGENT_PRIORITY } from "./priority.js";
 import { isProgressing } from "./queue-state.js";
 import { blockedBatches, runningCount, waitsBehind } from "./scheduling.js";
 
 const MINUTE = 60_000;
+/** Dissolved batches are placed in line at once, so one pass settles them; more is a bug. */
+const MAX_REFORMS = 4;
 
 /** The largest number of PRs one batch may hold under the current settings. */
 export function targetBatchSize(d: Draft): number {
@@ -30,16 +34,24 @@ export function formingDeadline(d: Draft, batch: Readonly<Batch>): number {
 export function formBatchesAndLanes(d: Draft): LaneGraph {
   const size = targetBatchSize(d);
   const place: PlaceInBatch = (n, depBatches, indexOf) => assign(d, n, depBatches, indexOf, size);
-  const graph = LaneGraph.build(
-    d.state.order,
-    d.state.prs,
-    (id) => d.batch(id),
-    d.state.settings.mode,
-    place,
-    (id) => isOffline(d, id),
-  );
-  d.graph = graph;
-  return graph;
+  for (let attempt = 0; ; attempt++) {
+    if (attempt > MAX_REFORMS) throw new InternalError("batches kept straddling each other");
+    const graph = LaneGraph.build(
+      d.state.order,
+      d.state.prs,
+      (id) => d.batch(id),
+      d.state.settings.mode,
+      place,
+      (id) => isOffline(d, id),
+    );
+    // Dissolving makes their PRs batch-less; the next build places them, in line, for good.
+    if (graph.straddling.length > 0) {
+      dissolveBatches(d, graph.straddling);
+      continue;
+    }
+    d.graph = graph;
+    return graph;
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { PrState } from "./pull-request.js";
+import type { TestRun } from "./test-run.js";
 
 /**
  * What the queue has seen of its own PRs: the share of recent PRs that ended FAILED rather than
@@ -11,6 +12,11 @@ export interface ObservedFailures {
   rate: number;
   /** Conclusions seen, up to WINDOW (how much the estimate can be trusted). */
   samples: number;
+  /**
+   * The share of recent probes (see probes.ts) whose answer came in time to be used, rather
+   * than after their batch was re-formed or had already started. Absent: none seen yet.
+   */
+  probesUsed?: number;
 }
 
 export const WINDOW = 100;
@@ -24,7 +30,20 @@ export function observeConclusion(seen: Readonly<ObservedFailures>, to: PrState)
   const samples = Math.min(WINDOW, seen.samples + 1);
   const x = to === "FAILED" ? 1 : 0;
   // The prior weighs as PRIOR_WEIGHT conclusions, so the first few do not swing the estimate.
-  return { rate: seen.rate + (x - seen.rate) / (samples + PRIOR_WEIGHT), samples };
+  return { ...seen, rate: seen.rate + (x - seen.rate) / (samples + PRIOR_WEIGHT), samples };
+}
+
+/** Probes keep being worth their run only while most of them answer in time. */
+const PROBE_WINDOW = 20;
+
+export function observeProbe(seen: Readonly<ObservedFailures>, used: boolean): ObservedFailures {
+  const before = seen.probesUsed ?? 1;
+  return { ...seen, probesUsed: before + ((used ? 1 : 0) - before) / PROBE_WINDOW };
+}
+
+/** A probe is the one kind of bisection run that is not for a combination of a bisection. */
+export function isProbeRun(run: Readonly<TestRun>): boolean {
+  return run.kind === "bisection" && run.comboKey === null;
 }
 
 /** The chance that a batch of `size` PRs holds at least one failing change. */

@@ -6,7 +6,7 @@ import { batchFailureChance, NO_OBSERVATIONS } from "./observed-failures.js";
 import { effectiveBisectionConcurrency } from "./queue-settings.js";
 import { isProgressing } from "./queue-state.js";
 import type { FailureReason } from "./reasons.js";
-import { restartBatch } from "./restarts.js";
+import { noteProbe, restartBatch } from "./restarts.js";
 import { runningCount } from "./scheduling.js";
 import { setPrState } from "./transitions.js";
 
@@ -44,9 +44,10 @@ export function probeWaitingBatches(d: Draft, graph: LaneGraph): void {
  */
 function worthProbing(d: Draft, graph: LaneGraph, batchId: string, batch: Readonly<Batch>): boolean {
   if (batch.prs.length < 2) return false;
-  const chance = batchFailureChance(d.state.observed ?? NO_OBSERVATIONS, batch.prs.length);
+  const seen = d.state.observed ?? NO_OBSERVATIONS;
+  const chance = batchFailureChance(seen, batch.prs.length);
   const stacked = Math.min(d.state.settings.concurrency - 1, graph.descendantsOf(batchId).length);
-  return chance * stacked >= PROBE_BREAK_EVEN;
+  return chance * stacked * (seen.probesUsed ?? 1) >= PROBE_BREAK_EVEN;
 }
 
 const PROBE_BREAK_EVEN = 1;
@@ -92,14 +93,14 @@ function startProbe(d: Draft, graph: LaneGraph, batchId: string, batch: Readonly
  */
 export function finishProbe(d: Draft, batchId: string, runId: string, reason: FailureReason | null): void {
   const batch = d.batch(batchId);
-  if (reason === null || batch === undefined || !isCurrentProbe(batch, runId)) {
+  const current = batch !== undefined && isCurrentProbe(batch, runId);
+  // In time: before the batch started, or, for a failure, while its main run still tests.
+  const inTime = current && (batch.status === "QUEUED" || (reason !== null && batch.status === "TESTING"));
+  noteProbe(d, inTime);
+  if (reason === null || !inTime) {
     d.deleteRun(runId);
-    if (batch?.probe?.runId === runId)
+    if (current && batch.probe != null)
       d.editBatch(batchId).probe = { ...batch.probe, passed: reason === null };
-    return;
-  }
-  if (batch.status !== "QUEUED" && batch.status !== "TESTING") {
-    d.deleteRun(runId);
     return;
   }
   if (batch.status === "TESTING") restartBatch(d, batchId, "BATCH_REFORMED");

@@ -100,10 +100,19 @@ function dissolveStraddledBatches(d: Draft, index: number): void {
     if (!first.has(id)) first.set(id, i);
     if (i > index && (first.get(id) ?? i) < index) straddled.add(id);
   });
-  for (const id of straddled) {
+  dissolveBatches(d, [...straddled]);
+}
+
+/**
+ * Dissolves batches whose PRs must be batched again in their places: each restarts, and so does
+ * every run built on it.
+ */
+export function dissolveBatches(d: Draft, batchIds: readonly string[]): void {
+  for (const id of batchIds) {
     const batch = d.batch(id);
     if (batch === undefined || batch.status === "MERGING") continue;
     restartBatch(d, id, "BATCH_REFORMED");
+    dropRunsOf(d, id, "BATCH_REFORMED");
     restartRunsContaining(d, new Set(batch.prs), "BATCH_REFORMED", id);
     for (const n of batch.prs) d.editPr(n).batchId = null;
     d.deleteBatch(id);

@@ -1,5 +1,6 @@
 import { isCurrentProbe } from "./batch.js";
 import type { Draft } from "./draft.js";
+import { isProbeRun, NO_OBSERVATIONS, observeProbe } from "./observed-failures.js";
 import type { RestartReason } from "./reasons.js";
 import { containsAny } from "./test-run.js";
 import { setPrState } from "./transitions.js";
@@ -13,7 +14,10 @@ export function dropRunsOf(
 ): void {
   for (const run of d.allRuns()) {
     if (run.batchId !== batchId || run.id === keep) continue;
-    if (run.status === "RUNNING") d.decide({ type: "CANCEL_TEST_RUN", runId: run.id, reason });
+    if (run.status === "RUNNING") {
+      d.decide({ type: "CANCEL_TEST_RUN", runId: run.id, reason });
+      if (isProbeRun(run)) noteProbe(d, false);
+    }
     d.deleteRun(run.id);
   }
 }
@@ -60,12 +64,18 @@ export function restartEverything(d: Draft, reason: RestartReason): void {
   for (const id of Object.keys(d.state.batches)) restartBatch(d, id, reason);
 }
 
+/** Keeps the share of probes that answered in time (see observed-failures.ts). */
+export function noteProbe(d: Draft, used: boolean): void {
+  d.state.observed = observeProbe(d.state.observed ?? NO_OBSERVATIONS, used);
+}
+
 /** A probe of members the batch no longer has answers nothing: it is cancelled. */
 export function dropStaleProbe(d: Draft, batchId: string): void {
   const probe = d.batch(batchId)?.probe;
   if (probe == null || isCurrentProbe(d.batch(batchId), probe.runId)) return;
   if (d.run(probe.runId)?.status === "RUNNING") {
     d.decide({ type: "CANCEL_TEST_RUN", runId: probe.runId, reason: "BATCH_MEMBER_REMOVED" });
+    noteProbe(d, false);
   }
   d.deleteRun(probe.runId);
   d.editBatch(batchId).probe = null;
