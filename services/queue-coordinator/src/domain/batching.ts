@@ -1,4 +1,5 @@
 import { InternalError } from "@mainline/kit/errors/errors";
+import { adaptiveBatchSize } from "./adaptive-batching.js";
 import type { Batch } from "./batch.js";
 import type { Draft } from "./draft.js";
 import { isOffline } from "./ejection.js";
@@ -12,9 +13,15 @@ const MINUTE = 60_000;
 /** Dissolved batches are placed in line at once, so one pass settles them; more is a bug. */
 const MAX_REFORMS = 4;
 
-/** The largest number of PRs one batch may hold under the current settings. */
+/** The largest number of PRs one batch may hold under the current settings and load. */
 export function targetBatchSize(d: Draft): number {
-  return d.state.settings.batch ? d.state.settings.batchingMinSize : 1;
+  const settings = d.state.settings;
+  if (!settings.batch) return 1;
+  if (settings.batchingMode !== "ADAPTIVE") return settings.batchingMinSize;
+  let waiting = 0;
+  for (const n of d.state.order) if (d.pr(n)?.startedTesting !== true) waiting++;
+  const free = settings.concurrency - runningCount(d, "main");
+  return adaptiveBatchSize(settings.batchingMinSize, settings.concurrency, d.state.observed, waiting, free);
 }
 
 export function formingDeadline(d: Draft, batch: Readonly<Batch>): number {

@@ -189,6 +189,48 @@ export function directMergeModeToJSON(object: DirectMergeMode): string {
   }
 }
 
+/** How a batch's size is chosen when batching is on. */
+export enum BatchingMode {
+  UNSPECIFIED = 0,
+  /** FIXED - Batches fill to the target size (batching_min_size). The default. */
+  FIXED = 1,
+  /** ADAPTIVE - The size follows the observed failure rate and the backlog, up to the target size. */
+  ADAPTIVE = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function batchingModeFromJSON(object: any): BatchingMode {
+  switch (object) {
+    case 0:
+    case "BATCHING_MODE_UNSPECIFIED":
+      return BatchingMode.UNSPECIFIED;
+    case 1:
+    case "BATCHING_MODE_FIXED":
+      return BatchingMode.FIXED;
+    case 2:
+    case "BATCHING_MODE_ADAPTIVE":
+      return BatchingMode.ADAPTIVE;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return BatchingMode.UNRECOGNIZED;
+  }
+}
+
+export function batchingModeToJSON(object: BatchingMode): string {
+  switch (object) {
+    case BatchingMode.UNSPECIFIED:
+      return "BATCHING_MODE_UNSPECIFIED";
+    case BatchingMode.FIXED:
+      return "BATCHING_MODE_FIXED";
+    case BatchingMode.ADAPTIVE:
+      return "BATCHING_MODE_ADAPTIVE";
+    case BatchingMode.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export enum OptimizationMode {
   UNSPECIFIED = 0,
   OFF = 1,
@@ -631,6 +673,7 @@ export interface Queue {
     | undefined;
   /** The PRs of this queue that ended in the last hour: ListQueues fills it, other calls leave it unset. */
   lastHour?: RecentOutcomes | undefined;
+  batchingMode: BatchingMode;
 }
 
 /** How many PRs of a queue ended, by outcome, within a recent window. */
@@ -837,6 +880,7 @@ function createBaseQueue(): Queue {
     activeTestRuns: [],
     createdAt: undefined,
     lastHour: undefined,
+    batchingMode: 0,
   };
 }
 
@@ -907,6 +951,9 @@ export const Queue: MessageFns<Queue> = {
     }
     if (message.lastHour !== undefined) {
       RecentOutcomes.encode(message.lastHour, writer.uint32(178).fork()).join();
+    }
+    if (message.batchingMode !== 0) {
+      writer.uint32(184).int32(message.batchingMode);
     }
     return writer;
   },
@@ -1100,6 +1147,14 @@ export const Queue: MessageFns<Queue> = {
             message.lastHour = RecentOutcomes.decode(reader, reader.uint32());
             continue;
           }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.batchingMode = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1204,6 +1259,11 @@ export const Queue: MessageFns<Queue> = {
         : isSet(object.last_hour)
         ? RecentOutcomes.fromJSON(object.last_hour)
         : undefined,
+      batchingMode: isSet(object.batchingMode)
+        ? batchingModeFromJSON(object.batchingMode)
+        : isSet(object.batching_mode)
+        ? batchingModeFromJSON(object.batching_mode)
+        : 0,
     };
   },
 
@@ -1275,6 +1335,9 @@ export const Queue: MessageFns<Queue> = {
     if (message.lastHour !== undefined) {
       obj.lastHour = RecentOutcomes.toJSON(message.lastHour);
     }
+    if (message.batchingMode !== 0) {
+      obj.batchingMode = batchingModeToJSON(message.batchingMode);
+    }
     return obj;
   },
 
@@ -1307,6 +1370,7 @@ export const Queue: MessageFns<Queue> = {
     message.lastHour = (object.lastHour !== undefined && object.lastHour !== null)
       ? RecentOutcomes.fromPartial(object.lastHour)
       : undefined;
+    message.batchingMode = object.batchingMode ?? 0;
     return message;
   },
 };

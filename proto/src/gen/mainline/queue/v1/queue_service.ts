@@ -21,6 +21,9 @@ import {
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
 import { QueueRef, RepoRef } from "../../common/v1/common.js";
 import {
+  BatchingMode,
+  batchingModeFromJSON,
+  batchingModeToJSON,
   DirectMergeMode,
   directMergeModeFromJSON,
   directMergeModeToJSON,
@@ -124,6 +127,7 @@ export interface UpdateQueueRequest {
   statusCheckEnabled?: boolean | undefined;
   directMergeMode?: DirectMergeMode | undefined;
   optimizationMode?: OptimizationMode | undefined;
+  batchingMode?: BatchingMode | undefined;
 }
 
 export interface UpdateQueueResponse {
@@ -662,6 +666,7 @@ function createBaseUpdateQueueRequest(): UpdateQueueRequest {
     statusCheckEnabled: undefined,
     directMergeMode: undefined,
     optimizationMode: undefined,
+    batchingMode: undefined,
   };
 }
 
@@ -720,6 +725,9 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     }
     if (message.optimizationMode !== undefined) {
       writer.uint32(144).int32(message.optimizationMode);
+    }
+    if (message.batchingMode !== undefined) {
+      writer.uint32(152).int32(message.batchingMode);
     }
     return writer;
   },
@@ -881,6 +889,14 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
             message.optimizationMode = reader.int32() as any;
             continue;
           }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.batchingMode = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -965,6 +981,11 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
         : isSet(object.optimization_mode)
         ? optimizationModeFromJSON(object.optimization_mode)
         : undefined,
+      batchingMode: isSet(object.batchingMode)
+        ? batchingModeFromJSON(object.batchingMode)
+        : isSet(object.batching_mode)
+        ? batchingModeFromJSON(object.batching_mode)
+        : undefined,
     };
   },
 
@@ -1024,6 +1045,9 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     if (message.optimizationMode !== undefined) {
       obj.optimizationMode = optimizationModeToJSON(message.optimizationMode);
     }
+    if (message.batchingMode !== undefined) {
+      obj.batchingMode = batchingModeToJSON(message.batchingMode);
+    }
     return obj;
   },
 
@@ -1054,6 +1078,7 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     message.statusCheckEnabled = object.statusCheckEnabled ?? undefined;
     message.directMergeMode = object.directMergeMode ?? undefined;
     message.optimizationMode = object.optimizationMode ?? undefined;
+    message.batchingMode = object.batchingMode ?? undefined;
     return message;
   },
 };
