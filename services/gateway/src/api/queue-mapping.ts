@@ -67,7 +67,7 @@ export function queueSettingsToJson(q: Queue) {
     batchingMaxWaitTimeMinutes: q.batchingMaxWaitTimeMinutes,
     batchingMinSize: q.batchingMinSize,
     // A coordinator that predates the setting sends none: it batches FIXED.
-    batchingMode: (q.batchingMode === BatchingMode.ADAPTIVE ? "ADAPTIVE" : "FIXED") as "FIXED" | "ADAPTIVE",
+    batchingMode: q.batchingMode === BatchingMode.ADAPTIVE ? "ADAPTIVE" : "FIXED",
     bisectionConcurrency: q.bisectionConcurrency,
     requiredStatuses: q.requiredStatuses,
     mergeMethod: nameOf(MergeMethod, q.mergeMethod) as "MERGE_COMMIT" | "SQUASH" | "REBASE",
