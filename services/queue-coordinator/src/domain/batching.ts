@@ -1,4 +1,3 @@
-import { InternalError } from "@mainline/kit/errors/errors";
 import { adaptiveBatchSize } from "./adaptive-batching.js";
 import type { Batch } from "./batch.js";
 import type { Draft } from "./draft.js";
@@ -10,7 +9,7 @@ import { isProgressing } from "./queue-state.js";
 import { blockedBatches, runningCount, waitsBehind } from "./scheduling.js";
 
 const MINUTE = 60_000;
-/** Dissolved batches are placed in line at once, so one pass settles them; more is a bug. */
+/** Dissolved batches are placed in line at once, so one pass settles them; a few more at most. */
 const MAX_REFORMS = 4;
 
 /** The largest number of PRs one batch may hold under the current settings and load. */
@@ -42,7 +41,6 @@ export function formBatchesAndLanes(d: Draft): LaneGraph {
   const size = targetBatchSize(d);
   const place: PlaceInBatch = (n, depBatches, indexOf) => assign(d, n, depBatches, indexOf, size);
   for (let attempt = 0; ; attempt++) {
-    if (attempt > MAX_REFORMS) throw new InternalError("batches kept straddling each other");
     const graph = LaneGraph.build(
       d.state.order,
       d.state.prs,
@@ -51,9 +49,11 @@ export function formBatchesAndLanes(d: Draft): LaneGraph {
       place,
       (id) => isOffline(d, id),
     );
-    // Dissolving makes their PRs batch-less; the next build places them, in line, for good.
-    if (graph.straddling.length > 0) {
-      dissolveBatches(d, graph.straddling);
+    // Dissolving makes their PRs batch-less; the next build places them in line. A batch being
+    // merged cannot be dissolved; it leaves the line with its merge.
+    const straddling = graph.straddling.filter((id) => d.batch(id)?.status !== "MERGING");
+    if (straddling.length > 0 && attempt < MAX_REFORMS) {
+      dissolveBatches(d, straddling);
       continue;
     }
     d.graph = graph;
