@@ -69,6 +69,30 @@ describe("mainline CLI: queues, pull requests, administration and webhooks over 
       );
       expect(updated.code, updated.stderr).to.equal(0);
       expect(updated.stdout).to.include("batching off");
+      const adaptive = await mainline(
+        "queue",
+        "update",
+        "--repo",
+        REPO,
+        "--batch",
+        "--batching-mode",
+        "ADAPTIVE",
+      );
+      expect(adaptive.code, adaptive.stderr).to.equal(0);
+      expect(adaptive.stdout).to.include("batching on (adaptive size up to 3");
+      const refused = await mainline("queue", "update", "--repo", REPO, "--batching-mode", "SOMETIMES");
+      expect(refused.code).to.not.equal(0);
+      expect(refused.stderr).to.include("batchingMode");
+      const back = await mainline(
+        "queue",
+        "update",
+        "--repo",
+        REPO,
+        "--no-batch",
+        "--batching-mode",
+        "FIXED",
+      );
+      expect(back.code, back.stderr).to.equal(0);
       expect(updated.stdout).to.include("pending failure depth 2");
       for (const [verb, state] of [
         ["pause", "PAUSED"],

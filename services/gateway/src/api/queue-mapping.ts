@@ -1,4 +1,5 @@
 import {
+  BatchingMode,
   DirectMergeMode,
   GitHubMergeability,
   MergeMethod,
@@ -65,6 +66,8 @@ export function queueSettingsToJson(q: Queue) {
     batch: q.batch,
     batchingMaxWaitTimeMinutes: q.batchingMaxWaitTimeMinutes,
     batchingMinSize: q.batchingMinSize,
+    // A coordinator that predates the setting sends none: it batches FIXED.
+    batchingMode: q.batchingMode === BatchingMode.ADAPTIVE ? "ADAPTIVE" : "FIXED",
     bisectionConcurrency: q.bisectionConcurrency,
     requiredStatuses: q.requiredStatuses,
     mergeMethod: nameOf(MergeMethod, q.mergeMethod) as "MERGE_COMMIT" | "SQUASH" | "REBASE",

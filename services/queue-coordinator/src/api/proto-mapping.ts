@@ -1,4 +1,5 @@
 import {
+  BatchingMode,
   DirectMergeMode,
   GitHubMergeability,
   MergeMethod,
@@ -43,6 +44,8 @@ export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue
     batch: s.batch,
     batchingMaxWaitTimeMinutes: s.batchingMaxWaitTimeMinutes,
     batchingMinSize: s.batchingMinSize,
+    // Absent in settings stored before it existed.
+    batchingMode: byName(BatchingMode, s.batchingMode ?? "FIXED"),
     bisectionConcurrency: effectiveBisectionConcurrency(s),
     requiredStatuses: s.requiredStatuses,
     mergeMethod: byName(MergeMethod, s.mergeMethod),

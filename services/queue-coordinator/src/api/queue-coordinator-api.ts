@@ -74,7 +74,12 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
       if (v === undefined || k === "queue") continue;
       if (k === "mode") patch.mode = nameOf(QueueMode, v as number);
       else if (k === "state") patch.state = nameOf(QueueState, v as number);
-      else if (k === "mergeMethod" || k === "directMergeMode" || k === "optimizationMode")
+      else if (
+        k === "mergeMethod" ||
+        k === "directMergeMode" ||
+        k === "optimizationMode" ||
+        k === "batchingMode"
+      )
         patch[k] = enumName(k, v as number);
       else if (k === "requiredStatuses") patch.requiredStatuses = (v as { values: string[] }).values;
       else patch[k] = v;
@@ -522,6 +527,7 @@ const ENUM_NAMES: Record<string, Record<number, string>> = {
   mergeMethod: { 1: "MERGE_COMMIT", 2: "SQUASH", 3: "REBASE" },
   directMergeMode: { 1: "OFF", 2: "ALWAYS" },
   optimizationMode: { 1: "OFF", 2: "BISECTION_SKIP_REDUNDANT_TESTS" },
+  batchingMode: { 1: "FIXED", 2: "ADAPTIVE" },
 };
 function enumName(field: string, value: number): string {
   const name = ENUM_NAMES[field]?.[value];

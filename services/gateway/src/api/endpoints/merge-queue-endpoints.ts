@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { callUnary, type UnaryMethod } from "@mainline/kit/grpc/index";
 import {
+  BatchingMode,
   DirectMergeMode,
   MergeMethod,
   OptimizationMode,
@@ -279,7 +280,8 @@ export function mergeQueueEndpoints(
 type Settings = Omit<z.infer<typeof updateQueueRequest>, "repo" | "targetBranch" | "state">;
 
 function settingsToProto(s: Partial<Settings>) {
-  const { mode, mergeMethod, directMergeMode, optimizationMode, requiredStatuses, ...plain } = s;
+  const { mode, mergeMethod, directMergeMode, optimizationMode, batchingMode, requiredStatuses, ...plain } =
+    s;
   const defined = Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
   return {
     ...defined,
@@ -287,6 +289,7 @@ function settingsToProto(s: Partial<Settings>) {
     ...(mergeMethod ? { mergeMethod: enumValue(MergeMethod, mergeMethod) } : {}),
     ...(directMergeMode ? { directMergeMode: enumValue(DirectMergeMode, directMergeMode) } : {}),
     ...(optimizationMode ? { optimizationMode: enumValue(OptimizationMode, optimizationMode) } : {}),
+    ...(batchingMode ? { batchingMode: enumValue(BatchingMode, batchingMode) } : {}),
     ...(requiredStatuses ? { requiredStatuses: { values: requiredStatuses } } : {}),
   };
 }

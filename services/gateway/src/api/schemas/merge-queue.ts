@@ -97,6 +97,8 @@ export const MODES = ["SINGLE", "PARALLEL"] as const;
 export const MERGE_METHODS = ["MERGE_COMMIT", "SQUASH", "REBASE"] as const;
 export const DIRECT_MERGE_MODES = ["OFF", "ALWAYS"] as const;
 export const OPTIMIZATION_MODES = ["OFF", "BISECTION_SKIP_REDUNDANT_TESTS"] as const;
+/** Ours, beyond compat-notes: FIXED fills batches to batchingMinSize; ADAPTIVE sizes each batch from the load. */
+export const BATCHING_MODES = ["FIXED", "ADAPTIVE"] as const;
 
 const setting = (name: keyof typeof RANGES) => {
   const [min, max] = RANGES[name];
@@ -114,6 +116,7 @@ export const queueSettings = {
   batch: z.boolean().optional(),
   batchingMaxWaitTimeMinutes: setting("batchingMaxWaitTimeMinutes"),
   batchingMinSize: setting("batchingMinSize"),
+  batchingMode: upperEnum(BATCHING_MODES).optional(),
   bisectionConcurrency: setting("bisectionConcurrency"),
   requiredStatuses: z.array(statusName).max(100, "must hold at most 100 status names").optional(),
   mergeMethod: upperEnum(MERGE_METHODS).optional(),
@@ -183,6 +186,7 @@ const queueFields = {
   batch: z.boolean(),
   batchingMaxWaitTimeMinutes: z.int(),
   batchingMinSize: z.int(),
+  batchingMode: z.enum(BATCHING_MODES),
   bisectionConcurrency: z.int(),
   requiredStatuses: z.array(z.string()),
   mergeMethod: z.enum(MERGE_METHODS),

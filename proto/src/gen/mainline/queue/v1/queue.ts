@@ -190,6 +190,48 @@ export function directMergeModeToJSON(object: DirectMergeMode): string {
   }
 }
 
+/** How a batch's size is chosen when batching is on. */
+export enum BatchingMode {
+  UNSPECIFIED = 0,
+  /** FIXED - Batches fill to the target size (batching_min_size). The default. */
+  FIXED = 1,
+  /** ADAPTIVE - The size follows the observed failure rate and the backlog, up to the target size. */
+  ADAPTIVE = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function batchingModeFromJSON(object: any): BatchingMode {
+  switch (object) {
+    case 0:
+    case "BATCHING_MODE_UNSPECIFIED":
+      return BatchingMode.UNSPECIFIED;
+    case 1:
+    case "BATCHING_MODE_FIXED":
+      return BatchingMode.FIXED;
+    case 2:
+    case "BATCHING_MODE_ADAPTIVE":
+      return BatchingMode.ADAPTIVE;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return BatchingMode.UNRECOGNIZED;
+  }
+}
+
+export function batchingModeToJSON(object: BatchingMode): string {
+  switch (object) {
+    case BatchingMode.UNSPECIFIED:
+      return "BATCHING_MODE_UNSPECIFIED";
+    case BatchingMode.FIXED:
+      return "BATCHING_MODE_FIXED";
+    case BatchingMode.ADAPTIVE:
+      return "BATCHING_MODE_ADAPTIVE";
+    case BatchingMode.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export enum OptimizationMode {
   UNSPECIFIED = 0,
   OFF = 1,
@@ -639,6 +681,7 @@ export interface Queue {
    * merge-time estimates that every gateway replica computes alike.
    */
   recentRunDurationsMs: number[];
+  batchingMode: BatchingMode;
 }
 
 /** How many PRs of a queue ended, by outcome, within a recent window. */
@@ -848,6 +891,7 @@ function createBaseQueue(): Queue {
     createdAt: undefined,
     lastHour: undefined,
     recentRunDurationsMs: [],
+    batchingMode: 0,
   };
 }
 
@@ -925,6 +969,9 @@ export const Queue: MessageFns<Queue> = {
         writer.uint64(v);
       }
       writer.join();
+    }
+    if (message.batchingMode !== 0) {
+      writer.uint32(192).int32(message.batchingMode);
     }
     return writer;
   },
@@ -1136,6 +1183,14 @@ export const Queue: MessageFns<Queue> = {
 
             break;
           }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.batchingMode = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1245,6 +1300,11 @@ export const Queue: MessageFns<Queue> = {
         : globalThis.Array.isArray(object?.recent_run_durations_ms)
         ? object.recent_run_durations_ms.map((e: any) => globalThis.Number(e))
         : [],
+      batchingMode: isSet(object.batchingMode)
+        ? batchingModeFromJSON(object.batchingMode)
+        : isSet(object.batching_mode)
+        ? batchingModeFromJSON(object.batching_mode)
+        : 0,
     };
   },
 
@@ -1319,6 +1379,9 @@ export const Queue: MessageFns<Queue> = {
     if (message.recentRunDurationsMs?.length) {
       obj.recentRunDurationsMs = message.recentRunDurationsMs.map((e) => Math.round(e));
     }
+    if (message.batchingMode !== 0) {
+      obj.batchingMode = batchingModeToJSON(message.batchingMode);
+    }
     return obj;
   },
 
@@ -1352,6 +1415,7 @@ export const Queue: MessageFns<Queue> = {
       ? RecentOutcomes.fromPartial(object.lastHour)
       : undefined;
     message.recentRunDurationsMs = object.recentRunDurationsMs?.map((e) => e) || [];
+    message.batchingMode = object.batchingMode ?? 0;
     return message;
   },
 };

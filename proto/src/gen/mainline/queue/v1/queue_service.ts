@@ -22,6 +22,9 @@ import { Timestamp } from "../../../google/protobuf/timestamp.js";
 import { QueueRef, RepoRef } from "../../common/v1/common.js";
 import { SetPullRequestPriorityRequest, SetPullRequestPriorityResponse } from "./priority.js";
 import {
+  BatchingMode,
+  batchingModeFromJSON,
+  batchingModeToJSON,
   DirectMergeMode,
   directMergeModeFromJSON,
   directMergeModeToJSON,
@@ -125,6 +128,7 @@ export interface UpdateQueueRequest {
   statusCheckEnabled?: boolean | undefined;
   directMergeMode?: DirectMergeMode | undefined;
   optimizationMode?: OptimizationMode | undefined;
+  batchingMode?: BatchingMode | undefined;
 }
 
 export interface UpdateQueueResponse {
@@ -663,6 +667,7 @@ function createBaseUpdateQueueRequest(): UpdateQueueRequest {
     statusCheckEnabled: undefined,
     directMergeMode: undefined,
     optimizationMode: undefined,
+    batchingMode: undefined,
   };
 }
 
@@ -721,6 +726,9 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     }
     if (message.optimizationMode !== undefined) {
       writer.uint32(144).int32(message.optimizationMode);
+    }
+    if (message.batchingMode !== undefined) {
+      writer.uint32(152).int32(message.batchingMode);
     }
     return writer;
   },
@@ -882,6 +890,14 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
             message.optimizationMode = reader.int32() as any;
             continue;
           }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.batchingMode = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -966,6 +982,11 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
         : isSet(object.optimization_mode)
         ? optimizationModeFromJSON(object.optimization_mode)
         : undefined,
+      batchingMode: isSet(object.batchingMode)
+        ? batchingModeFromJSON(object.batchingMode)
+        : isSet(object.batching_mode)
+        ? batchingModeFromJSON(object.batching_mode)
+        : undefined,
     };
   },
 
@@ -1025,6 +1046,9 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     if (message.optimizationMode !== undefined) {
       obj.optimizationMode = optimizationModeToJSON(message.optimizationMode);
     }
+    if (message.batchingMode !== undefined) {
+      obj.batchingMode = batchingModeToJSON(message.batchingMode);
+    }
     return obj;
   },
 
@@ -1055,6 +1079,7 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     message.statusCheckEnabled = object.statusCheckEnabled ?? undefined;
     message.directMergeMode = object.directMergeMode ?? undefined;
     message.optimizationMode = object.optimizationMode ?? undefined;
+    message.batchingMode = object.batchingMode ?? undefined;
     return message;
   },
 };
