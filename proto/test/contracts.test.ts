@@ -67,6 +67,7 @@ describe("proto contracts", () => {
             prBaseBranch: "main",
             prAuthor: pr.value,
             history: [],
+            priorityChanges: [],
           },
         });
       },

@@ -31,33 +31,62 @@ export function useLive<T>(
     let running = false;
     let again = false;
     let closed = false;
+    let failures = 0;
+    let retry: ReturnType<typeof setTimeout> | undefined;
     const run = async () => {
       if (running) {
         again = true;
         return;
       }
       running = true;
+      clearTimeout(retry);
       do {
         again = false;
         try {
           const data = await loadRef.current();
+          failures = 0;
           if (!closed) setState({ data, error: undefined, at: Date.now() });
         } catch (error) {
+          failures++;
           if (!closed) setState((s) => ({ ...s, error: (error as Error).message }));
         }
       } while (again && !closed);
       running = false;
+      // A failed read (the gateway busy or restarting) is tried again: the change it missed may be the last one
+      // an event announces, and the page must not stay on what it showed before. A refusal the user must act on
+      // (signed out) ends the page's session elsewhere, so the retries stop with it.
+      if (failures > 0 && !closed)
+        retry = setTimeout(() => void run(), Math.min(15_000, 500 * 2 ** failures));
     };
     reloadRef.current = () => void run();
     void run();
-    if (!filter) return () => void (closed = true);
-    const source = new EventSource(`/ui/events?${new URLSearchParams(filter).toString()}`);
-    source.addEventListener("change", () => void run());
-    // After a reconnect events may have been missed: read again.
-    source.addEventListener("open", () => void run());
+    if (!filter) {
+      return () => {
+        closed = true;
+        clearTimeout(retry);
+      };
+    }
+    let source: EventSource | undefined;
+    let reopen: ReturnType<typeof setTimeout> | undefined;
+    const subscribe = () => {
+      const s = new EventSource(`/ui/events?${new URLSearchParams(filter).toString()}`);
+      source = s;
+      s.addEventListener("change", () => void run());
+      // Events may have been missed before the stream (re)opened: read again once it is open.
+      s.addEventListener("open", () => void run());
+      // The browser retries a dropped stream by itself, but gives up for good when an attempt is answered with an
+      // error status (a gateway restarting or overloaded): open a new one then, or the page would stop updating.
+      s.addEventListener("error", () => {
+        if (s.readyState !== EventSource.CLOSED || closed) return;
+        reopen = setTimeout(subscribe, 2_000);
+      });
+    };
+    subscribe();
     return () => {
       closed = true;
-      source.close();
+      clearTimeout(retry);
+      clearTimeout(reopen);
+      source?.close();
     };
   }, [key]);
   return { ...state, reload: () => reloadRef.current() };

@@ -3,6 +3,7 @@ import type { CliContext } from "./cli-context.js";
 import { registerAdminCommands } from "./commands/admin-commands.js";
 import { registerFlakyCommands } from "./commands/flaky-commands.js";
 import { registerPrEventCommand } from "./commands/pr-event-command.js";
+import { registerPriorityCommand } from "./commands/priority-command.js";
 import { registerPullRequestCommands } from "./commands/pull-request-commands.js";
 import { registerQueueCommands } from "./commands/queue-commands.js";
 import { registerRepoCommands } from "./commands/repo-commands.js";
@@ -26,6 +27,7 @@ export function buildProgram(cli: CliContext): Command {
         "`mainline test` exits with its command's code unless quarantine forgives every failure.",
     );
   registerPullRequestCommands(program, cli);
+  registerPriorityCommand(program, cli);
   registerQueueCommands(program, cli);
   registerTargetsCommand(program, cli);
   registerReportCommand(program, cli);

@@ -92,6 +92,8 @@ export const SERVICE_PERMISSIONS: Readonly<Record<string, ServicePermissions>> =
         SUBJECTS.testBranchCleanupJob,
         SUBJECTS.testResults,
         SUBJECTS.pullRequestEvent,
+        SUBJECTS.pullRequestPriorityEvent,
+        SUBJECTS.queueEvent,
         SUBJECTS.batchEvent,
         SUBJECTS.testRunEvent,
         SUBJECTS.queueEvent,

@@ -69,6 +69,30 @@ describe("mainline CLI: queues, pull requests, administration and webhooks over 
       );
       expect(updated.code, updated.stderr).to.equal(0);
       expect(updated.stdout).to.include("batching off");
+      const adaptive = await mainline(
+        "queue",
+        "update",
+        "--repo",
+        REPO,
+        "--batch",
+        "--batching-mode",
+        "ADAPTIVE",
+      );
+      expect(adaptive.code, adaptive.stderr).to.equal(0);
+      expect(adaptive.stdout).to.include("batching on (adaptive size up to 3");
+      const refused = await mainline("queue", "update", "--repo", REPO, "--batching-mode", "SOMETIMES");
+      expect(refused.code).to.not.equal(0);
+      expect(refused.stderr).to.include("batchingMode");
+      const back = await mainline(
+        "queue",
+        "update",
+        "--repo",
+        REPO,
+        "--no-batch",
+        "--batching-mode",
+        "FIXED",
+      );
+      expect(back.code, back.stderr).to.equal(0);
       expect(updated.stdout).to.include("pending failure depth 2");
       for (const [verb, state] of [
         ["pause", "PAUSED"],
@@ -169,6 +193,20 @@ describe("mainline CLI: queues, pull requests, administration and webhooks over 
         prSha: sha,
         isCurrentlySubmittedToQueue: true,
       });
+
+      const raised = await mainline("priority", "7", "urgent", "--repo", REPO);
+      expect(raised.code, raised.stderr).to.equal(0);
+      expect(raised.stdout.trim()).to.equal("PR #7 now has priority urgent");
+      const shown = await mainline("status", "7", "--repo", REPO);
+      expect(shown.stdout).to.match(/priority high → urgent at \S+ by token:\S+/);
+      const numbered = await mainline("--json", "priority", "7", "42", "--repo", REPO);
+      expect(JSON.parse(numbered.stdout)).to.deep.equal({ pr: 7, priorityValue: 42, priorityName: "" });
+      const typo = await mainline("priority", "7", "soonest", "--repo", REPO);
+      expect(typo.code).to.equal(2);
+      expect(typo.stderr).to.include("<priority> must be urgent, high, medium, low or an integer 0-255");
+      const unknown = await mainline("priority", "70", "low", "--repo", REPO);
+      expect(unknown.code).to.not.equal(0);
+      expect(unknown.stderr).to.include("70");
 
       const cancelled = await mainline("cancel", "7", "--repo", REPO);
       expect(cancelled.code, cancelled.stderr).to.equal(0);

@@ -139,6 +139,10 @@ describe("organisations are isolated on every endpoint (the whole system, one to
       refused(await post("/cancelPullRequest", beta, { ...main, pr: { number: 1 } })),
     restartTestsOnPullRequest: async () =>
       refused(await post("/restartTestsOnPullRequest", beta, { ...main, pr: { number: 1 } })),
+    setPullRequestPriority: async () =>
+      refused(
+        await post("/setPullRequestPriority", beta, { ...main, pr: { number: 1 }, priority: "urgent" }),
+      ),
     getSubmittedPullRequest: async () => {
       refused(await post("/getSubmittedPullRequest", beta, { ...main, pr: { number: 1 } }));
       refused(await post("/getSubmittedPullRequest", beta, { ...main, pr: { branch: "feature-1" } }));
@@ -255,6 +259,9 @@ describe("organisations are isolated on every endpoint (the whole system, one to
           override: "NEVER_QUARANTINE",
         }),
       ),
+    // A's test, named by its id: B's repository of the same name does not know it.
+    getTest: async () =>
+      refused(await post("/flaky-tests/get-test", beta, { repo, test_id: ids.testId }), [404]),
     linkTestTicket: async () =>
       refused(
         await post("/flaky-tests/link-ticket", beta, {

@@ -98,6 +98,7 @@ describe("merge queue through the HTTP API (gateway -> gRPC -> queue-coordinator
       batch: false,
       batchingMaxWaitTimeMinutes: 5,
       batchingMinSize: 4,
+      batchingMode: "FIXED",
       bisectionConcurrency: 1,
       mergeMethod: "SQUASH",
     });
@@ -237,6 +238,13 @@ describe("merge queue through the HTTP API (gateway -> gRPC -> queue-coordinator
     });
     expect(updated.body).to.not.have.property("enqueuedPullRequests");
     expect((await call("/updateQueue", { ...queue, batchingMinSize: 0 })).status).to.equal(400);
+    const badMode = await call("/updateQueue", { ...queue, batchingMode: "SOMETIMES" });
+    expect(badMode.status).to.equal(400);
+    expect(badMode.body).to.contain("batchingMode");
+    const adaptive = await call("/updateQueue", { ...queue, batchingMode: "adaptive" });
+    expect(adaptive.body).to.include({ batchingMode: "ADAPTIVE" });
+    expect(await getQueue()).to.include({ batchingMode: "ADAPTIVE" });
+    await call("/updateQueue", { ...queue, batchingMode: "FIXED" });
     expect(await getQueue()).to.include({ batchingMinSize: 4, concurrency: 3 });
     const paused = await call("/updateQueue", { ...queue, state: "paused" });
     expect(paused.body).to.include({ state: "PAUSED" });

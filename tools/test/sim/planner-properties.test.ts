@@ -9,6 +9,7 @@ const settingsArb = fc.record({
   concurrency: fc.integer({ min: 1, max: 4 }),
   batch: fc.boolean(),
   batchingMinSize: fc.integer({ min: 2, max: 4 }),
+  batchingMode: fc.constantFrom("FIXED", "ADAPTIVE"),
   batchingMaxWaitTimeMinutes: fc.integer({ min: 1, max: 10 }),
   pendingFailureDepth: fc.integer({ min: 0, max: 2 }),
   canOptimisticallyMerge: fc.boolean(),
@@ -108,6 +109,43 @@ function aheadOf(state: PlannerState, n: number): number[] {
   return state.order.slice(0, Math.max(0, i)).filter((p) => state.prs[p]?.mergeId === null);
 }
 
+/**
+ * A flake alone never fails a good PR: a PR ends FAILED only after a run testing it alone failed
+ * (a batch of one, a bisection's or a probe's last suspect), or after at least two failed runs
+ * had it under test (a batch and the bisection step that narrowed the failure down to it). The
+ * failure of a batch or of a probe by itself, which one flake can cause, fails nobody.
+ */
+function checkNoFailureOnOneFlake() {
+  const tested = new Map<string, number[]>();
+  const failedAlone = new Set<number>();
+  const failures = new Map<number, number>();
+  return ({ event, step, before }: StepObservation): void => {
+    if (event.type === "TEST_RUN_FINISHED" && event.outcome !== "PASSED") {
+      const prs = tested.get(event.runId) ?? [];
+      if (before.runs[event.runId]?.status === "RUNNING") {
+        if (prs.length === 1) failedAlone.add(prs[0] as number);
+        for (const n of prs) failures.set(n, (failures.get(n) ?? 0) + 1);
+      }
+    }
+    for (const d of step.decisions) if (d.type === "START_TEST_RUN") tested.set(d.runId, d.prs);
+    for (const notice of step.notices) {
+      if (notice.type !== "PR_STATE_CHANGED" || notice.to !== "FAILED") continue;
+      const proven = failedAlone.has(notice.pr) || (failures.get(notice.pr) ?? 0) >= 2;
+      expect(proven, `PR ${notice.pr} FAILED on one failed run that tested others too`).to.be.true;
+    }
+  };
+}
+
+/** No main run tests more PRs than the target size allows (ADAPTIVE picks within it). */
+function checkBatchSizes(batch: boolean, ceiling: number) {
+  return ({ step }: StepObservation): void => {
+    for (const d of step.decisions) {
+      if (d.type !== "START_TEST_RUN" || d.kind !== "main") continue;
+      expect(d.prs.length, `run ${d.runId}`).to.be.at.most(batch ? ceiling : 1);
+    }
+  };
+}
+
 const RUNS = { numRuns: Number(process.env.PROPERTY_RUNS ?? 100) };
 
 describe("planner properties over random workloads (fast-check, fake CI)", () => {
@@ -123,6 +161,24 @@ describe("planner properties over random workloads (fast-check, fake CI)", () =>
         expect(report.stuck, "PRs left in the queue").to.equal(0);
         const ends: PrState[] = ["MERGED", "FAILED", "CANCELLED"];
         for (let n = 1; n <= workload.prCount; n++) expect(ends).to.include(report.finalStates[n]);
+      }),
+      RUNS,
+    );
+  });
+
+  it("one flaky run never fails a PR, and no batch exceeds the target size", () => {
+    fc.assert(
+      fc.property(settingsArb, workloadArb(true), (settings, workload) => {
+        const failures = checkNoFailureOnOneFlake();
+        const sizes = checkBatchSizes(settings.batch, settings.batchingMinSize);
+        runSimulation({
+          settings,
+          workload,
+          observe: (o) => {
+            failures(o);
+            sizes(o);
+          },
+        });
       }),
       RUNS,
     );

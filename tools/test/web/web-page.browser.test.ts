@@ -11,6 +11,7 @@ import { LocalRemote } from "../../src/demo/local-remote.js";
 import { runCli } from "../../src/cli/run-cli.js";
 import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
 import { CapturedSink } from "../cli/mainline-fixture.js";
+import { accessibilityProblems } from "./page-checks.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const CHROMIUM = "/usr/bin/chromium";
@@ -103,6 +104,7 @@ describe("the web page in a real browser, against the whole system as make dev s
   it("signs in with the API token and lists the organisation's queues", async () => {
     await page.goto(`${origin}/`);
     await page.screenshot({ path: path.join(SHOTS, "sign-in.png") });
+    expect(await accessibilityProblems(page), "sign-in page").to.deep.equal([]);
     // By keyboard alone: the first Tab lands in the labelled token field, Enter submits.
     await page.keyboard.press("Tab");
     expect(
@@ -121,6 +123,7 @@ describe("the web page in a real browser, against the whole system as make dev s
     expect(cookie.httpOnly).to.equal(true);
     expect(cookie.sameSite).to.equal("Strict");
     await page.screenshot({ path: path.join(SHOTS, "queues.png") });
+    expect(await accessibilityProblems(page), "queues page").to.deep.equal([]);
     // A phone's width: the table becomes one block per queue, nothing scrolls sideways.
     await page.setViewportSize({ width: 375, height: 700 });
     const overflow = await page.evaluate(() => {
@@ -137,6 +140,7 @@ describe("the web page in a real browser, against the whole system as make dev s
     await page.getByRole("link", { name: new RegExp(`${repoKey} main`) }).click();
     await page.locator(`li.pr[data-pr="${good.number}"][data-state="PENDING"]`).waitFor();
     await page.screenshot({ path: path.join(SHOTS, "queue.png") });
+    expect(await accessibilityProblems(page), "queue page").to.deep.equal([]);
     await page.getByRole("link", { name: new RegExp(`#${good.number} `) }).click();
     await page.locator("#pr-state", { hasText: "PENDING" }).waitFor();
     // A marker in the page's memory: a reload would lose it.
@@ -145,10 +149,33 @@ describe("the web page in a real browser, against the whole system as make dev s
     page.on("framenavigated", (frame) => navigations.push(frame.url()));
     // The failing PR's page is open from the start too, so it sees its run and keeps the link to its output.
     const failing = await page.context().newPage();
+    // The gateway refuses this page's first read and first event stream (as a busy or restarting gateway may): the
+    // page must recover by itself, or it would never see its PR fail below.
+    const refused = { stream: false, read: false };
+    await failing.route("**/ui/events?*", (route) => {
+      if (refused.stream) return route.continue();
+      refused.stream = true;
+      return route.fulfill({ status: 503, body: "busy" });
+    });
+    await failing.route("**/v1/getSubmittedPullRequest", (route) => {
+      if (refused.read) return route.continue();
+      refused.read = true;
+      return route.fulfill({ status: 503, body: "busy" });
+    });
     await failing.goto(
       `${origin}/pull-request?repo=${encodeURIComponent(repoKey)}&branch=main&pr=${bad.number}`,
     );
     await failing.locator("#pr-estimate", { hasText: "Position 2" }).waitFor();
+    // Raised to high before anything runs, it overtakes the PR ahead (which has not started): cancel and
+    // resubmit would have put it last instead. The timeline records who changed it.
+    await failing.getByLabel("Priority").selectOption("high");
+    await failing.getByRole("button", { name: "Set priority" }).click();
+    await failing.locator("#pr-estimate", { hasText: "Position 1" }).waitFor({ timeout: 5_000 });
+    await failing.locator(".timeline li.priority-change", { hasText: /medium → high by token:/ }).waitFor();
+    await failing.screenshot({ path: path.join(SHOTS, "pull-request-priority.png"), fullPage: true });
+    expect(await accessibilityProblems(failing), "PR page in the queue").to.deep.equal([]);
+    // The good PR's page hears the change too, with no reload: it is now second.
+    await page.locator("#pr-estimate", { hasText: "Position 2" }).waitFor({ timeout: 5_000 });
     await api("/updateQueue", { repo, targetBranch: "main", state: "RUNNING" });
     await page.locator("#pr-state", { hasText: "MERGED" }).waitFor({ timeout: 120_000 });
     expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).to.equal(1);
@@ -163,6 +190,10 @@ describe("the web page in a real browser, against the whole system as make dev s
 
     // (The estimate #4 gets while under test may last only as long as its short run: the gateway tests check it.)
     await failing.locator("#pr-state", { hasText: "FAILED" }).waitFor({ timeout: 120_000 });
+    expect(refused, "the first stream and read were refused, and the page recovered").to.deep.equal({
+      stream: true,
+      read: true,
+    });
     expect(await failing.locator("#pr-reason").textContent()).to.equal("Failed: TESTS_FAILED");
     await failing.close();
 
@@ -185,6 +216,7 @@ describe("the web page in a real browser, against the whole system as make dev s
     const link = reopened.getByRole("link", { name: "The run's output" });
     expect(await link.getAttribute("href")).to.match(/^\/v1\/test-runs\/[^/]+\/output$/);
     await reopened.screenshot({ path: path.join(SHOTS, "pull-request-failed.png"), fullPage: true });
+    expect(await accessibilityProblems(reopened), "failed PR page").to.deep.equal([]);
     await reopened.close();
   });
 
@@ -209,17 +241,45 @@ describe("the web page in a real browser, against the whole system as make dev s
       end_time: end.toISOString(),
       page_query: { page_size: 10 },
     });
-    const test = (listed.tests as { html_url: string; name: string }[]).find(
+    const test = (listed.tests as { id: string; html_url: string; name: string }[]).find(
       (t) => t.name === "adds up prices",
     )!;
     expect(new URL(test.html_url).origin, "html_url points at this gateway").to.equal(origin);
+    // A later run that passes on a PR's branch, and a ticket: the page lists both runs, newest first.
+    await api("/flaky-tests/upload", {
+      repo,
+      commit_sha: "b".repeat(40),
+      branch: "feature/cart",
+      pr_number: 7,
+      context: "CI",
+      run_started_at: new Date(Date.now() + 1_000).toISOString(),
+      junit: [junit.replace(/<failure[^>]*>[^<]*<\/failure>/, "")],
+    });
+    const ticket = "https://tracker.example/SHOP-12";
+    await api("/flaky-tests/link-ticket", { repo, test_id: test.id, url: ticket });
     await page.goto(test.html_url);
     await page.getByRole("heading", { name: "adds up prices" }).waitFor();
+    const runs = page.locator(".recent-runs tbody tr");
+    expect(await runs.count()).to.equal(2);
+    expect(await runs.nth(0).textContent()).to.match(/passed.*feature\/cart · PR #7/);
+    expect(await runs.nth(1).textContent()).to.match(/failed.*CI · main/);
+    // The summary replaces volatile details (numbers) with placeholders, so alike failures group together.
+    // The summary replaces volatile details (numbers) with placeholders, so alike failures group together.
+    expect(await page.locator("li", { hasText: "expected <n>, got <n>" }).textContent()).to.match(
+      / 1×, last /,
+    );
+    expect(await page.getByRole("link", { name: ticket }).getAttribute("href")).to.equal(ticket);
     expect(await page.locator("#test-quarantined").textContent()).to.equal("no");
     await page.getByLabel("Always quarantine").check();
     await page.getByRole("button", { name: "Save override" }).click();
     await page.locator("#test-quarantined", { hasText: "yes" }).waitFor({ timeout: 5_000 });
     await page.screenshot({ path: path.join(SHOTS, "test.png"), fullPage: true });
+    expect(await accessibilityProblems(page), "test page").to.deep.equal([]);
+    // The list of failing tests links to the same page.
+    await page.getByRole("link", { name: `Flaky tests of ${repoKey}` }).click();
+    await page.getByRole("link", { name: "adds up prices" }).waitFor();
+    await page.screenshot({ path: path.join(SHOTS, "flaky-tests.png"), fullPage: true });
+    expect(await accessibilityProblems(page), "flaky tests page").to.deep.equal([]);
   });
 
   it("shows another organisation's token none of it", async () => {
@@ -236,6 +296,7 @@ describe("the web page in a real browser, against the whole system as make dev s
       await other.getByLabel("API token").fill(token as string);
       await other.getByRole("button", { name: "Sign in" }).click();
       await other.getByRole("heading", { name: "No queue yet" }).waitFor();
+      expect(await accessibilityProblems(other), "empty queues page").to.deep.equal([]);
       await other.goto(
         `${origin}/pull-request?repo=${encodeURIComponent(repoKey)}&branch=main&pr=${good.number}`,
       );

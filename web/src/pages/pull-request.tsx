@@ -4,6 +4,7 @@ import { ago, stateClass } from "../format.js";
 import { useLive } from "../live.js";
 import { queueHref } from "../router.js";
 import type { EnqueuedPullRequest } from "./queue.js";
+import { PriorityForm, priorityLabel } from "./priority-form.js";
 import { RunOutput } from "./run-output.js";
 
 interface SubmittedPullRequest {
@@ -22,6 +23,8 @@ interface SubmittedPullRequest {
   failureDetailsUrl?: string;
   /** Every state change of this submission, oldest first, as the coordinator stored it. */
   history: Transition[];
+  /** Every priority change of this submission, oldest first. */
+  priorityChanges: { at: string; from: number; to: number; by?: string }[];
   queuePosition?: number;
   estimatedMergeAt?: string;
 }
@@ -72,7 +75,7 @@ export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: st
       : undefined;
     return { pr: submitted, ...(runId && details ? { run: { id: runId, details } } : {}) };
   };
-  const { data, error } = useLive(load, { repo, branch }, `${repo} ${branch} ${pr}`);
+  const { data, error, reload } = useLive(load, { repo, branch }, `${repo} ${branch} ${pr}`);
   const act = (path: string) =>
     api(path, { repo: ref, targetBranch: branch, pr: { number: pr } }).then(
       () => setActionError(undefined),
@@ -138,21 +141,33 @@ export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: st
               </span>
             )}
           </div>
+          {p.isCurrentlySubmittedToQueue && ref && (
+            <PriorityForm repo={ref} branch={branch} pr={pr} current={p.priorityValue} onChanged={reload} />
+          )}
           <section aria-labelledby="timeline-heading">
             <h2 id="timeline-heading">Timeline</h2>
             <ol class="timeline">
-              {p.history.map((t, i) => (
-                <li key={i}>
-                  <span class={stateClass(t.to)}>{t.to}</span>{" "}
-                  <time dateTime={t.at}>{new Date(t.at).toLocaleString()}</time> — {t.reason}
-                  {t.testRunId && (
-                    <>
-                      {" "}
-                      (run <code>{t.testRunId}</code>)
-                    </>
-                  )}
-                </li>
-              ))}
+              {timeline(p).map((t, i) =>
+                "reason" in t ? (
+                  <li key={i}>
+                    <span class={stateClass(t.to)}>{t.to}</span>{" "}
+                    <time dateTime={t.at}>{new Date(t.at).toLocaleString()}</time> — {t.reason}
+                    {t.testRunId && (
+                      <>
+                        {" "}
+                        (run <code>{t.testRunId}</code>)
+                      </>
+                    )}
+                  </li>
+                ) : (
+                  <li key={i} class="priority-change">
+                    <span class="badge">PRIORITY</span>{" "}
+                    <time dateTime={t.at}>{new Date(t.at).toLocaleString()}</time> — {priorityLabel(t.from)} →{" "}
+                    {priorityLabel(t.to)}
+                    {t.by && ` by ${t.by}`}
+                  </li>
+                ),
+              )}
             </ol>
           </section>
           <section aria-labelledby="run-heading">
@@ -191,6 +206,12 @@ export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: st
       )}
     </main>
   );
+}
+
+/** State changes and priority changes in one list by time (a stable sort keeps each list's own order). */
+function timeline(p: SubmittedPullRequest) {
+  const changes = p.priorityChanges ?? [];
+  return [...p.history, ...changes].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
 }
 
 /** A COMMAND run's status check links to its stored output; an EXTERNAL one to its CI's page. */

@@ -17,6 +17,8 @@ export interface EnqueuedPullRequest {
   prTitle: string;
   prAuthor: string;
   testRunId?: string;
+  /** Best case, from the PR's place and the queue's recent run durations; absent until a run finished. */
+  estimatedMergeAt?: string;
 }
 
 interface QueueView {
@@ -59,6 +61,16 @@ function PrRow({
       <span class="meta">
         priority {pr.priorityName || pr.priorityValue}
         {pr.noBatch ? ", alone" : ""} · {pr.prAuthor || "unknown author"} · since {ago(pr.stateChangedAt)}
+        {pr.estimatedMergeAt && (
+          <>
+            {" "}
+            · merges by{" "}
+            <time class="estimate" dateTime={pr.estimatedMergeAt}>
+              {new Date(pr.estimatedMergeAt).toLocaleTimeString()}
+            </time>{" "}
+            at best
+          </>
+        )}
       </span>
     </li>
   );

@@ -2,7 +2,23 @@ import { useState } from "preact/hooks";
 import { api, parseRepoKey, type SessionInfo } from "../api.js";
 import { percent, stateClass } from "../format.js";
 import { useLive } from "../live.js";
-import { failingTests } from "./flaky-tests.js";
+import type { FailingTest } from "./flaky-tests.js";
+
+interface RecentRun {
+  at: string;
+  outcome: "passed" | "failed" | "flaky";
+  context: string;
+  branch: string;
+  commit_sha: string;
+  pr_number?: number;
+}
+
+interface TestDetails {
+  test: FailingTest;
+  recent_runs: RecentRun[];
+}
+
+const CONTEXTS: Record<string, string> = { CI: "CI", MERGE_QUEUE: "merge queue", BISECTION: "bisection" };
 
 const OVERRIDES = [
   ["NONE", "Automatic (the repository's rules decide)"],
@@ -10,7 +26,7 @@ const OVERRIDES = [
   ["NEVER_QUARANTINE", "Never quarantine"],
 ] as const;
 
-/** One test (the page a test record's html_url names), from the last 7 days of list-failing-tests. */
+/** One test (the page a test record's html_url names): its record and latest runs (get-test). */
 export function TestPage({
   session,
   org,
@@ -24,11 +40,16 @@ export function TestPage({
 }) {
   const [override, setOverride] = useState<string>("NONE");
   const [message, setMessage] = useState<string>();
-  const { data, error, reload } = useLive(
-    () => failingTests(session.org, repo, 168).then((tests) => tests.find((t) => t.id === testId) ?? null),
+  const {
+    data: details,
+    error,
+    reload,
+  } = useLive(
+    () => api<TestDetails>("/flaky-tests/get-test", { repo: parseRepoKey(repo), test_id: testId }),
     { repo },
     `${repo} ${testId}`,
   );
+  const data = details?.test;
   if (org !== session.org)
     return (
       <main id="main">
@@ -64,10 +85,7 @@ export function TestPage({
           {error}
         </p>
       )}
-      {data === null && (
-        <p>This test has not failed in the last 7 days, so there is nothing to show about it.</p>
-      )}
-      {data && (
+      {data && details && (
         <>
           <p class="summary">
             <span class={stateClass(data.status.value)} id="test-status">
@@ -89,14 +107,62 @@ export function TestPage({
             <dt>Ticket</dt>
             <dd>{data.ticket ? <a href={data.ticket.html_url}>{data.ticket.html_url}</a> : "none linked"}</dd>
           </dl>
-          <h2>Most common failures</h2>
-          <ul>
-            {data.most_common_failures.map((f) => (
-              <li key={f.summary}>
-                <pre class="failure">{f.summary}</pre> {f.occurrence_count}×
-              </li>
-            ))}
-          </ul>
+          <h2 id="runs-heading">Latest runs</h2>
+          {details.recent_runs.length === 0 ? (
+            <p>
+              No run of this test is recorded yet: run your tests through{" "}
+              <code>npx mainline test --junit 'reports/*.xml' -- &lt;command&gt;</code>, which uploads their
+              results.
+            </p>
+          ) : (
+            <table class="recent-runs" aria-labelledby="runs-heading">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Outcome</th>
+                  <th scope="col">Where</th>
+                  <th scope="col">Commit</th>
+                </tr>
+              </thead>
+              <tbody>
+                {details.recent_runs.map((r, i) => (
+                  <tr key={i}>
+                    <td data-label="When">
+                      <time dateTime={r.at}>{new Date(r.at).toLocaleString()}</time>
+                    </td>
+                    <td data-label="Outcome">
+                      <span class={stateClass(r.outcome)}>{r.outcome}</span>
+                    </td>
+                    <td data-label="Where">
+                      {CONTEXTS[r.context] ?? r.context} · {r.branch || "—"}
+                      {r.pr_number !== undefined && ` · PR #${r.pr_number}`}
+                    </td>
+                    <td data-label="Commit">
+                      <code>{r.commit_sha.slice(0, 12) || "—"}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <h2>Failure summaries</h2>
+          {data.most_common_failures.length === 0 ? (
+            <p>No failure recorded.</p>
+          ) : (
+            <ul>
+              {data.most_common_failures.map((f) => (
+                <li key={f.summary}>
+                  <pre class="failure">{f.summary}</pre> {f.occurrence_count}×
+                  {f.last_occurrence && (
+                    <>
+                      , last{" "}
+                      <time dateTime={f.last_occurrence}>{new Date(f.last_occurrence).toLocaleString()}</time>
+                    </>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
           <form onSubmit={(e) => void save(e)}>
             <fieldset>
               <legend>Quarantine override</legend>

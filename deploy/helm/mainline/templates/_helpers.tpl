@@ -190,6 +190,8 @@ MAINLINE_QUEUE_COORDINATOR = {
       "mainline.jobs.test-branch-cleanup"
       "mainline.jobs.test-results"
       "mainline.events.pull-request"
+      "mainline.events.pull-request-priority"
+      "mainline.events.queue"
       "mainline.events.batch"
       "mainline.events.test-run"
       "mainline.events.queue"

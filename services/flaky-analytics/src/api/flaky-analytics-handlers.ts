@@ -9,6 +9,7 @@ import {
   repoOf,
   requireOrg,
   toProtoFailingTest,
+  toProtoRecentRun,
   toProtoSettings,
 } from "./proto-mapping.js";
 
@@ -44,6 +45,14 @@ export function flakyAnalyticsHandlers(app: FlakyAnalytics): AsyncImplementation
           lastPageToken: info.last_page_token,
           pageIndex: info.page_index,
         },
+      };
+    },
+
+    async getTest(request) {
+      const details = await app.getTest(requireOrg(request.org), repoOf(request.repo), request.testId);
+      return {
+        test: toProtoFailingTest(details.record),
+        recentRuns: details.recentRuns.map(toProtoRecentRun),
       };
     },
 

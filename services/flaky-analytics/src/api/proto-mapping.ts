@@ -1,9 +1,10 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import type { RepoRef } from "@mainline/proto/common";
 import { QuarantineOverride, ResultContext, TestStatus } from "@mainline/proto/flaky";
-import type { FailingTest, RepositorySettings } from "@mainline/proto/flaky";
+import type { FailingTest, RecentTestRun, RepositorySettings } from "@mainline/proto/flaky";
 import type {
   QuarantineOverride as DomainOverride,
+  RecentRun,
   RepositoryRef,
   RunContext,
   TestStatusValue,
@@ -34,6 +35,18 @@ export function contextOf(context: ResultContext): RunContext {
     default:
       throw new InvalidArgumentError("context", "must be ci, merge_queue or bisection");
   }
+}
+
+export function toProtoRecentRun(run: RecentRun): RecentTestRun {
+  return {
+    at: new Date(run.at),
+    outcome: run.outcome,
+    // The domain's context in the wire's word: the same word, upper case (string enums).
+    context: ResultContext[run.context.toUpperCase() as Uppercase<RunContext>],
+    branch: run.branch,
+    commitSha: run.commitSha,
+    ...(run.prNumber !== undefined ? { prNumber: run.prNumber } : {}),
+  };
 }
 
 /** The domain's status in the wire's word: the same word, upper case (string enums). */

@@ -5,6 +5,8 @@ import {
   observeTest,
   pruneBuckets,
   recordFailure,
+  runOutcome,
+  withRecentRun,
 } from "../domain/index.js";
 import type { TestObservation } from "../domain/index.js";
 import type { EntryRun, TestDocument, UploadEntry } from "../store/documents.js";
@@ -18,7 +20,7 @@ export interface AppliedUpload {
 }
 
 /**
- * Folds one journal entry into a repository's tests: evidence, status, hour buckets, failure groups
+ * Folds one journal entry into a repository's tests: evidence, status, hour buckets, failure groups, recent runs
  * and failure times. Pure: ingest and a replay after a restart run exactly this on the same entry
  * and the same prior state, so they reach the same tests.
  */
@@ -90,6 +92,17 @@ function foldRun(
     addRunToBuckets(test.buckets, { at, failed, pullRequest: entry.prNumber }),
     Math.max(entry.now, at),
   );
+  const outcome = runOutcome(outcomes);
+  if (outcome !== undefined) {
+    test.recentRuns = withRecentRun(test.recentRuns ?? [], {
+      at,
+      outcome,
+      context: entry.context,
+      branch: entry.branch,
+      commitSha: entry.commitSha,
+      ...(entry.prNumber !== undefined ? { prNumber: entry.prNumber } : {}),
+    });
+  }
   if (failed) {
     outcomes.forEach((outcome, attempt) => {
       if (outcome === "failed" || outcome === "error") {

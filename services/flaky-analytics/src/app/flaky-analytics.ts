@@ -23,6 +23,7 @@ import { DEFAULT_SNAPSHOT_POLICY, TestIndexes } from "./test-indexes.js";
 import type { SnapshotPolicy } from "./test-indexes.js";
 import type { TestResultsUpload } from "./test-results-upload.js";
 
+import { getTest, type TestDetails } from "./get-test.js";
 export interface FlakyAnalyticsOptions {
   store: FlakyStore;
   publishStatusChange: PublishStatusChange;
@@ -90,6 +91,16 @@ export class FlakyAnalytics {
       },
       callerOrg,
       query,
+    );
+  }
+
+  getTest(org: string, repo: RepositoryRef, testId: string): Promise<TestDetails> {
+    const { store } = this.options;
+    return getTest(
+      { store, testIndexes: this.testIndexes, codeowners: this.codeowners, links: this.links, now: this.now },
+      org,
+      repo,
+      testId,
     );
   }
 

@@ -235,7 +235,7 @@ function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function requireTestId(testId: string): void {
+export function requireTestId(testId: string): void {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(testId)) {
     throw new InvalidArgumentError("test_id", "must be a test id (a UUID)");
   }

@@ -3,6 +3,7 @@ import type {
   HourlyBucket,
   IgnoredTestCase,
   QuarantineOverride,
+  RecentRun,
   RepositoryRef,
   RunContext,
   StatusSettings,
@@ -48,6 +49,8 @@ export interface TestDocument {
   failureGroups: FailureGroup[];
   /** Distinct failure times (epoch ms), ascending: list-failing-tests windows are exact to the millisecond. */
   failureTimes: number[];
+  /** The latest runs (RECENT_RUNS_KEPT, oldest first), for the test's page; absent in tests stored before. */
+  recentRuns?: RecentRun[];
   quarantineOverride?: QuarantineOverride;
   ticketUrl?: string;
   firstSeenAt: number;

@@ -7,6 +7,7 @@ import { codeHostEndpoints, type CodeHostOptions } from "./endpoints/code-host-e
 import { flakyTestEndpoints } from "./endpoints/flaky-test-endpoints.js";
 import { listQueuesEndpoint } from "./endpoints/list-queues-endpoint.js";
 import { mergeQueueEndpoints } from "./endpoints/merge-queue-endpoints.js";
+import { priorityEndpoint } from "./endpoints/priority-endpoint.js";
 import { metricsEndpoints } from "./endpoints/metrics-endpoints.js";
 import { testRunEndpoints } from "./endpoints/test-run-endpoints.js";
 import { webhookEndpoints } from "./endpoints/webhook-endpoints.js";
@@ -20,6 +21,7 @@ export function allEndpoints(
 ): Endpoint[] {
   return [
     ...mergeQueueEndpoints(upstreams, extras),
+    priorityEndpoint(upstreams),
     ...testRunEndpoints(upstreams),
     listQueuesEndpoint(upstreams),
     ...metricsEndpoints(upstreams),

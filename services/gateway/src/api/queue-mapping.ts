@@ -1,4 +1,5 @@
 import {
+  BatchingMode,
   GitHubMergeability,
   PriorityName,
   PullRequestState,
@@ -61,6 +62,8 @@ export function queueSettingsToJson(q: Queue) {
     batch: q.batch,
     batchingMaxWaitTimeMinutes: q.batchingMaxWaitTimeMinutes,
     batchingMinSize: q.batchingMinSize,
+    // A coordinator that predates the setting sends none: it batches FIXED.
+    batchingMode: q.batchingMode === BatchingMode.ADAPTIVE ? "ADAPTIVE" : "FIXED",
     bisectionConcurrency: q.bisectionConcurrency,
     requiredStatuses: q.requiredStatuses,
     mergeMethod: nameOf(q.mergeMethod) as "MERGE_COMMIT" | "SQUASH" | "REBASE",
@@ -126,6 +129,12 @@ export function submittedToJson(
       to: nameOf(t.to) as PullRequestStateName,
       reason: t.reason,
       ...(t.testRunId ? { testRunId: t.testRunId } : {}),
+    })),
+    priorityChanges: pr.priorityChanges.map((c) => ({
+      at: iso(c.at),
+      from: c.fromValue,
+      to: c.toValue,
+      ...(c.requestedBy ? { by: c.requestedBy } : {}),
     })),
   };
 }

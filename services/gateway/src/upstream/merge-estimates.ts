@@ -1,30 +1,22 @@
 import { callUnary } from "@mainline/kit/grpc/index";
 import type { QueueRef } from "@mainline/proto/common";
-import { PullRequestState, type Queue, type QueueCoordinatorClient } from "@mainline/proto/queue";
-import { estimateMerge } from "../domain/merge-estimate.js";
+import type { Queue, QueueCoordinatorClient } from "@mainline/proto/queue";
+import { queueEstimates, type PullRequestEstimate } from "./queue-estimates.js";
 import type { LifecycleFeed, LifecycleNotice } from "../web/lifecycle-feed.js";
 
-const RECENT_RUNS = 20;
 /** A snapshot is re-read after this long even without a notice (a notice missed during a reconnect). */
 const SNAPSHOT_TTL_MS = 2_000;
-
-export interface PullRequestEstimate {
-  queuePosition: number;
-  estimatedMergeAt?: string;
-  medianRunSeconds?: number;
-}
 
 const keyOf = (org: string, repo: string, branch: string) => `${org} ${repo} ${branch}`;
 
 /**
  * The figures getSubmittedPullRequest adds: a PR's position and estimated merge time. Status polls are the
- * gateway's hottest path, so the queue is read once and kept until a lifecycle event says it changed; the
- * recent run durations come from the same events (test runs FINISHED), kept in memory per queue. A gateway
- * that has seen no run finish since it started gives the position without a time.
+ * gateway's hottest path, so the queue is read once and kept until a lifecycle event says it changed. The recent
+ * run durations come with the queue (the coordinator reads them from its stored runs), so every replica gives the
+ * same estimate and a restart keeps it. A queue with no finished run yet gives the position without a time.
  */
 export class MergeEstimates {
   private readonly snapshots = new Map<string, { at: number; queue: Promise<Queue | undefined> }>();
-  private readonly durations = new Map<string, number[]>();
 
   constructor(
     private readonly queues: QueueCoordinatorClient,
@@ -38,29 +30,7 @@ export class MergeEstimates {
     const repo = ref.repo ? `${ref.repo.host}/${ref.repo.owner}/${ref.repo.name}` : "";
     const key = keyOf(ref.org, repo, ref.targetBranch);
     const queue = await this.snapshot(key, ref);
-    if (!queue) return undefined;
-    const counted = queue.enqueuedPullRequests.filter((p) => p.state !== PullRequestState.NOT_READY);
-    const index = counted.findIndex((p) => p.prNumber === prNumber);
-    const pr = counted[index];
-    if (!pr) return undefined;
-    const estimate = estimateMerge({
-      position: index + 1,
-      testing: pr.state === PullRequestState.TESTING || pr.state === PullRequestState.TESTS_PASSED,
-      stateSince: pr.stateChangedAt?.getTime() ?? this.now(),
-      concurrency: queue.concurrency,
-      batchSize: queue.batch ? queue.batchingMinSize : 1,
-      recentRunDurationsMs: this.durations.get(key) ?? [],
-      now: this.now(),
-    });
-    return {
-      queuePosition: index + 1,
-      ...(estimate.estimatedMergeAt !== undefined
-        ? {
-            estimatedMergeAt: new Date(estimate.estimatedMergeAt).toISOString(),
-            medianRunSeconds: Math.round((estimate.runDurationMs ?? 0) / 100) / 10,
-          }
-        : {}),
-    };
+    return queue ? queueEstimates(queue, this.now(), prNumber).get(prNumber) : undefined;
   }
 
   private snapshot(key: string, ref: QueueRef): Promise<Queue | undefined> {
@@ -75,13 +45,9 @@ export class MergeEstimates {
   }
 
   private onNotice(notice: LifecycleNotice): void {
+    if (notice.kind === "resync") return this.snapshots.clear();
     if (notice.branch === undefined) return;
     const key = keyOf(notice.org, notice.repo, notice.branch);
     this.snapshots.delete(key);
-    if (notice.runDurationMs === undefined) return;
-    const list = this.durations.get(key) ?? [];
-    list.push(notice.runDurationMs);
-    if (list.length > RECENT_RUNS) list.shift();
-    this.durations.set(key, list);
   }
 }

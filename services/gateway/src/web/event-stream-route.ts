@@ -22,8 +22,11 @@ export function eventStreamRoute(sessions: WebSessions, feed: LifecycleFeed): Ro
     const branch = typeof ctx.query.branch === "string" ? ctx.query.branch : undefined;
     const stream = new PassThrough();
     const send = (notice: LifecycleNotice) => {
-      if (repo !== undefined && notice.repo !== repo) return;
-      if (branch !== undefined && notice.branch !== undefined && notice.branch !== branch) return;
+      // A resync concerns every page, whatever it shows.
+      const everyPage = notice.kind === "resync";
+      if (!everyPage && repo !== undefined && notice.repo !== repo) return;
+      if (!everyPage && branch !== undefined && notice.branch !== undefined && notice.branch !== branch)
+        return;
       stream.write(`event: change\ndata: ${JSON.stringify(notice)}\n\n`);
     };
     const unlisten = feed.listen(org, { notice: send, stopped: () => close() });

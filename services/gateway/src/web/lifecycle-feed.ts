@@ -1,4 +1,4 @@
-import type { NatsConnection, Subscription } from "nats";
+import { Events, type NatsConnection, type Subscription } from "nats";
 import type { Logger } from "@mainline/kit/logging/index";
 import { SUBJECTS } from "@mainline/kit/streams/index";
 import type { RepoRef } from "@mainline/proto/common";
@@ -6,9 +6,8 @@ import { TestStatusChanged } from "@mainline/proto/flaky";
 import {
   BatchLifecycleEvent,
   PullRequestLifecycleEvent,
+  PullRequestPriorityChanged,
   QueueLifecycleEvent,
-  TestRunEventType,
-  TestRunKind,
   TestRunLifecycleEvent,
 } from "@mainline/proto/queue";
 
@@ -19,10 +18,9 @@ export interface LifecycleNotice {
   repo: string;
   /** Absent for a test's status change, which belongs to a repository, not a queue. */
   branch?: string;
-  kind: "pull-request" | "batch" | "test-run" | "queue" | "test-status";
+  /** "resync": events may have been missed (the gateway's NATS connection was re-established): re-read all. */
+  kind: "pull-request" | "batch" | "test-run" | "queue" | "test-status" | "resync";
   pr?: number;
-  /** A main (not bisection) test run finished with a result: how long it took. */
-  runDurationMs?: number;
 }
 
 type Decode = (data: Uint8Array) => LifecycleNotice | undefined;
@@ -35,6 +33,13 @@ const DECODERS: Record<string, Decode> = {
     const repo = repoKey(e.repository);
     return { org: e.org, repo, branch: e.targetBranch, kind: "pull-request", pr: e.prNumber };
   },
+  [SUBJECTS.pullRequestPriorityEvent]: (data) => {
+    const e = PullRequestPriorityChanged.decode(data);
+    const q = e.queue;
+    return (
+      q && { org: q.org, repo: repoKey(q.repo), branch: q.targetBranch, kind: "pull-request", pr: e.prNumber }
+    );
+  },
   [SUBJECTS.batchEvent]: (data) => {
     const e = BatchLifecycleEvent.decode(data);
     return { org: e.org, repo: repoKey(e.repository), branch: e.targetBranch, kind: "batch" };
@@ -42,16 +47,7 @@ const DECODERS: Record<string, Decode> = {
   [SUBJECTS.testRunEvent]: (data) => {
     const e = TestRunLifecycleEvent.decode(data);
     const q = e.queue;
-    if (!q) return undefined;
-    const finished =
-      e.type === TestRunEventType.FINISHED && e.kind === TestRunKind.MAIN && e.startedAt && e.finishedAt;
-    return {
-      org: q.org,
-      repo: repoKey(q.repo),
-      branch: q.targetBranch,
-      kind: "test-run",
-      ...(finished ? { runDurationMs: e.finishedAt!.getTime() - e.startedAt!.getTime() } : {}),
-    };
+    return q && { org: q.org, repo: repoKey(q.repo), branch: q.targetBranch, kind: "test-run" };
   },
   [SUBJECTS.queueEvent]: (data) => {
     const q = QueueLifecycleEvent.decode(data).queue;
@@ -86,6 +82,7 @@ export class LifecycleFeed {
   ) {}
 
   start(): void {
+    void this.watchReconnects();
     this.subscription = this.nc.subscribe("mainline.events.>", {
       callback: (error, msg) => {
         if (error) return this.logger.warn({ err: error }, "lifecycle feed subscription error");
@@ -103,6 +100,21 @@ export class LifecycleFeed {
         for (const listener of this.listeners.get(notice.org) ?? []) listener.notice(notice);
       },
     });
+  }
+
+  /**
+   * A plain subscription hears nothing while the connection is down, and the pages' streams (browser to gateway)
+   * stay open meanwhile, so no page would know it missed a change. When the connection comes back, every page
+   * and cache is told to re-read.
+   */
+  private async watchReconnects(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type !== Events.Reconnect) continue;
+      this.logger.info("lifecycle feed reconnected; asking every open page to re-read");
+      for (const listener of this.everything) listener({ org: "", repo: "", kind: "resync" });
+      for (const [org, set] of this.listeners)
+        for (const listener of set) listener.notice({ org, repo: "", kind: "resync" });
+    }
   }
 
   /** Every organisation's notices: for the gateway's own caches, never for a page. */

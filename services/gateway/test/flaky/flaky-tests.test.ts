@@ -267,6 +267,53 @@ describe("gateway: flaky-test endpoints against the real flaky-analytics service
     expect(listed?.["ticket"]).to.deep.equal({ html_url: "https://linear.app/acme/issue/WID-7" });
   });
 
+  it("gives one test's page its latest runs, failure summaries and ticket, and no one else's test", async () => {
+    const listing = (await (await list(acme)).json()) as { tests: { id: string; file_path?: string }[] };
+    const jest = listing.tests.find((t) => t.file_path === "src/parser.test.js")!;
+    // A later run on a PR branch from the merge queue, after the run on main of the first test.
+    const later = new Date(Date.parse(RUN_AT) + 60_000).toISOString();
+    const again = await upload(acme, [fixture("jest-junit.xml")], {
+      branch: "feature/x",
+      commit_sha: "b".repeat(40),
+      run_started_at: later,
+      pr_number: 12,
+      context: "MERGE_QUEUE",
+    });
+    expect(again.status, await again.clone().text()).to.equal(200);
+    const response = await gw.post("/flaky-tests/get-test", { repo, test_id: jest.id }, acme);
+    expect(response.status, await response.clone().text()).to.equal(200);
+    const body = (await response.json()) as {
+      test: Record<string, unknown> & { most_common_failures: { occurrence_count: number }[] };
+      recent_runs: Record<string, unknown>[];
+    };
+    expect(body.test).to.include({ id: jest.id, file_path: "src/parser.test.js" });
+    expect(body.test["ticket"]).to.deep.equal({ html_url: "https://linear.app/acme/issue/WID-7" });
+    // Its earlier failures (the tests above uploaded it too) and this one, counted per distinct message.
+    expect(body.test.most_common_failures[0]?.occurrence_count).to.be.at.least(2);
+    const runs = body.recent_runs.map((r) => [
+      r["at"],
+      r["outcome"],
+      r["context"],
+      r["branch"],
+      r["pr_number"],
+    ]);
+    // Newest first: this run, then the first upload's run on main (from PR 9's job).
+    expect(runs[0]).to.deep.equal([later, "failed", "MERGE_QUEUE", "feature/x", 12]);
+    expect(runs.at(-1)).to.deep.equal([RUN_AT, "failed", "CI", "main", 9]);
+    expect(body.recent_runs[0]?.["commit_sha"]).to.equal("b".repeat(40));
+
+    expect((await gw.post("/flaky-tests/get-test", { repo, test_id: jest.id }, globex)).status).to.equal(404);
+    const bad = await gw.post("/flaky-tests/get-test", { repo, test_id: "not-a-test" }, acme);
+    expect(bad.status).to.equal(400);
+    expect(await bad.text()).to.match(/test_id/);
+    const unknown = await gw.post(
+      "/flaky-tests/get-test",
+      { repo, test_id: "00000000-0000-5000-8000-000000000000" },
+      acme,
+    );
+    expect(unknown.status).to.equal(404);
+  });
+
   it("documents the endpoints in the OpenAPI document", async () => {
     const doc = (await (await gw.fetch(`${gw.url}/openapi.json`)).json()) as {
       paths: Record<string, unknown>;

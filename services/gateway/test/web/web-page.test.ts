@@ -1,4 +1,8 @@
 import { expect } from "chai";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eventually, freePort, NatsServer } from "@mainline/testing";
 import { SUBJECTS } from "@mainline/kit/streams/index";
 import { PullRequestEventType, PullRequestLifecycleEvent, PullRequestState } from "@mainline/proto/queue";
 import { GatewayHarness } from "../gateway-harness.js";
@@ -130,6 +134,43 @@ describe("gateway: the web page and its live events", () => {
     } finally {
       mine.close();
       theirs.close();
+    }
+  });
+});
+
+describe("gateway: the live events after the gateway's NATS connection was lost", function () {
+  this.timeout(60_000);
+  let nats: NatsServer;
+  let gw: GatewayHarness;
+  let store: string;
+  const users = [{ user: "mainline", password: "resync-test-password" }];
+
+  before(async () => {
+    store = await mkdtemp(path.join(tmpdir(), "mainline-resync-"));
+    nats = await NatsServer.start({ port: await freePort(), storeDir: store, keepStore: true, users });
+    gw = await GatewayHarness.start({}, { nats });
+  });
+  after(async () => {
+    await gw?.stop();
+    await nats?.stop();
+    await rm(store, { recursive: true, force: true });
+  });
+
+  it("tells every open page to re-read once the connection is back: what was published meanwhile was missed", async () => {
+    const cookie = await cookieFor(gw, await gw.organization("acme"));
+    const page = listen(`${gw.origin}/ui/events?repo=github.com/acme/widgets&branch=main`, cookie);
+    try {
+      expect((await page.opened).status).to.equal(200);
+      const port = nats.port;
+      await nats.stop("SIGKILL");
+      nats = await NatsServer.start({ port, storeDir: store, keepStore: true, users });
+      await eventually(
+        () =>
+          expect(page.events.map((e) => e.data)).to.deep.equal([{ org: "acme", repo: "", kind: "resync" }]),
+        20_000,
+      );
+    } finally {
+      page.close();
     }
   });
 });

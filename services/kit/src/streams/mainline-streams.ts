@@ -21,6 +21,8 @@ export const SUBJECTS = {
   mergeResult: "mainline.results.merge",
   /** queue-coordinator -> webhooks, metrics */
   pullRequestEvent: "mainline.events.pull-request",
+  /** A queued PR's priority changed (the live page re-reads its order). */
+  pullRequestPriorityEvent: "mainline.events.pull-request-priority",
   batchEvent: "mainline.events.batch",
   testRunEvent: "mainline.events.test-run",
   /** A queue's state or mode changed. */

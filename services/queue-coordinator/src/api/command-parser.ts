@@ -8,6 +8,7 @@ import {
   type RecordPullRequestFactsRequest,
   type ReportTestRunResultRequest,
   type SetImpactedTargetsRequest,
+  type SetPullRequestPriorityRequest,
   type SetRepositoryConnectionRequest,
   type SubmitPullRequestRequest,
   type UpdateQueueRequest,
@@ -39,6 +40,14 @@ export interface SubmitCommand {
   pr: number;
   priority: Priority;
   noBatch: boolean;
+}
+
+export interface SetPriorityCommand {
+  address: QueueAddress;
+  pr: number;
+  priority: Priority;
+  /** Who asked, as the PR's timeline shows it; absent when nobody was named. */
+  by?: string;
 }
 
 export interface SetImpactedTargetsCommand {
@@ -98,6 +107,21 @@ export function parseSubmit(req: SubmitPullRequestRequest): SubmitCommand {
   return { address: queueAddress(req.queue), pr: prNumber(req.prNumber), priority, noBatch: req.noBatch };
 }
 
+/** Long enough for "token:<id>" or a code-host login; the timeline shows it as given. */
+const MAX_REQUESTED_BY = 200;
+
+export function parseSetPriority(req: SetPullRequestPriorityRequest): SetPriorityCommand {
+  const by = req.requestedBy?.trim() ?? "";
+  if (by.length > MAX_REQUESTED_BY)
+    throw new InvalidArgumentError("requestedBy", `must be at most ${MAX_REQUESTED_BY} characters`);
+  return {
+    address: queueAddress(req.queue),
+    pr: prNumber(req.prNumber),
+    priority: parsePriority(req.priorityValue),
+    ...(by ? { by } : {}),
+  };
+}
+
 export function parseCreateSettings(req: CreateQueueRequest): QueueSettings {
   const mode = wordOf(req.mode);
   return createQueueSettings({
@@ -116,11 +140,12 @@ export function parseSettingsUpdate(req: UpdateQueueRequest): QueueSettingsPatch
     mergeMethod,
     directMergeMode,
     optimizationMode,
+    batchingMode,
     ...rest
   } = req;
   const words: Record<string, unknown> = {};
   // The domain's rules refuse UNSPECIFIED naming the field, as they refuse any word they do not know.
-  const enums = { mode, state, mergeMethod, directMergeMode, optimizationMode };
+  const enums = { mode, state, mergeMethod, directMergeMode, optimizationMode, batchingMode };
   for (const [field, value] of Object.entries(enums)) if (value !== undefined) words[field] = value;
   for (const [field, value] of Object.entries(rest)) if (value !== undefined) words[field] = value;
   if (requiredStatuses !== undefined) words.requiredStatuses = requiredStatuses.values;

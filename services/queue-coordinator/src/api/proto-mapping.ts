@@ -1,4 +1,5 @@
 import {
+  BatchingMode,
   DirectMergeMode,
   GitHubMergeability,
   MergeMethod,
@@ -36,6 +37,8 @@ export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue
     batch: s.batch,
     batchingMaxWaitTimeMinutes: s.batchingMaxWaitTimeMinutes,
     batchingMinSize: s.batchingMinSize,
+    // Absent in settings stored before it existed.
+    batchingMode: BatchingMode[s.batchingMode ?? "FIXED"],
     bisectionConcurrency: effectiveBisectionConcurrency(s),
     requiredStatuses: s.requiredStatuses,
     mergeMethod: MergeMethod[s.mergeMethod],
@@ -61,6 +64,7 @@ export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue
           }))
       : [],
     createdAt: new Date(doc.createdAt),
+    recentRunDurationsMs: doc.recentRunDurationsMs ?? [],
   };
 }
 
@@ -145,6 +149,12 @@ export function submittedToProto(
       to: prStateToProto(t.to),
       reason: t.reason,
       ...(t.runId ? { testRunId: globalId(t.runId, suffix) } : {}),
+    })),
+    priorityChanges: (e.priorityChanges ?? []).map((c) => ({
+      at: new Date(c.at),
+      fromValue: c.from,
+      toValue: c.to,
+      requestedBy: c.by ?? "",
     })),
   };
 }

@@ -16,6 +16,7 @@ import {
   parseRecordFacts,
   parseReport,
   parseSetConnection,
+  parseSetPriority,
   parseSettingsUpdate,
   parseSubmit,
   prNumber,
@@ -29,6 +30,7 @@ export type QueueCommands = Pick<
   | "deleteQueue"
   | "submitPullRequest"
   | "cancelPullRequest"
+  | "setPullRequestPriority"
   | "restartTestsOnPullRequest"
   | "setImpactedTargets"
   | "recordPullRequestFacts"
@@ -111,6 +113,18 @@ export function queueCommands(deps: ApiDeps): QueueCommands {
       return {
         pullRequest: submittedToProto(entry, doc.planner, true, incarnation(doc._id, doc.createdAt)),
       };
+    },
+
+    async setPullRequestPriority(req) {
+      const { address, pr, priority, by } = parseSetPriority(req);
+      const doc = await engine.apply(address, {
+        type: "PR_PRIORITY_CHANGED",
+        pr,
+        priority,
+        ...(by ? { by } : {}),
+      });
+      const now = doc.planner.prs[String(pr)]?.priority ?? priority;
+      return { priorityValue: now.value, priorityName: now.name ?? "" };
     },
 
     async cancelPullRequest(req) {

@@ -9,6 +9,7 @@ import {
   MergeMethod,
   PullRequestEventType,
   PullRequestLifecycleEvent,
+  PullRequestPriorityChanged,
   PullRequestState,
   QueueEventType,
   QueueLifecycleEvent,
@@ -245,6 +246,20 @@ export class OutboxBuilder {
       this.messages.push(
         message(SUBJECTS.pullRequestEvent, `evt-${eventId}`, PullRequestLifecycleEvent, event),
       );
+    } else if (n.type === "PR_PRIORITY_CHANGED") {
+      const eventId = this.nextEventId();
+      const event: PullRequestPriorityChanged = {
+        eventId,
+        timestamp: new Date(n.at),
+        queue: this.queueRef(),
+        prNumber: n.pr,
+        fromValue: n.from,
+        toValue: n.to,
+        requestedBy: n.by ?? "",
+      };
+      this.messages.push(
+        message(SUBJECTS.pullRequestPriorityEvent, `evt-${eventId}`, PullRequestPriorityChanged, event),
+      );
     } else if (n.type === "BATCH_PENDING_FAILURE" || n.type === "BATCH_MERGED") {
       const eventId = this.nextEventId();
       const event: BatchLifecycleEvent = {
@@ -273,7 +288,7 @@ export class OutboxBuilder {
       };
       this.messages.push(message(SUBJECTS.testRunEvent, `evt-${eventId}`, TestRunLifecycleEvent, event));
     } else {
-      // The queue pages show state and mode; the notice tells them to re-read.
+      // Paused, resumed, drained or switched: the open pages of the queue (and the queue list) re-read it.
       const eventId = this.nextEventId();
       const event: QueueLifecycleEvent =
         n.type === "QUEUE_STATE_CHANGED"

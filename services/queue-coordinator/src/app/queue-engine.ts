@@ -8,6 +8,7 @@ import type { RepositoryConnections } from "../store/repository-connections.js";
 import { TestRunRecords, type TestRunRecord } from "../store/test-run-records.js";
 import { OutboxBuilder, publishOutbox } from "./outbox.js";
 import { queueKey, type QueueAddress } from "./queue-key.js";
+import { recentRunDurationsAfter } from "./recent-run-durations.js";
 import { globalId, incarnation, testBranchName } from "./run-ids.js";
 
 export interface EngineDeps {
@@ -86,6 +87,7 @@ export class QueueEngine {
         outbox: [...doc.outbox, ...builder.messages],
         eventSeq: builder.eventSeq,
         wakeAt,
+        recentRunDurationsMs: recentRunDurationsAfter(doc, event, now.getTime()),
       };
       // Written before the queue commits, so a PR never disappears from the queue before its end is readable
       // (a reader checks the queue first, so an end recorded for a plan that then loses its write is never seen:

@@ -10,6 +10,7 @@ import { sameTargets, type ImpactedTargets } from "./impacted-targets.js";
 import { admitAllReady, admitIfReady, endPr, sendBackToNotReady } from "./membership.js";
 import { finishMerge } from "./merging.js";
 import { DEFAULT_PRIORITY } from "./priority.js";
+import { changePriority } from "./priority-change.js";
 import type { PullRequestEntry, PullRequestFacts } from "./pull-request.js";
 import type { QueueSettingsPatch } from "./queue-settings.js";
 import { acceptsSubmissions, type QueueState } from "./queue-state.js";
@@ -35,6 +36,8 @@ export function applyEvent(d: Draft, event: QueueEvent): void {
       if (entry.batchId !== null) restartBatch(d, entry.batchId, "RESTART_REQUESTED");
       return;
     }
+    case "PR_PRIORITY_CHANGED":
+      return changePriority(d, queuedPr(d, event.pr), event.priority, event.by ?? null);
     case "IMPACTED_TARGETS_SET":
       return setImpactedTargets(d, event.pr, event.targets);
     case "PR_FACTS_UPDATED":

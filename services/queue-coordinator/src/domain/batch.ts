@@ -25,13 +25,30 @@ export interface Batch {
   closed: boolean;
   /** The current main run (RUNNING, PASSED, or FAILED while pending failure). */
   runId: string | null;
-  failure: { reason: FailureReason; at: number; runId: string } | null;
+  /** `probe`: the failing run was the batch's probe, on the target alone (see probes.ts). */
+  failure: { reason: FailureReason; at: number; runId: string; probe?: boolean } | null;
   bisection: Bisection | null;
   /**
    * Failed and stepped out of the line (see ejection.ts): nothing behind waits for it. Absent in
    * states stored before ejection existed.
    */
   aside?: boolean;
+  /** The batch's probe run (see probes.ts) and the members it tested; absent when never probed. */
+  probe?: BatchProbe | null;
+}
+
+export interface BatchProbe {
+  runId: string;
+  prs: number[];
+  /** Set once the probe passed; a failed probe ends the record. */
+  passed?: boolean;
+}
+
+/** Whether the run is the probe of the batch as it is now (the same members). */
+export function isCurrentProbe(batch: Readonly<Batch> | undefined, runId: string): boolean {
+  const probe = batch?.probe;
+  if (probe == null || probe.runId !== runId || batch === undefined) return false;
+  return probe.prs.length === batch.prs.length && probe.prs.every((n, i) => batch.prs[i] === n);
 }
 
 export function isSettled(status: BatchStatus): boolean {

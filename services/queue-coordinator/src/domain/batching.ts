@@ -1,16 +1,26 @@
+import { adaptiveBatchSize } from "./adaptive-batching.js";
 import type { Batch } from "./batch.js";
 import type { Draft } from "./draft.js";
 import { isOffline } from "./ejection.js";
 import { LaneGraph, type PlaceInBatch } from "./lanes.js";
+import { dissolveBatches } from "./queue-order.js";
 import { URGENT_PRIORITY } from "./priority.js";
 import { isProgressing } from "./queue-state.js";
 import { blockedBatches, runningCount, waitsBehind } from "./scheduling.js";
 
 const MINUTE = 60_000;
+/** Dissolved batches are placed in line at once, so one pass settles them; a few more at most. */
+const MAX_REFORMS = 4;
 
-/** The largest number of PRs one batch may hold under the current settings. */
+/** The largest number of PRs one batch may hold under the current settings and load. */
 export function targetBatchSize(d: Draft): number {
-  return d.state.settings.batch ? d.state.settings.batchingMinSize : 1;
+  const settings = d.state.settings;
+  if (!settings.batch) return 1;
+  if (settings.batchingMode !== "ADAPTIVE") return settings.batchingMinSize;
+  let waiting = 0;
+  for (const n of d.state.order) if (d.pr(n)?.startedTesting !== true) waiting++;
+  const free = settings.concurrency - runningCount(d, "main");
+  return adaptiveBatchSize(settings.batchingMinSize, settings.concurrency, d.state.observed, waiting, free);
 }
 
 export function formingDeadline(d: Draft, batch: Readonly<Batch>): number {
@@ -30,16 +40,25 @@ export function formingDeadline(d: Draft, batch: Readonly<Batch>): number {
 export function formBatchesAndLanes(d: Draft): LaneGraph {
   const size = targetBatchSize(d);
   const place: PlaceInBatch = (n, depBatches, indexOf) => assign(d, n, depBatches, indexOf, size);
-  const graph = LaneGraph.build(
-    d.state.order,
-    d.state.prs,
-    (id) => d.batch(id),
-    d.state.settings.mode,
-    place,
-    (id) => isOffline(d, id),
-  );
-  d.graph = graph;
-  return graph;
+  for (let attempt = 0; ; attempt++) {
+    const graph = LaneGraph.build(
+      d.state.order,
+      d.state.prs,
+      (id) => d.batch(id),
+      d.state.settings.mode,
+      place,
+      (id) => isOffline(d, id),
+    );
+    // Dissolving makes their PRs batch-less; the next build places them in line. A batch being
+    // merged cannot be dissolved; it leaves the line with its merge.
+    const straddling = graph.straddling.filter((id) => d.batch(id)?.status !== "MERGING");
+    if (straddling.length > 0 && attempt < MAX_REFORMS) {
+      dissolveBatches(d, straddling);
+      continue;
+    }
+    d.graph = graph;
+    return graph;
+  }
 }
 
 /**

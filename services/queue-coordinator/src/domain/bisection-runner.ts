@@ -17,6 +17,17 @@ import { setPrState } from "./transitions.js";
 const PER_BISECTION = 2;
 
 /**
+ * In one lane, once the line behind a bisected batch has started without it, its good groups
+ * cannot merge from their runs anyway (they go back into the line, see requeueGoodGroup): the
+ * search only has to name the culprits, and one combination at a time does that with about half
+ * the runs. Speed pays again when a passing group can merge at once.
+ */
+function inFlightFor(d: Draft, graph: LaneGraph, batchId: string): number {
+  if (d.state.settings.mode !== "SINGLE") return PER_BISECTION;
+  return canMergeFromBisection(d, graph, batchId) ? PER_BISECTION : 1;
+}
+
+/**
  * Drives every bisection one step: culprits leave as FAILED, confirmed-good segments become
  * batches of their own that merge through the ordinary path (their run contained them and
  * everything ahead), and the combinations worth testing next are started within the separate
@@ -28,7 +39,7 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
   for (const batchId of [...graph.withStatus("BISECTING")]) {
     const batch = d.batch(batchId);
     if (batch?.status !== "BISECTING" || batch.bisection === null) continue;
-    const progress = advanceBisection(batch.bisection, Math.min(cap, PER_BISECTION));
+    const progress = advanceBisection(batch.bisection, Math.min(cap, inFlightFor(d, graph, batchId)));
     d.editBatch(batchId).bisection = progress.bisection;
     for (const r of progress.reused) d.notify({ type: "BISECTION_RESULT_REUSED", ...r, at: d.now });
     for (const culprit of progress.culprits) {

@@ -81,7 +81,8 @@ export function startBisection(
 ): Bisection {
   return {
     members: [...members],
-    segments: halves(members),
+    // One member: the failure cannot name it alone (see decisive), so it is tested once more.
+    segments: members.length > 1 ? halves(members) : [[...members]],
     good: [],
     culprits: [],
     results: {

@@ -43,6 +43,15 @@ export type Notice =
       /** The entry as it left the queue, for terminal states (the state no longer holds it). */
       finalEntry: PullRequestEntry | null;
     }
+  | {
+      type: "PR_PRIORITY_CHANGED";
+      pr: number;
+      entryId: string;
+      from: number;
+      to: number;
+      by: string | null;
+      at: number;
+    }
   | { type: "BATCH_PENDING_FAILURE"; batchId: string; prs: number[]; runId: string; at: number }
   | { type: "BATCH_MERGED"; mergeId: string; prs: number[]; at: number }
   /** A bisection segment settled by an earlier run's result, without a run of its own (rule 10). */

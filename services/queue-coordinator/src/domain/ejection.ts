@@ -91,6 +91,8 @@ export function restartStaleRuns(d: Draft, graph: LaneGraph): void {
  * without it. Otherwise it goes back into the line (requeueGoodGroup).
  */
 export function canMergeFromBisection(d: Draft, graph: LaneGraph, batchId: string): boolean {
+  // A bisection that began while batches were ahead (a failed probe) tested without them.
+  if (graph.depsOf(batchId).length > 0) return false;
   if (!ejectsFailures(d)) return true;
   const bisection = d.batch(batchId)?.bisection;
   const mergesAtStart = bisection?.mergesAtStart;

@@ -23,6 +23,8 @@ export type QueueEvent =
     }
   | { type: "PR_CANCELLED"; pr: number }
   | { type: "PR_RESTART_REQUESTED"; pr: number }
+  /** `by` is who asked, for the PR's timeline. */
+  | { type: "PR_PRIORITY_CHANGED"; pr: number; priority: Priority; by?: string }
   | { type: "IMPACTED_TARGETS_SET"; pr: number; targets: ImpactedTargets }
   | { type: "PR_FACTS_UPDATED"; pr: number; facts: PullRequestFacts }
   | { type: "SETTINGS_UPDATED"; patch: QueueSettingsPatch }

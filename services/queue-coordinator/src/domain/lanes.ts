@@ -33,6 +33,11 @@ export class LaneGraph {
   /** Batches ordered by first member: every batch after its prerequisites. */
   readonly batchOrder: string[] = [];
   readonly byStatus = new Map<BatchStatus, string[]>();
+  /**
+   * Batches with members on both sides of another batch they depend on: possible only after a
+   * batch that was off-line came back into line. They must be formed again (see batching.ts).
+   */
+  readonly straddling: string[] = [];
   // Plain objects keyed by batch id (integer-like strings): measurably faster than Maps here.
   private readonly nodes: Record<string, BatchNode> = {};
   private dependents: Map<string, string[]> | null = null;
@@ -95,6 +100,8 @@ export class LaneGraph {
       for (let j = 0; j < depBatchCount; j++) {
         const dep = depBatches[j] as string;
         if (dep === batchId || node.deps.includes(dep)) continue;
+        if (graph.indexOf(dep) > node.index && !graph.straddling.includes(batchId))
+          graph.straddling.push(batchId);
         if (node.deps === NO_DEPS) node.deps = [];
         node.deps.push(dep);
       }

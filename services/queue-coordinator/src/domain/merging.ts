@@ -1,7 +1,8 @@
 import type { Draft } from "./draft.js";
 import type { LaneGraph } from "./lanes.js";
 import { isProgressing } from "./queue-state.js";
-import { dropRunsOf, restartBatch, restartEverything } from "./restarts.js";
+import { isProbeRun } from "./observed-failures.js";
+import { dropRunsOf, noteProbe, restartBatch, restartEverything } from "./restarts.js";
 import { setPrState } from "./transitions.js";
 
 /**
@@ -49,7 +50,10 @@ function startMerge(d: Draft, batchIds: readonly string[], runId: string, optimi
     // The passing run makes every other run of these batches moot.
     for (const run of d.allRuns()) {
       if (run.batchId === id && run.id !== runId) {
-        if (run.status === "RUNNING") d.decide({ type: "CANCEL_TEST_RUN", runId: run.id, reason: "MERGING" });
+        if (run.status === "RUNNING") {
+          d.decide({ type: "CANCEL_TEST_RUN", runId: run.id, reason: "MERGING" });
+          if (isProbeRun(run)) noteProbe(d, false);
+        }
         d.deleteRun(run.id);
       }
     }

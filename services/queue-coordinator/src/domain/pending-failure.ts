@@ -19,7 +19,8 @@ export function resolvePendingFailures(d: Draft, graph: LaneGraph): void {
   for (const batchId of [...graph.withStatus("PENDING_FAILURE")]) {
     const batch = d.batch(batchId);
     if (batch?.status !== "PENDING_FAILURE" || batch.failure === null) continue;
-    if (graph.depsOf(batchId).length > 0) continue;
+    // A probe failed on the target alone: nothing ahead was in it, so the search need not wait.
+    if (graph.depsOf(batchId).length > 0 && batch.failure.probe !== true) continue;
     if (!successorsFinished(d, graph, batchId)) continue;
     const failure = batch.failure;
     if (d.run(failure.runId)?.base.some((n) => d.pr(n) !== undefined) === true) {
@@ -28,7 +29,7 @@ export function resolvePendingFailures(d: Draft, graph: LaneGraph): void {
       restartBatch(d, batchId, "ITEM_AHEAD_REMOVED");
       continue;
     }
-    if (batch.prs.length === 1) {
+    if (batch.prs.length === 1 && failure.probe !== true) {
       endPr(d, batch.prs[0] as number, "FAILED", failure.reason, failure.runId);
       continue;
     }

@@ -1,4 +1,5 @@
 import type { Batch } from "./batch.js";
+import type { ObservedFailures } from "./observed-failures.js";
 import type { PullRequestEntry } from "./pull-request.js";
 import { createQueueSettings, type QueueSettings } from "./queue-settings.js";
 import type { ModeSwitch, QueueState } from "./queue-state.js";
@@ -33,6 +34,8 @@ export interface PlannerState {
   batches: Record<string, Batch>;
   runs: Record<string, TestRun>;
   merges: Record<string, MergeInFlight>;
+  /** Absent in states stored before it was kept (see observed-failures.ts). */
+  observed?: ObservedFailures;
   /** Deterministic ids: run-N, merge-N, entry-N, and bare N for batches. */
   counters: { run: number; batch: number; merge: number; entry: number };
 }

@@ -7,6 +7,7 @@ import { Draft } from "./draft.js";
 import type { QueueEvent } from "./events.js";
 import type { LaneGraph } from "./lanes.js";
 import { planMerges } from "./merging.js";
+import { probeWaitingBatches } from "./probes.js";
 import { resolvePendingFailures } from "./pending-failure.js";
 import type { PlannerState } from "./planner-state.js";
 import { DEFAULT_PLANNER_OPTIONS, type PlannerOptions } from "./planner-options.js";
@@ -68,6 +69,7 @@ function settle(d: Draft): void {
     if (fingerprint(d) !== shape) continue;
     closeFormingBatches(d, graph);
     startMainRuns(d, graph);
+    probeWaitingBatches(d, graph);
     if (finishModeSwitch(d)) continue;
     return;
   }

@@ -36,6 +36,15 @@ export interface Transition {
   runId: string | null;
 }
 
+/** A priority change of a queued PR, for its timeline. */
+export interface PriorityChange {
+  at: number;
+  from: number;
+  to: number;
+  /** Who asked, when known. */
+  by: string | null;
+}
+
 /** A PR submitted to a queue, from submission until it leaves (merged, failed, cancelled). */
 export interface PullRequestEntry {
   number: number;
@@ -59,6 +68,8 @@ export interface PullRequestEntry {
   startedTesting: boolean;
   /** The merge in flight that contains this PR. */
   mergeId: string | null;
+  /** Absent in entries stored before priorities could change. */
+  priorityChanges?: PriorityChange[];
 }
 
 export type Readiness =

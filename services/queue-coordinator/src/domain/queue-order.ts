@@ -44,7 +44,7 @@ export function insertAt(d: Draft, n: number, index: number): void {
   order.splice(index, 0, n);
   if (index < order.length - 1) {
     dissolveStraddledBatches(d, index);
-    reformUnstartedBehind(d, index);
+    reformUnstartedBehind(d, index, true);
   }
 }
 
@@ -53,7 +53,7 @@ export function insertAt(d: Draft, n: number, index: number): void {
  * order, so that the PR batches with them: priority reorders what has not started, it does not
  * cut the line into a batch of one ahead of batches already formed.
  */
-function reformUnstartedBehind(d: Draft, index: number): void {
+function reformUnstartedBehind(d: Draft, index: number, keepProbed = false): void {
   const order = d.state.order;
   const seen = new Set<string>();
   for (let i = index + 1; i < order.length; i++) {
@@ -63,6 +63,10 @@ function reformUnstartedBehind(d: Draft, index: number): void {
     const batch = d.batch(id);
     const unstarted = batch?.status === "FORMING" || (batch?.status === "QUEUED" && batch.runId === null);
     if (batch === undefined || !unstarted || batch.closed) continue;
+    // PRs put back after a bisection go ahead of probed batches, which keep their shape (and
+    // their probe); a more urgent PR re-forms them, or it would wait as a batch of one.
+    if (keepProbed && batch.probe != null) continue;
+    dropRunsOf(d, id, "BATCH_REFORMED");
     for (const n of batch.prs) d.editPr(n).batchId = null;
     d.deleteBatch(id);
   }
@@ -96,10 +100,19 @@ function dissolveStraddledBatches(d: Draft, index: number): void {
     if (!first.has(id)) first.set(id, i);
     if (i > index && (first.get(id) ?? i) < index) straddled.add(id);
   });
-  for (const id of straddled) {
+  dissolveBatches(d, [...straddled]);
+}
+
+/**
+ * Dissolves batches whose PRs must be batched again in their places: each restarts, and so does
+ * every run built on it.
+ */
+export function dissolveBatches(d: Draft, batchIds: readonly string[]): void {
+  for (const id of batchIds) {
     const batch = d.batch(id);
     if (batch === undefined || batch.status === "MERGING") continue;
     restartBatch(d, id, "BATCH_REFORMED");
+    dropRunsOf(d, id, "BATCH_REFORMED");
     restartRunsContaining(d, new Set(batch.prs), "BATCH_REFORMED", id);
     for (const n of batch.prs) d.editPr(n).batchId = null;
     d.deleteBatch(id);

@@ -5,6 +5,8 @@ export type QueueMode = "SINGLE" | "PARALLEL";
 export type MergeMethod = "MERGE_COMMIT" | "SQUASH" | "REBASE";
 export type DirectMergeMode = "OFF" | "ALWAYS";
 export type OptimizationMode = "OFF" | "BISECTION_SKIP_REDUNDANT_TESTS";
+/** FIXED: batches fill to the target size. ADAPTIVE: the size follows the load, up to it (adaptive-batching.ts). */
+export type BatchingMode = "FIXED" | "ADAPTIVE";
 
 /** Every getQueue setting of compat-notes except state, branch and the PR list. */
 export interface QueueSettings {
@@ -17,8 +19,9 @@ export interface QueueSettings {
   pendingFailureDepth: number;
   batch: boolean;
   batchingMaxWaitTimeMinutes: number;
-  /** The "target batch size". */
+  /** The "target batch size"; with ADAPTIVE batching, the largest size it may pick. */
   batchingMinSize: number;
+  batchingMode: BatchingMode;
   /** null: follows `concurrency` (the default), as a separate pool of the same size. */
   bisectionConcurrency: number | null;
   requiredStatuses: string[];
@@ -39,6 +42,7 @@ export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
   batch: false,
   batchingMaxWaitTimeMinutes: 5,
   batchingMinSize: 4,
+  batchingMode: "FIXED",
   bisectionConcurrency: null,
   requiredStatuses: [],
   mergeMethod: "SQUASH",
@@ -66,6 +70,7 @@ const ENUMS = {
   mergeMethod: ["MERGE_COMMIT", "SQUASH", "REBASE"],
   directMergeMode: ["OFF", "ALWAYS"],
   optimizationMode: ["OFF", "BISECTION_SKIP_REDUNDANT_TESTS"],
+  batchingMode: ["FIXED", "ADAPTIVE"],
 } as const;
 const POSITIVE_INTS = ["concurrency", "batchingMaxWaitTimeMinutes", "batchingMinSize"] as const;
 const NON_NEGATIVE_INTS = ["testingTimeoutMinutes", "pendingFailureDepth"] as const;

@@ -1,6 +1,7 @@
 import { recordBisectionResult } from "./bisection.js";
 import type { Draft } from "./draft.js";
 import { endPr } from "./membership.js";
+import { finishProbe } from "./probes.js";
 import type { FailureReason } from "./reasons.js";
 import type { TestRunOutcome } from "./test-run.js";
 import { setPrState } from "./transitions.js";
@@ -61,6 +62,7 @@ export function finishTestRun(
   mine.failureReason = reason;
 
   if (run.kind === "bisection") {
+    if (run.comboKey === null && batch.probe?.runId === runId) return finishProbe(d, batch.id, runId, reason);
     if (batch.bisection === null || run.comboKey === null) return;
     d.editBatch(batch.id).bisection = recordBisectionResult(batch.bisection, run.comboKey, {
       outcome: passed ? "PASSED" : "FAILED",

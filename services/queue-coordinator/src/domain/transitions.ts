@@ -1,4 +1,5 @@
 import type { Draft } from "./draft.js";
+import { NO_OBSERVATIONS, observeConclusion } from "./observed-failures.js";
 import { isTerminal, type PrState } from "./pull-request.js";
 import type { TransitionReason } from "./reasons.js";
 
@@ -36,5 +37,8 @@ export function setPrState(
     isBisection: bisected || batch?.status === "BISECTING",
     finalEntry: terminal ? entry : null,
   });
-  if (terminal) d.deletePr(n);
+  if (terminal) {
+    d.state.observed = observeConclusion(d.state.observed ?? NO_OBSERVATIONS, to);
+    d.deletePr(n);
+  }
 }

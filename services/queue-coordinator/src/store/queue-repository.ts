@@ -24,6 +24,8 @@ export interface QueueDocument {
   eventSeq: number;
   /** When time alone next changes something (batch deadline, test timeout); the timekeeper's alarm. */
   wakeAt: number | null;
+  /** How long the latest finished main runs took, newest first (see recent-run-durations.ts); absent before. */
+  recentRunDurationsMs?: number[];
 }
 
 export class QueueRepository {

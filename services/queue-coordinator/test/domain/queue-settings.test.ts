@@ -32,7 +32,12 @@ describe("queue settings", () => {
       batchingMinSize: 4,
       canOptimisticallyMerge: false,
       mergeMethod: "SQUASH",
+      batchingMode: "FIXED",
     });
+    expect(parseSettingsPatch({ batchingMode: "adaptive" })).to.deep.equal({ batchingMode: "ADAPTIVE" });
+    expect(invalid(() => parseSettingsPatch({ batchingMode: "SOMETIMES" })).message).to.contain(
+      "batchingMode",
+    );
     expect(effectiveBisectionConcurrency({ ...s, concurrency: 3 })).to.equal(3);
     expect(effectiveOptimizationMode({ ...s, batch: true })).to.equal("BISECTION_SKIP_REDUNDANT_TESTS");
   });

@@ -23,7 +23,7 @@ import {
  * Events: "submit A", "submit A urgent", "submit A nobatch", "targets A frontend,backend",
  * "targets A ALL", "pass AB" / "fail AB" / "timeout AB" (the running run testing exactly A, B),
  * "conflict AB B", "merged A" (the merge containing A), "target-moved", "cancel A",
- * "restart A", "close A", "push A" (new head sha), "wait 5" (minutes), "set {json}".
+ * "restart A", "priority A high" (change a queued PR's priority), "close A", "push A" (new head sha), "wait 5" (minutes), "set {json}".
  */
 export type Row = [event: string, states: Partial<Record<string, PrState>>, decisions?: string[]];
 
@@ -154,6 +154,13 @@ export class Scenario {
         return this.apply({ type: "PR_CANCELLED", pr: num(arg) });
       case "restart":
         return this.apply({ type: "PR_RESTART_REQUESTED", pr: num(arg) });
+      case "priority":
+        return this.apply({
+          type: "PR_PRIORITY_CHANGED",
+          pr: num(arg),
+          priority: parsePriority(/^\d+$/.test(extra) ? Number(extra) : extra),
+          by: "tester",
+        });
       case "close":
         return this.apply({
           type: "PR_FACTS_UPDATED",

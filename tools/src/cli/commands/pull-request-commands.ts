@@ -135,8 +135,14 @@ function describe(pr: SubmittedPullRequest): string[] {
     // The failing run's output (or its CI's page): the first place to look.
     ...(pr.failureDetailsUrl ? [`  why it failed: ${pr.failureDetailsUrl}`] : []),
     ...(pr.queuePosition !== undefined ? [`  ${estimateLine(pr)}`] : []),
+    ...pr.priorityChanges.map(
+      (c) => `  priority ${levelOf(c.from)} → ${levelOf(c.to)} at ${c.at}${c.by ? ` by ${c.by}` : ""}`,
+    ),
   ];
 }
+
+const LEVELS: Record<number, string> = { 0: "urgent", 10: "high", 100: "medium", 200: "low" };
+const levelOf = (value: number) => LEVELS[value] ?? String(value);
 
 /** Position, and the estimate when the gateway knows the queue's recent run durations. */
 function estimateLine(pr: SubmittedPullRequest): string {

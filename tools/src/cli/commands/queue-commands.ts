@@ -76,6 +76,7 @@ interface SettingOptions {
   concurrency?: number;
   batch?: boolean;
   batchingMinSize?: number;
+  batchingMode?: string;
   batchingMaxWait?: number;
   testingTimeout?: number;
   pendingFailureDepth?: number;
@@ -93,7 +94,12 @@ function withSettingOptions(command: Command): Command {
     .option("--concurrency <n>", "test runs at once", wholeNumber(1))
     .option("--batch", "test several PRs together")
     .option("--no-batch", "test each PR on its own")
-    .option("--batching-min-size <n>", "PRs a batch waits for", wholeNumber(1))
+    .option(
+      "--batching-min-size <n>",
+      "PRs a batch waits for (with ADAPTIVE batching, the most)",
+      wholeNumber(1),
+    )
+    .option("--batching-mode <mode>", "FIXED, or ADAPTIVE: batch sizes follow the failure rate and backlog")
     .option("--batching-max-wait <minutes>", "longest wait for a full batch", wholeNumber(1))
     .option("--testing-timeout <minutes>", "fail a test run after this long (0: no limit)", wholeNumber(0))
     .option(
@@ -117,6 +123,7 @@ function settingsFrom(opts: SettingOptions): Record<string, unknown> {
     concurrency: opts.concurrency,
     batch: opts.batch,
     batchingMinSize: opts.batchingMinSize,
+    batchingMode: opts.batchingMode,
     batchingMaxWaitTimeMinutes: opts.batchingMaxWait,
     testingTimeoutMinutes: opts.testingTimeout,
     pendingFailureDepth: opts.pendingFailureDepth,
@@ -131,8 +138,12 @@ function settingsFrom(opts: SettingOptions): Record<string, unknown> {
 }
 
 function describeSettings(key: QueueKey, q: QueueSettings): string[] {
+  const size =
+    q.batchingMode === "ADAPTIVE"
+      ? `adaptive size up to ${q.batchingMinSize}`
+      : `min size ${q.batchingMinSize}`;
   const batching = q.batch
-    ? `batching on (min size ${q.batchingMinSize}, max wait ${q.batchingMaxWaitTimeMinutes} min)`
+    ? `batching on (${size}, max wait ${q.batchingMaxWaitTimeMinutes} min)`
     : "batching off";
   return [
     `${formatRepositoryRef(key.repo)} → ${q.branch}: ${q.state}, ${q.mode}, concurrency ${q.concurrency}`,

@@ -1,9 +1,12 @@
 import { z } from "zod";
+import { InternalError } from "@mainline/kit/errors/index";
 import { callUnary } from "@mainline/kit/grpc/index";
 import { QuarantineOverride, ResultContext, TestStatus } from "@mainline/proto/flaky";
 import type { FailingTest, RepositorySettings } from "@mainline/proto/flaky";
 import { endpoint, type Endpoint } from "../endpoint.js";
 import {
+  getTestRequest,
+  getTestResponse,
   linkTicketRequest,
   listFailingTestsRequest,
   listFailingTestsResponse,
@@ -28,6 +31,12 @@ function statusName(status: TestStatus | undefined): "healthy" | "flaky" | "brok
     ? (status.toLowerCase() as "flaky" | "broken")
     : "healthy";
 }
+
+const CONTEXT_NAMES: Partial<Record<ResultContext, "CI" | "MERGE_QUEUE" | "BISECTION">> = {
+  [ResultContext.CI]: "CI",
+  [ResultContext.MERGE_QUEUE]: "MERGE_QUEUE",
+  [ResultContext.BISECTION]: "BISECTION",
+};
 
 /** The flaky-test endpoints; every call is scoped to the organisation of the API token. */
 export function flakyTestEndpoints(up: Upstreams): Endpoint[] {
@@ -191,6 +200,37 @@ export function flakyTestEndpoints(up: Upstreams): Endpoint[] {
           quarantineOverride: override,
         });
         return {};
+      },
+    }),
+    endpoint({
+      method: "post",
+      path: "/flaky-tests/get-test",
+      operationId: "getTest",
+      summary:
+        "One test: its record (as list-failing-tests gives it, whether or not it failed lately) and its latest runs; 404 for a test the repository does not know",
+      tag: TAG,
+      access: "org",
+      input: getTestRequest,
+      inputIn: "body",
+      output: getTestResponse,
+      async handle(input, { principal }) {
+        const response = await callUnary(f.getTest.bind(f), {
+          org: principal.org,
+          repo: input.repo,
+          testId: input.test_id,
+        });
+        if (!response.test) throw new InternalError("flaky-analytics answered GetTest without the test");
+        return {
+          test: failingTestToJson(response.test),
+          recent_runs: response.recentRuns.map((run) => ({
+            at: (run.at ?? new Date(0)).toISOString(),
+            outcome: run.outcome as "passed" | "failed" | "flaky",
+            context: CONTEXT_NAMES[run.context] ?? "CI",
+            branch: run.branch,
+            commit_sha: run.commitSha,
+            ...(run.prNumber !== undefined ? { pr_number: run.prNumber } : {}),
+          })),
+        };
       },
     }),
     endpoint({

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { callUnary, type UnaryMethod } from "@mainline/kit/grpc/index";
 import {
+  BatchingMode,
   DirectMergeMode,
   MergeMethod,
   OptimizationMode,
@@ -37,6 +38,8 @@ import {
 } from "../schemas/merge-queue.js";
 import type { Upstreams } from "../../upstream/upstreams.js";
 import type { MergeEstimates } from "../../upstream/merge-estimates.js";
+import { queueEstimates } from "../../upstream/queue-estimates.js";
+import { median } from "../../domain/merge-estimate.js";
 
 const TAG = "Merge queue";
 const empty = z.object({});
@@ -237,7 +240,17 @@ export function mergeQueueEndpoints(
           queue: queueRef(principal.org, input.repo, input.targetBranch),
         });
         if (!response.queue) throw new Error("queue-coordinator answered without a queue");
-        return queueToJson(response.queue);
+        const json = queueToJson(response.queue);
+        const estimates = queueEstimates(response.queue, Date.now());
+        const runMs = median(response.queue.recentRunDurationsMs);
+        return {
+          ...json,
+          ...(runMs !== undefined ? { medianRunSeconds: Math.round(runMs / 100) / 10 } : {}),
+          enqueuedPullRequests: json.enqueuedPullRequests.map((pr) => {
+            const at = estimates.get(pr.prNumber)?.estimatedMergeAt;
+            return at ? { ...pr, estimatedMergeAt: at } : pr;
+          }),
+        };
       },
     }),
     endpoint({
@@ -267,7 +280,8 @@ export function mergeQueueEndpoints(
 type Settings = Omit<z.infer<typeof updateQueueRequest>, "repo" | "targetBranch" | "state">;
 
 function settingsToProto(s: Partial<Settings>) {
-  const { mode, mergeMethod, directMergeMode, optimizationMode, requiredStatuses, ...plain } = s;
+  const { mode, mergeMethod, directMergeMode, optimizationMode, batchingMode, requiredStatuses, ...plain } =
+    s;
   const defined = Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
   return {
     ...defined,
@@ -275,6 +289,7 @@ function settingsToProto(s: Partial<Settings>) {
     ...(mergeMethod ? { mergeMethod: enumValue(MergeMethod, mergeMethod) } : {}),
     ...(directMergeMode ? { directMergeMode: enumValue(DirectMergeMode, directMergeMode) } : {}),
     ...(optimizationMode ? { optimizationMode: enumValue(OptimizationMode, optimizationMode) } : {}),
+    ...(batchingMode ? { batchingMode: enumValue(BatchingMode, batchingMode) } : {}),
     ...(requiredStatuses ? { requiredStatuses: { values: requiredStatuses } } : {}),
   };
 }

@@ -167,6 +167,24 @@ export const setQuarantineOverrideRequest = z.object({
   ),
 });
 
+export const getTestRequest = z.object({ repo: repoSchema, test_id: testIdField });
+
+export const getTestResponse = z.object({
+  /** The failing-test record as list-failing-tests gives it now, also for a test that has not failed lately. */
+  test: failingTest,
+  /** The latest runs, newest first (bisection runs are never evidence, so never kept). */
+  recent_runs: z.array(
+    z.object({
+      at: z.iso.datetime({ offset: true }),
+      outcome: z.enum(["passed", "failed", "flaky"]),
+      context: z.enum(RESULT_CONTEXTS),
+      branch: z.string(),
+      commit_sha: z.string(),
+      pr_number: z.int().min(1).optional(),
+    }),
+  ),
+});
+
 export const linkTicketRequest = z.object({
   repo: repoSchema,
   test_id: testIdField,

@@ -22,6 +22,18 @@ export const submitPullRequestRequest = z.object({
   noBatch: z.boolean({ error: "must be a boolean" }).optional(),
 });
 
+export const setPullRequestPriorityRequest = z.object({
+  ...queueKey,
+  pr: z.object({ number: prNumber }),
+  priority,
+});
+
+export const setPullRequestPriorityResponse = z.object({
+  priorityValue: z.int().min(0).max(255),
+  /** "urgent", "high", "medium" or "low"; empty when the value has no name. */
+  priorityName: z.string(),
+});
+
 export const prRequest = z.object({ ...queueKey, pr: z.object({ number: prNumber }) });
 
 export const getSubmittedPullRequestRequest = z
@@ -78,6 +90,8 @@ export const MODES = ["SINGLE", "PARALLEL"] as const;
 export const MERGE_METHODS = ["MERGE_COMMIT", "SQUASH", "REBASE"] as const;
 export const DIRECT_MERGE_MODES = ["OFF", "ALWAYS"] as const;
 export const OPTIMIZATION_MODES = ["OFF", "BISECTION_SKIP_REDUNDANT_TESTS"] as const;
+/** Ours, beyond compat-notes: FIXED fills batches to batchingMinSize; ADAPTIVE sizes each batch from the load. */
+export const BATCHING_MODES = ["FIXED", "ADAPTIVE"] as const;
 
 const setting = (name: keyof typeof RANGES) => {
   const [min, max] = RANGES[name];
@@ -95,6 +109,7 @@ export const queueSettings = {
   batch: z.boolean().optional(),
   batchingMaxWaitTimeMinutes: setting("batchingMaxWaitTimeMinutes"),
   batchingMinSize: setting("batchingMinSize"),
+  batchingMode: upperEnum(BATCHING_MODES).optional(),
   bisectionConcurrency: setting("bisectionConcurrency"),
   requiredStatuses: z.array(statusName).max(100, "must hold at most 100 status names").optional(),
   mergeMethod: upperEnum(MERGE_METHODS).optional(),
@@ -149,6 +164,8 @@ export const enqueuedPullRequest = z.object({
   ...prFacts,
   /** Ours, beyond compat-notes: the run testing this PR, for getMergeQueueTestingDetails and CI reports. */
   testRunId: z.string().optional(),
+  /** Ours (getQueue only): best-case merge time, as getSubmittedPullRequest's; absent until a run finished. */
+  estimatedMergeAt: isoDateTime.optional(),
 });
 
 const queueFields = {
@@ -162,6 +179,7 @@ const queueFields = {
   batch: z.boolean(),
   batchingMaxWaitTimeMinutes: z.int(),
   batchingMinSize: z.int(),
+  batchingMode: z.enum(BATCHING_MODES),
   bisectionConcurrency: z.int(),
   requiredStatuses: z.array(z.string()),
   mergeMethod: z.enum(MERGE_METHODS),
@@ -188,6 +206,8 @@ export const testRunInFlight = z.object({
 
 export const queueResponse = z.object({
   ...queueFields,
+  /** Ours: the median duration of the queue's last 20 finished main runs; absent before the first. */
+  medianRunSeconds: z.number().min(0).optional(),
   enqueuedPullRequests: z.array(enqueuedPullRequest),
   testRunsInFlight: z.array(testRunInFlight),
 });
@@ -225,6 +245,10 @@ export const submittedPullRequestResponse = z.object({
       reason: z.string(),
       testRunId: z.string().optional(),
     }),
+  ),
+  /** Ours: every priority change of this submission, oldest first (values 0..255; by: who asked, when known). */
+  priorityChanges: z.array(
+    z.object({ at: isoDateTime, from: z.int(), to: z.int(), by: z.string().optional() }),
   ),
   /**
    * Ours: while the PR is in the queue, its place among the PRs that count (1 = next to merge), and a best-case

@@ -34,6 +34,7 @@ import {
   resultContextToJSON,
   resultContextToNumber,
 } from "./flaky.js";
+import { GetTestRequest, GetTestResponse } from "./test_details.js";
 
 /**
  * Also the JetStream payload of merge-queue results sent by the batch-runner
@@ -2296,6 +2297,16 @@ export const FlakyAnalyticsService = {
       Buffer.from(ListFailingTestsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListFailingTestsResponse => ListFailingTestsResponse.decode(value),
   },
+  /** One test's record and latest runs (its page). */
+  getTest: {
+    path: "/mainline.flaky.v1.FlakyAnalytics/GetTest" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTestRequest): Buffer => Buffer.from(GetTestRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTestRequest => GetTestRequest.decode(value),
+    responseSerialize: (value: GetTestResponse): Buffer => Buffer.from(GetTestResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTestResponse => GetTestResponse.decode(value),
+  },
   /** For CI wrappers. */
   getQuarantineConfig: {
     path: "/mainline.flaky.v1.FlakyAnalytics/GetQuarantineConfig" as const,
@@ -2372,6 +2383,8 @@ export interface FlakyAnalyticsServer extends UntypedServiceImplementation {
   uploadTestResults: handleUnaryCall<UploadTestResultsRequest, UploadTestResultsResponse>;
   /** POST /flaky-tests/list-failing-tests. */
   listFailingTests: handleUnaryCall<ListFailingTestsRequest, ListFailingTestsResponse>;
+  /** One test's record and latest runs (its page). */
+  getTest: handleUnaryCall<GetTestRequest, GetTestResponse>;
   /** For CI wrappers. */
   getQuarantineConfig: handleUnaryCall<GetQuarantineConfigRequest, GetQuarantineConfigResponse>;
   getRepositorySettings: handleUnaryCall<GetRepositorySettingsRequest, GetRepositorySettingsResponse>;
@@ -2414,6 +2427,22 @@ export interface FlakyAnalyticsClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListFailingTestsResponse) => void,
+  ): ClientUnaryCall;
+  /** One test's record and latest runs (its page). */
+  getTest(
+    request: GetTestRequest,
+    callback: (error: ServiceError | null, response: GetTestResponse) => void,
+  ): ClientUnaryCall;
+  getTest(
+    request: GetTestRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTestResponse) => void,
+  ): ClientUnaryCall;
+  getTest(
+    request: GetTestRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTestResponse) => void,
   ): ClientUnaryCall;
   /** For CI wrappers. */
   getQuarantineConfig(

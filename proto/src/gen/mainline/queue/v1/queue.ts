@@ -8,6 +8,7 @@
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
 import { QueueRef, RepoRef } from "../../common/v1/common.js";
+import { PriorityChange } from "./priority.js";
 
 /** Queue state as /getQueue reports it (compat-notes, "Queue states"). */
 export enum QueueState {
@@ -246,6 +247,62 @@ export function directMergeModeToNumber(object: DirectMergeMode): number {
     case DirectMergeMode.ALWAYS:
       return 2;
     case DirectMergeMode.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
+/** How a batch's size is chosen when batching is on. */
+export enum BatchingMode {
+  UNSPECIFIED = "UNSPECIFIED",
+  /** FIXED - Batches fill to the target size (batching_min_size). The default. */
+  FIXED = "FIXED",
+  /** ADAPTIVE - The size follows the observed failure rate and the backlog, up to the target size. */
+  ADAPTIVE = "ADAPTIVE",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function batchingModeFromJSON(object: any): BatchingMode {
+  switch (object) {
+    case 0:
+    case "BATCHING_MODE_UNSPECIFIED":
+      return BatchingMode.UNSPECIFIED;
+    case 1:
+    case "BATCHING_MODE_FIXED":
+      return BatchingMode.FIXED;
+    case 2:
+    case "BATCHING_MODE_ADAPTIVE":
+      return BatchingMode.ADAPTIVE;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return BatchingMode.UNRECOGNIZED;
+  }
+}
+
+export function batchingModeToJSON(object: BatchingMode): string {
+  switch (object) {
+    case BatchingMode.UNSPECIFIED:
+      return "BATCHING_MODE_UNSPECIFIED";
+    case BatchingMode.FIXED:
+      return "BATCHING_MODE_FIXED";
+    case BatchingMode.ADAPTIVE:
+      return "BATCHING_MODE_ADAPTIVE";
+    case BatchingMode.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function batchingModeToNumber(object: BatchingMode): number {
+  switch (object) {
+    case BatchingMode.UNSPECIFIED:
+      return 0;
+    case BatchingMode.FIXED:
+      return 1;
+    case BatchingMode.ADAPTIVE:
+      return 2;
+    case BatchingMode.UNRECOGNIZED:
     default:
       return -1;
   }
@@ -832,7 +889,15 @@ export interface Queue {
     | Date
     | undefined;
   /** The PRs of this queue that ended in the last hour: ListQueues fills it, other calls leave it unset. */
-  lastHour?: RecentOutcomes | undefined;
+  lastHour?:
+    | RecentOutcomes
+    | undefined;
+  /**
+   * How long the queue's latest finished main runs took, newest first (at most 20): GetQueue fills it, for
+   * merge-time estimates that every gateway replica computes alike.
+   */
+  recentRunDurationsMs: number[];
+  batchingMode: BatchingMode;
 }
 
 /** How many PRs of a queue ended, by outcome, within a recent window. */
@@ -926,6 +991,8 @@ export interface SubmittedPullRequest {
     | undefined;
   /** Every state change of this submission, oldest first (the PR page's timeline). */
   history: StateTransition[];
+  /** Every priority change of this submission, oldest first. */
+  priorityChanges: PriorityChange[];
 }
 
 /** One state change of a submitted PR. */
@@ -1039,6 +1106,8 @@ function createBaseQueue(): Queue {
     activeTestRuns: [],
     createdAt: undefined,
     lastHour: undefined,
+    recentRunDurationsMs: [],
+    batchingMode: BatchingMode.UNSPECIFIED,
   };
 }
 
@@ -1109,6 +1178,16 @@ export const Queue: MessageFns<Queue> = {
     }
     if (message.lastHour !== undefined) {
       RecentOutcomes.encode(message.lastHour, writer.uint32(178).fork()).join();
+    }
+    if (message.recentRunDurationsMs.length !== 0) {
+      writer.uint32(186).fork();
+      for (const v of message.recentRunDurationsMs) {
+        writer.uint64(v);
+      }
+      writer.join();
+    }
+    if (message.batchingMode !== BatchingMode.UNSPECIFIED) {
+      writer.uint32(192).int32(batchingModeToNumber(message.batchingMode));
     }
     return writer;
   },
@@ -1302,6 +1381,32 @@ export const Queue: MessageFns<Queue> = {
             message.lastHour = RecentOutcomes.decode(reader, reader.uint32());
             continue;
           }
+          case 23: {
+            if (tag === 184) {
+              message.recentRunDurationsMs.push(longToNumber(reader.uint64()));
+
+              continue;
+            }
+
+            if (tag === 186) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.recentRunDurationsMs.push(longToNumber(reader.uint64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.batchingMode = batchingModeFromJSON(reader.int32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1406,6 +1511,16 @@ export const Queue: MessageFns<Queue> = {
         : isSet(object.last_hour)
         ? RecentOutcomes.fromJSON(object.last_hour)
         : undefined,
+      recentRunDurationsMs: globalThis.Array.isArray(object?.recentRunDurationsMs)
+        ? object.recentRunDurationsMs.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.recent_run_durations_ms)
+        ? object.recent_run_durations_ms.map((e: any) => globalThis.Number(e))
+        : [],
+      batchingMode: isSet(object.batchingMode)
+        ? batchingModeFromJSON(object.batchingMode)
+        : isSet(object.batching_mode)
+        ? batchingModeFromJSON(object.batching_mode)
+        : BatchingMode.UNSPECIFIED,
     };
   },
 
@@ -1477,6 +1592,12 @@ export const Queue: MessageFns<Queue> = {
     if (message.lastHour !== undefined) {
       obj.lastHour = RecentOutcomes.toJSON(message.lastHour);
     }
+    if (message.recentRunDurationsMs?.length) {
+      obj.recentRunDurationsMs = message.recentRunDurationsMs.map((e) => Math.round(e));
+    }
+    if (message.batchingMode !== BatchingMode.UNSPECIFIED) {
+      obj.batchingMode = batchingModeToJSON(message.batchingMode);
+    }
     return obj;
   },
 
@@ -1509,6 +1630,8 @@ export const Queue: MessageFns<Queue> = {
     message.lastHour = (object.lastHour !== undefined && object.lastHour !== null)
       ? RecentOutcomes.fromPartial(object.lastHour)
       : undefined;
+    message.recentRunDurationsMs = object.recentRunDurationsMs?.map((e) => e) || [];
+    message.batchingMode = object.batchingMode ?? BatchingMode.UNSPECIFIED;
     return message;
   },
 };
@@ -2299,6 +2422,7 @@ function createBaseSubmittedPullRequest(): SubmittedPullRequest {
     cancellationReason: undefined,
     failureDetailsUrl: undefined,
     history: [],
+    priorityChanges: [],
   };
 }
 
@@ -2357,6 +2481,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     }
     for (const v of message.history) {
       StateTransition.encode(v!, writer.uint32(146).fork()).join();
+    }
+    for (const v of message.priorityChanges) {
+      PriorityChange.encode(v!, writer.uint32(154).fork()).join();
     }
     return writer;
   },
@@ -2518,6 +2645,14 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
             message.history.push(StateTransition.decode(reader, reader.uint32()));
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.priorityChanges.push(PriorityChange.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2608,6 +2743,11 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
       history: globalThis.Array.isArray(object?.history)
         ? object.history.map((e: any) => StateTransition.fromJSON(e))
         : [],
+      priorityChanges: globalThis.Array.isArray(object?.priorityChanges)
+        ? object.priorityChanges.map((e: any) => PriorityChange.fromJSON(e))
+        : globalThis.Array.isArray(object?.priority_changes)
+        ? object.priority_changes.map((e: any) => PriorityChange.fromJSON(e))
+        : [],
     };
   },
 
@@ -2667,6 +2807,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     if (message.history?.length) {
       obj.history = message.history.map((e) => StateTransition.toJSON(e));
     }
+    if (message.priorityChanges?.length) {
+      obj.priorityChanges = message.priorityChanges.map((e) => PriorityChange.toJSON(e));
+    }
     return obj;
   },
 
@@ -2695,6 +2838,7 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     message.cancellationReason = object.cancellationReason ?? undefined;
     message.failureDetailsUrl = object.failureDetailsUrl ?? undefined;
     message.history = object.history?.map((e) => StateTransition.fromPartial(e)) || [];
+    message.priorityChanges = object.priorityChanges?.map((e) => PriorityChange.fromPartial(e)) || [];
     return message;
   },
 };
@@ -3901,6 +4045,17 @@ function fromJsonTimestamp(o: any): Date {
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
   }
+}
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
 }
 
 function isObject(value: any): boolean {

@@ -20,7 +20,12 @@ import {
 } from "@grpc/grpc-js";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
 import { QueueRef, RepoRef } from "../../common/v1/common.js";
+import { SetPullRequestPriorityRequest, SetPullRequestPriorityResponse } from "./priority.js";
 import {
+  BatchingMode,
+  batchingModeFromJSON,
+  batchingModeToJSON,
+  batchingModeToNumber,
   DirectMergeMode,
   directMergeModeFromJSON,
   directMergeModeToJSON,
@@ -132,6 +137,7 @@ export interface UpdateQueueRequest {
   statusCheckEnabled?: boolean | undefined;
   directMergeMode?: DirectMergeMode | undefined;
   optimizationMode?: OptimizationMode | undefined;
+  batchingMode?: BatchingMode | undefined;
 }
 
 export interface UpdateQueueResponse {
@@ -670,6 +676,7 @@ function createBaseUpdateQueueRequest(): UpdateQueueRequest {
     statusCheckEnabled: undefined,
     directMergeMode: undefined,
     optimizationMode: undefined,
+    batchingMode: undefined,
   };
 }
 
@@ -728,6 +735,9 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     }
     if (message.optimizationMode !== undefined) {
       writer.uint32(144).int32(optimizationModeToNumber(message.optimizationMode));
+    }
+    if (message.batchingMode !== undefined) {
+      writer.uint32(152).int32(batchingModeToNumber(message.batchingMode));
     }
     return writer;
   },
@@ -889,6 +899,14 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
             message.optimizationMode = optimizationModeFromJSON(reader.int32());
             continue;
           }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.batchingMode = batchingModeFromJSON(reader.int32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -973,6 +991,11 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
         : isSet(object.optimization_mode)
         ? optimizationModeFromJSON(object.optimization_mode)
         : undefined,
+      batchingMode: isSet(object.batchingMode)
+        ? batchingModeFromJSON(object.batchingMode)
+        : isSet(object.batching_mode)
+        ? batchingModeFromJSON(object.batching_mode)
+        : undefined,
     };
   },
 
@@ -1032,6 +1055,9 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     if (message.optimizationMode !== undefined) {
       obj.optimizationMode = optimizationModeToJSON(message.optimizationMode);
     }
+    if (message.batchingMode !== undefined) {
+      obj.batchingMode = batchingModeToJSON(message.batchingMode);
+    }
     return obj;
   },
 
@@ -1062,6 +1088,7 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     message.statusCheckEnabled = object.statusCheckEnabled ?? undefined;
     message.directMergeMode = object.directMergeMode ?? undefined;
     message.optimizationMode = object.optimizationMode ?? undefined;
+    message.batchingMode = object.batchingMode ?? undefined;
     return message;
   },
 };
@@ -4318,6 +4345,19 @@ export const QueueCoordinatorService = {
     responseDeserialize: (value: Buffer): RestartTestsOnPullRequestResponse =>
       RestartTestsOnPullRequestResponse.decode(value),
   },
+  /** A PR that has not started testing moves to its new place; one already tested keeps its place and run. */
+  setPullRequestPriority: {
+    path: "/mainline.queue.v1.QueueCoordinator/SetPullRequestPriority" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetPullRequestPriorityRequest): Buffer =>
+      Buffer.from(SetPullRequestPriorityRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetPullRequestPriorityRequest => SetPullRequestPriorityRequest.decode(value),
+    responseSerialize: (value: SetPullRequestPriorityResponse): Buffer =>
+      Buffer.from(SetPullRequestPriorityResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetPullRequestPriorityResponse =>
+      SetPullRequestPriorityResponse.decode(value),
+  },
   getSubmittedPullRequest: {
     path: "/mainline.queue.v1.QueueCoordinator/GetSubmittedPullRequest" as const,
     requestStream: false as const,
@@ -4458,6 +4498,8 @@ export interface QueueCoordinatorServer extends UntypedServiceImplementation {
   cancelPullRequest: handleUnaryCall<CancelPullRequestRequest, CancelPullRequestResponse>;
   /** Keeps the PR's position and restarts nothing else. */
   restartTestsOnPullRequest: handleUnaryCall<RestartTestsOnPullRequestRequest, RestartTestsOnPullRequestResponse>;
+  /** A PR that has not started testing moves to its new place; one already tested keeps its place and run. */
+  setPullRequestPriority: handleUnaryCall<SetPullRequestPriorityRequest, SetPullRequestPriorityResponse>;
   getSubmittedPullRequest: handleUnaryCall<GetSubmittedPullRequestRequest, GetSubmittedPullRequestResponse>;
   /**
    * Many lookups in one call, each answered on its own (one unknown PR does not fail the others). The
@@ -4601,6 +4643,22 @@ export interface QueueCoordinatorClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RestartTestsOnPullRequestResponse) => void,
+  ): ClientUnaryCall;
+  /** A PR that has not started testing moves to its new place; one already tested keeps its place and run. */
+  setPullRequestPriority(
+    request: SetPullRequestPriorityRequest,
+    callback: (error: ServiceError | null, response: SetPullRequestPriorityResponse) => void,
+  ): ClientUnaryCall;
+  setPullRequestPriority(
+    request: SetPullRequestPriorityRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetPullRequestPriorityResponse) => void,
+  ): ClientUnaryCall;
+  setPullRequestPriority(
+    request: SetPullRequestPriorityRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetPullRequestPriorityResponse) => void,
   ): ClientUnaryCall;
   getSubmittedPullRequest(
     request: GetSubmittedPullRequestRequest,
