@@ -1,9 +1,10 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/errors";
+import { PRIORITY_NAMES } from "@mainline/kit/vocabulary/index";
 import { createQueueSettings } from "@mainline/queue-coordinator/domain/index";
 import type { SimulatedPr, SimulatedPriority, Workload } from "./workload.js";
 
 const MINUTE = 60_000;
-const PRIORITIES: readonly SimulatedPriority[] = ["urgent", "high", "medium", "low"];
+const PRIORITIES: readonly SimulatedPriority[] = PRIORITY_NAMES;
 
 /** A workload file as read: the PRs to replay and the queue settings to replay them with. */
 export interface WorkloadFile {

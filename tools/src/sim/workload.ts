@@ -1,3 +1,4 @@
+import type { PriorityName } from "@mainline/kit/vocabulary/index";
 import { createPrng } from "./prng.js";
 
 /** How to generate a workload (the simulator's default load, and `mainline simulate` without --workload). */
@@ -35,7 +36,7 @@ export const DEFAULT_WORKLOAD: WorkloadSpec = {
   cancelProbability: 0.02,
 };
 
-export type SimulatedPriority = "urgent" | "high" | "medium" | "low";
+export type SimulatedPriority = PriorityName;
 
 /** One PR of a workload, with what the simulated CI will find. Times are in virtual milliseconds. */
 export interface SimulatedPr {

@@ -1,10 +1,9 @@
 import type { Command } from "commander";
+import { PRIORITY_NAMES } from "@mainline/kit/vocabulary/index";
 import type { CliContext } from "../cli-context.js";
 import { CliError, EXIT } from "../cli-error.js";
 import { withQueueOptions } from "../command-options.js";
 import { parsePullRequestNumber } from "../domain/pull-request-ref.js";
-
-const LEVELS = ["urgent", "high", "medium", "low"];
 
 /** `mainline priority <pr> <priority>`: change a queued PR's priority without losing its place in line. */
 export function registerPriorityCommand(program: Command, cli: CliContext): void {
@@ -39,7 +38,7 @@ export function registerPriorityCommand(program: Command, cli: CliContext): void
 /** Checked here too, so a typo is named before any call; the service checks again. */
 function parsePriorityArgument(text: string): string | number {
   const t = text.trim().toLowerCase();
-  if (LEVELS.includes(t)) return t;
+  if ((PRIORITY_NAMES as readonly string[]).includes(t)) return t;
   if (/^\d{1,3}$/.test(t) && Number(t) <= 255) return Number(t);
   throw new CliError(
     `<priority> must be urgent, high, medium, low or an integer 0-255, not "${text}"`,

@@ -1,3 +1,4 @@
+import { PRIORITY_NAMES, PRIORITY_VALUES } from "@mainline/kit/vocabulary/index";
 import type { Command } from "commander";
 import type { SubmittedPullRequest } from "../api/api-types.js";
 import { watchPullRequests, pullRequestRow } from "../app/watch-pull-requests.js";
@@ -141,8 +142,8 @@ function describe(pr: SubmittedPullRequest): string[] {
   ];
 }
 
-const LEVELS: Record<number, string> = { 0: "urgent", 10: "high", 100: "medium", 200: "low" };
-const levelOf = (value: number) => LEVELS[value] ?? String(value);
+const levelOf = (value: number) =>
+  PRIORITY_NAMES.find((name) => PRIORITY_VALUES[name] === value) ?? String(value);
 
 /** Position, and the estimate when the gateway knows the queue's recent run durations. */
 function estimateLine(pr: SubmittedPullRequest): string {
