@@ -96,7 +96,8 @@ export async function startResultConsumers(deps: {
         testBranch: data.testBranch,
         testBranchSha: data.testBranchSha,
         commits: Object.fromEntries(data.commits.map((c) => [String(c.prNumber), c.commitSha])),
-        statusChecks: data.statusChecks,
+        // The code host's CI statuses recorded while the run waited stay unless the runner brings its own.
+        ...(data.statusChecks.length > 0 ? { statusChecks: data.statusChecks } : {}),
         finishedAt: (data.finishedAt ?? new Date()).toISOString(),
       });
       await engine.apply(
