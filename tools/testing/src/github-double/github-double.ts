@@ -14,6 +14,8 @@ import { RequestChecker } from "./request-checker.js";
 /** One request Mainline made, in arrival order. */
 export interface RecordedRequest {
   readonly seq: number;
+  /** Date.now() when the request arrived, to check that a client waited (retry-after, spacing). */
+  readonly receivedAt: number;
   readonly method: string;
   /** The path without the API's base (/api/v3 on Enterprise Server). */
   readonly path: string;
@@ -165,6 +167,7 @@ export class GitHubDouble {
     const record = (extra: Partial<RecordedRequest>): RecordedRequest => {
       const recorded: RecordedRequest = {
         seq: this.requests.length + 1,
+        receivedAt: Date.now(),
         method,
         path: url.pathname.slice(this.basePath.length),
         pathParams: {},
