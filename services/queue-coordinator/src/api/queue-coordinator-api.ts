@@ -41,6 +41,9 @@ import { assertTestCommandEnv } from "../domain/test-command-env.js";
 import { nameOf, priorityInput, queueToProto, submittedToProto } from "./proto-mapping.js";
 import { testRunOutput, withFailureDetails } from "./test-run-output.js";
 import { recentOutcomes } from "./recent-outcomes.js";
+import type { GitHubInstallations } from "../store/github-installations.js";
+import { githubInstallationsApi } from "./github-installations-api.js";
+import { githubFactsApi } from "./github-facts-api.js";
 
 export interface ApiDeps {
   engine: QueueEngine;
@@ -48,6 +51,7 @@ export interface ApiDeps {
   records: PullRequestRecords;
   runs: TestRunRecords;
   connections: RepositoryConnections;
+  installations: GitHubInstallations;
   js: JetStreamClient;
   outputs: TestRunOutputs;
   clock: () => Date;
@@ -128,6 +132,8 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
   };
 
   return {
+    ...githubInstallationsApi(deps),
+    ...githubFactsApi(deps),
     getTestRunOutput: (req) => testRunOutput(deps, req),
 
     async createQueue(req) {

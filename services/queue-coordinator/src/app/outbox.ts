@@ -196,11 +196,17 @@ export class OutboxBuilder {
         remoteUrl: connection.remoteUrl,
         credentialsSecretName: connection.credentialsSecretName,
         expectedTargetSha: "",
-        pullRequests: d.prs.map((n) => ({ number: n, testedCommitSha: record?.commits[String(n)] ?? "" })),
+        pullRequests: d.prs.map((n) => ({
+          number: n,
+          testedCommitSha: record?.commits[String(n)] ?? "",
+          headSha: state.prs[String(n)]?.facts?.headSha ?? "",
+          title: state.prs[String(n)]?.facts?.title ?? "",
+        })),
         testedSha: lastTestedCommit(record, d.prs),
         testBranch: record?.testBranch ?? "",
         obsoleteTestBranches: record?.testBranch ? [record.testBranch] : [],
         otherLanesMayMerge: state.settings.mode === "PARALLEL",
+        mergeMethod: MERGE_METHOD[state.settings.mergeMethod],
       };
       this.messages.push(message(SUBJECTS.mergeJob, `merge-${mergeId}`, MergeJob, job));
     }
