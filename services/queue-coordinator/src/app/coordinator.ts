@@ -45,8 +45,25 @@ export async function startQueueCoordinator(
   const pushes = await BranchPushes.open(runtime.store, clock);
   const requestKeys = await RequestKeys.open(runtime.store);
   const outputs = await TestRunOutputs.open(js);
-  const engine = new QueueEngine({ queues, records, runs, connections, js, logger: runtime.logger, clock });
-  const consumers = await startResultConsumers({ js, jsm, engine, queues, runs, logger: runtime.logger });
+  const engine = new QueueEngine({
+    queues,
+    records,
+    runs,
+    connections,
+    installations,
+    js,
+    logger: runtime.logger,
+    clock,
+  });
+  const consumers = await startResultConsumers({
+    js,
+    jsm,
+    engine,
+    queues,
+    runs,
+    pushes,
+    logger: runtime.logger,
+  });
   const timekeeper = await Timekeeper.start({
     engine,
     queues,
