@@ -20,12 +20,6 @@ const METHOD: Partial<Record<MergeMethod, "merge" | "squash" | "rebase">> = {
   [MergeMethod.REBASE]: "rebase",
 };
 
-interface PullRequestState {
-  state: string;
-  merged: boolean;
-  merge_commit_sha: string | null;
-}
-
 /**
  * Lands a passing run through GitHub's merge API, one PR at a time in queue order, for merge methods a git
  * fast-forward would leave GitHub showing as closed rather than merged (squash, rebase) and for protected
