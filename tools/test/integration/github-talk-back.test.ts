@@ -333,6 +333,44 @@ describe("talking back to GitHub: check runs, failure comments and command repli
     );
   });
 
+  it("does not post twice when the service dies after GitHub took the comment but before it was recorded", async () => {
+    const dying = webhooks;
+    let posted: { id: number; body: string } | undefined;
+    double.script("issues/create-comment", (request) => {
+      const body = (request.body as { body: string }).body;
+      if (!body.startsWith("posted before the crash")) return undefined;
+      // GitHub has it; the service dies before it hears back.
+      dying.app.kill();
+      posted = { id: 777_001, body };
+      return { status: 201, body: { id: posted.id, body } };
+    });
+    // GitHub's list of the PR's comments now holds the one that was posted (the double keeps no state itself).
+    double.script(
+      "issues/list-comments",
+      () => ({ status: 200, body: posted ? [{ id: posted.id, body: posted.body }] : [] }),
+      Infinity,
+    );
+    await callUnary(dying.api.postPullRequestComment.bind(dying.api), {
+      org: "acme",
+      repo,
+      prNumber: GOOD,
+      body: "posted before the crash",
+      idempotencyKey: "delivery-lost-answer",
+    });
+    await eventually(() => expect(posted).to.not.equal(undefined));
+    await dying.kill();
+    webhooks = await WebhooksInstance.start(coordinator, double);
+    // The call's lease runs out, the new instance takes it, finds its marker among the comments and stops there.
+    await eventually(() => expect(double.calls("issues/list-comments")).to.have.length.at.least(1), 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const posts = double
+      .calls("issues/create-comment")
+      .filter((r) => (r.body as { body: string }).body.startsWith("posted before the crash"));
+    expect(posts).to.have.length(1);
+    expect(posts[0]!.seq).to.be.below(double.calls("issues/list-comments")[0]!.seq);
+    double.clearScripts();
+  });
+
   it("keeps a call through GitHub outages and a crash of the service: the next instance sends it, once", async () => {
     double.script("issues/create-comment", serverError(502), Infinity);
     const api = webhooks.api;
