@@ -199,7 +199,7 @@ export const SERVICE_PERMISSIONS: Readonly<Record<string, ServicePermissions>> =
         ...reads(STREAMS.events.name),
         ...reads(DELIVERY_STREAM.name),
         `$JS.API.STREAM.PURGE.${DELIVERY_STREAM.name}`,
-        ...storeBuckets("webhooks", ["subscriptions", "deliveries"]).flatMap(ownsBucket),
+        ...storeBuckets("webhooks", ["subscriptions", "deliveries", "github_calls"]).flatMap(ownsBucket),
       ],
     },
     subscribe: { allow: [INBOX] },

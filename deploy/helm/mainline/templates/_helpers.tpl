@@ -734,6 +734,19 @@ MAINLINE_WEBHOOKS = {
       "$JS.ACK.KV_mainline-2dwebhooks_deliveries.>"
       "$JS.FC.KV_mainline-2dwebhooks_deliveries.>"
       "$KV.mainline-2dwebhooks_deliveries.>"
+      "$JS.API.STREAM.INFO.KV_mainline-2dwebhooks_github-5fcalls"
+      "$JS.API.STREAM.CREATE.KV_mainline-2dwebhooks_github-5fcalls"
+      "$JS.API.STREAM.UPDATE.KV_mainline-2dwebhooks_github-5fcalls"
+      "$JS.API.STREAM.MSG.GET.KV_mainline-2dwebhooks_github-5fcalls"
+      "$JS.API.DIRECT.GET.KV_mainline-2dwebhooks_github-5fcalls"
+      "$JS.API.DIRECT.GET.KV_mainline-2dwebhooks_github-5fcalls.>"
+      "$JS.API.CONSUMER.*.KV_mainline-2dwebhooks_github-5fcalls"
+      "$JS.API.CONSUMER.*.KV_mainline-2dwebhooks_github-5fcalls.>"
+      "$JS.API.CONSUMER.DURABLE.CREATE.KV_mainline-2dwebhooks_github-5fcalls.>"
+      "$JS.API.CONSUMER.MSG.NEXT.KV_mainline-2dwebhooks_github-5fcalls.>"
+      "$JS.ACK.KV_mainline-2dwebhooks_github-5fcalls.>"
+      "$JS.FC.KV_mainline-2dwebhooks_github-5fcalls.>"
+      "$KV.mainline-2dwebhooks_github-5fcalls.>"
     ]
   }
   subscribe: {

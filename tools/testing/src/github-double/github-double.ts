@@ -28,6 +28,8 @@ export interface RecordedRequest {
   /** The installation whose token authorised the request; "app" for an App JWT. */
   readonly credential?: number | "app";
   status: number;
+  /** What the double answered (a created resource's id, for instance). */
+  responseBody?: unknown;
 }
 
 /** What the double answers instead of the description's example. */
@@ -136,6 +138,11 @@ export class GitHubDouble {
     this.scripts.push({ match, script, remaining: times });
   }
 
+  /** Drops every scripted reply: GitHub answers as usual again (e.g. an outage is over). */
+  clearScripts(): void {
+    this.scripts.length = 0;
+  }
+
   /** The recorded requests of one operation (operationId or "METHOD /template"), in order. */
   calls(match: string): RecordedRequest[] {
     return this.requests.filter((r) => r.operationId === match || r.route === match);
@@ -161,6 +168,7 @@ export class GitHubDouble {
     const what = `${method} ${url.pathname}`;
     const answer = (recorded: RecordedRequest, reply: ScriptedReply) => {
       recorded.status = reply.status;
+      recorded.responseBody = reply.body;
       res.writeHead(reply.status, { ...JSON_HEADERS, ...rateHeaders(), ...reply.headers });
       res.end(reply.body === undefined ? "" : JSON.stringify(reply.body));
     };
