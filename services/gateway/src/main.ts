@@ -13,6 +13,7 @@ import { LifecycleFeed } from "./web/lifecycle-feed.js";
 import { MergeEstimates } from "./upstream/merge-estimates.js";
 import { WebSessions } from "./web/web-sessions.js";
 import { GitHubDeliveries } from "./github/github-deliveries.js";
+import { webhooksServiceReplies } from "./github/webhooks-service-replies.js";
 
 const config = loadConfigOrExit("gateway", configSchema);
 
@@ -76,6 +77,7 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
             ? {
                 webhookSecret: config.GITHUB_WEBHOOK_SECRET,
                 deliveries: await GitHubDeliveries.open(runtime.store),
+                replies: webhooksServiceReplies(upstreams.webhooks),
               }
             : {}),
         },

@@ -16,6 +16,7 @@ import { MergeEstimates } from "../upstream/merge-estimates.js";
 import { WebSessions } from "../web/web-sessions.js";
 import { GitHubDeliveries } from "../github/github-deliveries.js";
 import type { PullRequestReplies } from "../github/github-webhook-handler.js";
+import { webhooksServiceReplies } from "../github/webhooks-service-replies.js";
 import { contractCheckedFetch, type CheckedFetch, type OpenApiContract } from "./openapi-contract.js";
 
 export interface GatewayHarnessOptions {
@@ -38,7 +39,12 @@ export interface GatewayHarnessOptions {
    */
   nats?: NatsServer;
   /** The GitHub App's webhook secret and API URL (GITHUB_WEBHOOK_SECRET, GITHUB_API_URL): the App is on when set. */
-  github?: { webhookSecret: string; apiUrl?: string; replies?: PullRequestReplies };
+  github?: {
+    webhookSecret: string;
+    apiUrl?: string;
+    /** "webhooks-service": replies go to the webhooks service, as in production; unset: they are only logged. */
+    replies?: PullRequestReplies | "webhooks-service";
+  };
 }
 
 export interface RequestOptions {
@@ -119,7 +125,11 @@ export class GatewayHarness {
               ? {
                   webhookSecret: options.github.webhookSecret,
                   deliveries: await GitHubDeliveries.open(store),
-                  ...(options.github.replies ? { replies: options.github.replies } : {}),
+                  ...(options.github.replies === "webhooks-service"
+                    ? { replies: webhooksServiceReplies(upstreams.webhooks) }
+                    : options.github.replies
+                      ? { replies: options.github.replies }
+                      : {}),
                 }
               : {}),
           },
