@@ -12,6 +12,7 @@ import { connectUpstreams } from "./upstream/upstreams.js";
 import { LifecycleFeed } from "./web/lifecycle-feed.js";
 import { MergeEstimates } from "./upstream/merge-estimates.js";
 import { WebSessions } from "./web/web-sessions.js";
+import { GitHubDeliveries } from "./github/github-deliveries.js";
 
 const config = loadConfigOrExit("gateway", configSchema);
 
@@ -68,6 +69,16 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
       {
         ...(config.MAINLINE_PUBLIC_URL !== undefined && { publicUrl: config.MAINLINE_PUBLIC_URL }),
         estimates: new MergeEstimates(upstreams.queue, feed),
+        github: {
+          apiUrl: config.GITHUB_API_URL,
+          logger: runtime.logger,
+          ...(config.GITHUB_WEBHOOK_SECRET
+            ? {
+                webhookSecret: config.GITHUB_WEBHOOK_SECRET,
+                deliveries: await GitHubDeliveries.open(runtime.store),
+              }
+            : {}),
+        },
       },
     ),
     readiness: Object.entries(readinessTargets).map(([name, addr]) => ({

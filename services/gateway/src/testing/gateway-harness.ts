@@ -14,6 +14,8 @@ import { configSchema } from "../config.js";
 import { LifecycleFeed } from "../web/lifecycle-feed.js";
 import { MergeEstimates } from "../upstream/merge-estimates.js";
 import { WebSessions } from "../web/web-sessions.js";
+import { GitHubDeliveries } from "../github/github-deliveries.js";
+import type { PullRequestReplies } from "../github/github-webhook-handler.js";
 import { contractCheckedFetch, type CheckedFetch, type OpenApiContract } from "./openapi-contract.js";
 
 export interface GatewayHarnessOptions {
@@ -35,6 +37,8 @@ export interface GatewayHarnessOptions {
    * events; by default the harness starts its own.
    */
   nats?: NatsServer;
+  /** The GitHub App's webhook secret and API URL (GITHUB_WEBHOOK_SECRET, GITHUB_API_URL): the App is on when set. */
+  github?: { webhookSecret: string; apiUrl?: string; replies?: PullRequestReplies };
 }
 
 export interface RequestOptions {
@@ -106,7 +110,20 @@ export class GatewayHarness {
         upstreams,
         auth,
         { logger, webhookSecret: options.webhookSecret },
-        { estimates: new MergeEstimates(upstreams.queue, feed) },
+        {
+          estimates: new MergeEstimates(upstreams.queue, feed),
+          github: {
+            apiUrl: options.github?.apiUrl ?? "https://api.github.com",
+            logger,
+            ...(options.github
+              ? {
+                  webhookSecret: options.github.webhookSecret,
+                  deliveries: await GitHubDeliveries.open(store),
+                  ...(options.github.replies ? { replies: options.github.replies } : {}),
+                }
+              : {}),
+          },
+        },
       ),
       readiness: [],
     });

@@ -445,7 +445,14 @@ export interface MergeResult {
   outcome: MergeOutcome;
   newTargetSha: string;
   message: string;
-  finishedAt?: Date | undefined;
+  finishedAt?:
+    | Date
+    | undefined;
+  /**
+   * Every head the target had while this merge landed, in order (one per PR for a merge through the
+   * GitHub API): a push event for any of them is the queue's own merge, not the target moving outside it.
+   */
+  landedShas: string[];
 }
 
 /** A PR changed state. Payload fields of the compat-notes webhook, plus org. */
@@ -1881,7 +1888,15 @@ export const MergeJob: MessageFns<MergeJob> = {
 };
 
 function createBaseMergeResult(): MergeResult {
-  return { mergeId: "", queue: undefined, outcome: 0, newTargetSha: "", message: "", finishedAt: undefined };
+  return {
+    mergeId: "",
+    queue: undefined,
+    outcome: 0,
+    newTargetSha: "",
+    message: "",
+    finishedAt: undefined,
+    landedShas: [],
+  };
 }
 
 export const MergeResult: MessageFns<MergeResult> = {
@@ -1903,6 +1918,9 @@ export const MergeResult: MessageFns<MergeResult> = {
     }
     if (message.finishedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.finishedAt), writer.uint32(50).fork()).join();
+    }
+    for (const v of message.landedShas) {
+      writer.uint32(58).string(v!);
     }
     return writer;
   },
@@ -1968,6 +1986,14 @@ export const MergeResult: MessageFns<MergeResult> = {
             message.finishedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.landedShas.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2000,6 +2026,11 @@ export const MergeResult: MessageFns<MergeResult> = {
         : isSet(object.finished_at)
         ? fromJsonTimestamp(object.finished_at)
         : undefined,
+      landedShas: globalThis.Array.isArray(object?.landedShas)
+        ? object.landedShas.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.landed_shas)
+        ? object.landed_shas.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -2023,6 +2054,9 @@ export const MergeResult: MessageFns<MergeResult> = {
     if (message.finishedAt !== undefined) {
       obj.finishedAt = message.finishedAt.toISOString();
     }
+    if (message.landedShas?.length) {
+      obj.landedShas = message.landedShas;
+    }
     return obj;
   },
 
@@ -2039,6 +2073,7 @@ export const MergeResult: MessageFns<MergeResult> = {
     message.newTargetSha = object.newTargetSha ?? "";
     message.message = object.message ?? "";
     message.finishedAt = object.finishedAt ?? undefined;
+    message.landedShas = object.landedShas?.map((e) => e) || [];
     return message;
   },
 };
