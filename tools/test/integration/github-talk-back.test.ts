@@ -280,6 +280,53 @@ describe("talking back to GitHub: check runs, failure comments and command repli
     expect((failed.body as { output: { summary: string } }).output.summary).to.contain("TESTS_FAILED");
   });
 
+  it("moves the PRs behind one that leaves up a place, on their own check runs", async () => {
+    const release = { repo, targetBranch: "release" };
+    await call("/createQueue", { ...release, concurrency: 1 });
+    await call("/updateQueue", { ...release, state: "PAUSED" });
+    const shaOf = (n: number) => `${n}`.padStart(40, "a");
+    for (const n of [11, 12, 13]) {
+      await call("/code-host/pull-request-events", {
+        action: "opened",
+        number: n,
+        pull_request: {
+          title: `Change ${n}`,
+          state: "open",
+          user: { login: "dev" },
+          head: { ref: `feature-${n}`, sha: shaOf(n) },
+          base: { ref: "release" },
+        },
+        repository: {
+          name: repo.name,
+          owner: { login: repo.owner },
+          html_url: "https://github.com/acme/app",
+        },
+      });
+      await call("/submitPullRequest", { ...release, pr: { number: n } });
+    }
+    const titleOf = (n: number) => {
+      const ids = new Set(
+        double
+          .calls("checks/create")
+          .filter((r) => (r.body as { head_sha: string }).head_sha === shaOf(n))
+          .map((r) => String((r.responseBody as { id: number }).id)),
+      );
+      const last = double.requests.filter(
+        (r) =>
+          (r.operationId === "checks/create" && (r.body as { head_sha: string }).head_sha === shaOf(n)) ||
+          (r.operationId === "checks/update" && ids.has(r.pathParams.check_run_id ?? "")),
+      );
+      return (last.at(-1)?.body as { output?: { title?: string } } | undefined)?.output?.title;
+    };
+    await eventually(() => expect(titleOf(13)).to.equal("Position 3 of 3 in the queue"));
+    await call("/cancelPullRequest", { ...release, pr: { number: 11 } });
+    await eventually(() => {
+      expect(titleOf(11)).to.equal("Removed from the queue");
+      expect(titleOf(12)).to.equal("Position 1 of 2 in the queue");
+      expect(titleOf(13)).to.equal("Position 2 of 2 in the queue");
+    });
+  });
+
   it("posts a command reply once per idempotency key, and only on a repository of the caller's installation", async () => {
     const api = webhooks.api;
     const post = (body: string, key: string, org = "acme", target = repo) =>

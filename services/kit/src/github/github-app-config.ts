@@ -1,42 +1,56 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 
+/** Compose and charts pass unset variables as "": empty counts as unset. */
+const unsetIfEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === "" ? undefined : v), schema);
+
 /**
  * The GitHub App of a Mainline deployment, as every service that talks to GitHub reads it from its environment
  * (a Kubernetes Secret in the chart). Spread into a service's schema next to commonConfig, then refine it with
  * `requireWholeGitHubApp` and read it with `gitHubAppSettings`; all unset means the integration is off.
  */
 export const gitHubAppConfig = {
-  GITHUB_APP_ID: z
-    .string()
-    .regex(/^[1-9]\d{0,11}$/, "expected the App's numeric id (1 to 12 digits)")
-    .optional(),
+  GITHUB_APP_ID: unsetIfEmpty(
+    z
+      .string()
+      .regex(/^[1-9]\d{0,11}$/, "expected the App's numeric id (1 to 12 digits)")
+      .optional(),
+  ),
   /** PEM as GitHub hands it out; "\n" written as two characters (one-line env values) is read as a newline. */
-  GITHUB_APP_PRIVATE_KEY: z
-    .string()
-    .max(16_384, "expected a PEM private key of at most 16384 characters")
-    .transform((v) => v.replace(/\\n/g, "\n"))
-    .refine((v) => isPemPrivateKey(v), "expected a PEM private key (-----BEGIN RSA PRIVATE KEY----- ...)")
-    .optional(),
-  GITHUB_APP_PRIVATE_KEY_FILE: z
-    .string()
-    .min(1, "expected a file path")
-    .max(4096, "expected a file path of at most 4096 characters")
-    .optional(),
-  GITHUB_WEBHOOK_SECRET: z
-    .string()
-    .min(16, "expected a webhook secret of 16 to 256 characters")
-    .max(256, "expected a webhook secret of 16 to 256 characters")
-    .optional(),
+  GITHUB_APP_PRIVATE_KEY: unsetIfEmpty(
+    z
+      .string()
+      .max(16_384, "expected a PEM private key of at most 16384 characters")
+      .transform((v) => v.replace(/\\n/g, "\n"))
+      .refine((v) => isPemPrivateKey(v), "expected a PEM private key (-----BEGIN RSA PRIVATE KEY----- ...)")
+      .optional(),
+  ),
+  GITHUB_APP_PRIVATE_KEY_FILE: unsetIfEmpty(
+    z
+      .string()
+      .min(1, "expected a file path")
+      .max(4096, "expected a file path of at most 4096 characters")
+      .optional(),
+  ),
+  GITHUB_WEBHOOK_SECRET: unsetIfEmpty(
+    z
+      .string()
+      .min(16, "expected a webhook secret of 16 to 256 characters")
+      .max(256, "expected a webhook secret of 16 to 256 characters")
+      .optional(),
+  ),
   /** github.com by default; Enterprise Server: https://HOST/api/v3. */
-  GITHUB_API_URL: z
-    .url({
-      protocol: /^https?$/,
-      message: "expected an http(s) URL such as https://github.example.com/api/v3",
-    })
-    .max(2048, "expected a URL of at most 2048 characters")
-    .transform((v) => v.replace(/\/+$/, ""))
-    .default("https://api.github.com"),
+  GITHUB_API_URL: unsetIfEmpty(
+    z
+      .url({
+        protocol: /^https?$/,
+        message: "expected an http(s) URL such as https://github.example.com/api/v3",
+      })
+      .max(2048, "expected a URL of at most 2048 characters")
+      .transform((v) => v.replace(/\/+$/, ""))
+      .default("https://api.github.com"),
+  ),
 };
 
 /** The parsed variables, as they appear in any service config that spreads gitHubAppConfig. */

@@ -27,6 +27,18 @@ describe("GitHub App configuration", () => {
     expect(config.GITHUB_API_URL).to.equal("https://api.github.com");
   });
 
+  it("reads empty variables (compose's ${GITHUB_APP_ID:-}) as unset", () => {
+    const config = loadConfig(schema, {
+      GITHUB_APP_ID: "",
+      GITHUB_APP_PRIVATE_KEY: "",
+      GITHUB_APP_PRIVATE_KEY_FILE: "",
+      GITHUB_WEBHOOK_SECRET: "",
+      GITHUB_API_URL: "",
+    });
+    expect(gitHubAppSettings(config)).to.equal(undefined);
+    expect(config.GITHUB_API_URL).to.equal("https://api.github.com");
+  });
+
   it("reads an inline key written on one line with \\n, and an Enterprise Server URL", () => {
     const config = loadConfig(schema, {
       GITHUB_APP_ID: "123",

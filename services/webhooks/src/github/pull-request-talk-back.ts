@@ -9,6 +9,9 @@ import type { GitHubOutbox, RepoTarget } from "../store/github-outbox.js";
 import type { QueueFacts } from "./queue-facts.js";
 
 const DURABLE = "webhooks-github";
+/** Queued PRs whose place is refreshed when one ahead leaves: each is a GitHub write, so a long queue is capped. */
+const MAX_PLACES_REFRESHED = 20;
+const LEAVES_QUEUE = new Set([PullRequestState.MERGED, PullRequestState.FAILED, PullRequestState.CANCELLED]);
 
 const codec: MessageCodec<PullRequestLifecycleEvent> = {
   encode: (m) => PullRequestLifecycleEvent.encode(m),
@@ -69,7 +72,7 @@ export function startPullRequestTalkBack(options: TalkBackOptions): Promise<Cons
         options.publicUrl,
         event.failureReason !== undefined ? pr.failureDetailsUrl : undefined,
       );
-      const position = queue.enqueued.indexOf(event.prNumber);
+      const position = queue.enqueued.findIndex((entry) => entry.number === event.prNumber);
       if (queue.statusCheckEnabled) {
         const view = checkRunView({
           state: event.status,
@@ -81,6 +84,28 @@ export function startPullRequestTalkBack(options: TalkBackOptions): Promise<Cons
           pageUrl,
         });
         await outbox.setCheckRun(target, pr.headSha, view, pageUrl, streamSequence, now());
+        // The PRs behind one that left moved up: their check runs say their new place.
+        if (LEAVES_QUEUE.has(event.status)) {
+          const waiting = queue.enqueued
+            .map((entry, index) => ({ ...entry, position: index + 1 }))
+            .filter(
+              (entry) =>
+                entry.state === PullRequestState.PENDING && entry.number !== event.prNumber && entry.headSha,
+            )
+            .slice(0, MAX_PLACES_REFRESHED);
+          for (const entry of waiting) {
+            const entryPage = pullRequestPage(options.publicUrl, repo, event.targetBranch, entry.number);
+            const entryView = checkRunView({
+              state: PullRequestState.PENDING,
+              targetBranch: event.targetBranch,
+              position: entry.position,
+              queueLength: queue.enqueued.length,
+              pageUrl: entryPage,
+            });
+            const entryTarget = { org: event.org, repo, prNumber: entry.number };
+            await outbox.setCheckRun(entryTarget, entry.headSha, entryView, entryPage, streamSequence, now());
+          }
+        }
       }
       if (event.type === PullRequestEventType.FAILED && queue.commentsEnabled) {
         const body = failureComment({

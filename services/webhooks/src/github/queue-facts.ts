@@ -15,8 +15,8 @@ export interface QueueStanding {
   /** The queue's own switches (compat-notes: statusCheckEnabled, commentsEnabled). */
   readonly statusCheckEnabled: boolean;
   readonly commentsEnabled: boolean;
-  /** PR numbers in queue order. */
-  readonly enqueued: readonly number[];
+  /** The queue's PRs in queue order. */
+  readonly enqueued: readonly { number: number; headSha: string; state: PullRequestState }[];
 }
 
 /**
@@ -59,7 +59,11 @@ export class QueueFacts {
     return {
       statusCheckEnabled: queue.statusCheckEnabled,
       commentsEnabled: queue.commentsEnabled,
-      enqueued: queue.enqueuedPullRequests.map((pr) => pr.prNumber),
+      enqueued: queue.enqueuedPullRequests.map((pr) => ({
+        number: pr.prNumber,
+        headSha: pr.prSha,
+        state: pr.state,
+      })),
     };
   }
 
