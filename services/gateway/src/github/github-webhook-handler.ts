@@ -79,6 +79,20 @@ const SELECTIONS = { all: GitHubRepositorySelection.ALL, selected: GitHubReposit
 
 const ignored = (reason: string): Outcome => ({ outcome: "ignored", reason });
 
+/**
+ * The events Mainline acts on, as the App subscribes to them (deploy/github/app-manifest.json). GitHub sends
+ * `installation` and `installation_repositories` to every App without a subscription.
+ */
+export const SUBSCRIBED_EVENTS = [
+  "pull_request",
+  "issue_comment",
+  "check_suite",
+  "check_run",
+  "status",
+  "workflow_run",
+  "push",
+] as const;
+
 function repoOf(
   repository: { name: string; owner: { login?: string | undefined }; html_url: string },
   fullName?: string,
