@@ -124,6 +124,19 @@ describe("GitHub App end to end: webhooks in, CI on the test branch, merge, chec
     p.check_suite.app = { ...p.check_suite.app, name: "GitHub Actions" };
     return p;
   };
+  const pushTo = (branch: string, before: string, after: string): Payload => {
+    const p = through(
+      example("push", undefined, (e) => String(e.ref).startsWith("refs/heads/")),
+      INSTALLATION,
+      ACME,
+    );
+    p.ref = `refs/heads/${branch}`;
+    p.before = before;
+    p.after = after;
+    p.deleted = false;
+    p.forced = false;
+    return p;
+  };
   const stateOf = async (target: string, number: number) =>
     (await call("/getSubmittedPullRequest", { repo, targetBranch: target, pr: { number } })).state;
   /** What the double saw about PR `number`: its head's check run (created, then updated by id) and comments. */
@@ -274,6 +287,14 @@ describe("GitHub App end to end: webhooks in, CI on the test branch, merge, chec
       expect(seen.indexOf("check in_progress")).to.be.greaterThan(0);
       expect(seen.at(-1)).to.equal("check completed/success");
     }, 30_000);
+    // GitHub's push event for the queue's own merge restarts nothing.
+    const mainHead = git(remote, "rev-parse", "refs/heads/main");
+    const own = await deliver(
+      "push",
+      pushTo("main", git(remote, "rev-parse", "refs/heads/main~1"), mainHead),
+    );
+    expect(own).to.include({ outcome: "ignored" });
+    expect(own.reason).to.match(/own tested commits|already recorded/);
     double.assertNoViolations();
   });
 
@@ -296,7 +317,48 @@ describe("GitHub App end to end: webhooks in, CI on the test branch, merge, chec
       commit_title: "Change 2 (#2)",
     });
     expect(merges[0]!.credential, "with the installation's token").to.equal(INSTALLATION);
+    // GitHub then tells of the push its merge made: the queue's own, so nothing restarts.
+    const mergedSha = (merges[0]!.responseBody as { sha: string }).sha;
+    const own = await deliver("push", pushTo("release", testBranchSha, mergedSha));
+    expect(own).to.include({ outcome: "ignored", reason: "this push was already recorded" });
     double.assertNoViolations();
+  });
+
+  it("restarts the runs of a queue whose target moved outside it, once per pushed head", async () => {
+    await call("/createQueue", { repo, targetBranch: "hotfix" });
+    git(work, "fetch", "-q", "origin", "main");
+    git(work, "push", "-q", "origin", "FETCH_HEAD:refs/heads/hotfix");
+    git(work, "checkout", "-q", "-b", "feature-4", "FETCH_HEAD");
+    await writeFile(path.join(work, "change-4.txt"), "change 4\n");
+    git(work, "add", ".");
+    git(work, "commit", "-q", "-m", "Change 4");
+    git(work, "push", "-q", "origin", "HEAD:refs/heads/feature-4", "HEAD:refs/pull/4/head");
+    await deliver("pull_request", pullRequestOpened(4, "hotfix"));
+    await deliver("issue_comment", mergeComment(4));
+    const first = await testBranchOf("hotfix", 4);
+
+    // Someone pushes to hotfix outside the queue: the run built on the old head is worthless.
+    const before = git(remote, "rev-parse", "refs/heads/hotfix");
+    git(work, "checkout", "-q", "-b", "outside", before);
+    await writeFile(path.join(work, "outside.txt"), "pushed by hand\n");
+    git(work, "add", ".");
+    git(work, "commit", "-q", "-m", "Outside the queue");
+    git(work, "push", "-q", "origin", "HEAD:refs/heads/hotfix");
+    const after = git(remote, "rev-parse", "refs/heads/hotfix");
+    const push = pushTo("hotfix", before, after);
+    const moved = await deliver("push", push);
+    expect(moved).to.include({ outcome: "applied" });
+    expect(moved.reason).to.match(/moved outside the queue/);
+    expect((await deliver("push", push)).reason, "a second delivery of the same push").to.equal(
+      "this push was already recorded",
+    );
+    // A new run, built on the new head.
+    let second = first;
+    await eventually(async () => {
+      second = await testBranchOf("hotfix", 4);
+      expect(second.testBranchSha).to.not.equal(first.testBranchSha);
+    }, 60_000);
+    expect(git(remote, "merge-base", "--is-ancestor", after, second.testBranchSha)).to.equal("");
   });
 
   it("fails the PR when the check suite on its test branch fails, and says why on the PR", async () => {
