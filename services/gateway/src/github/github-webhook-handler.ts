@@ -270,7 +270,9 @@ async function dispatch(ctx: Context, event: string, payload: unknown): Promise<
  * installation covers belongs to the account it is installed on.
  */
 function foreign(ctx: Context, repo: RepoRef): Outcome | undefined {
-  const { accountLogin, installationId } = ctx.installation;
+  const { accountLogin, installationId, host } = ctx.installation;
+  if (host && host.toLowerCase() !== repo.host.toLowerCase())
+    return ignored(`${repo.owner}/${repo.name} is not on ${host}, where installation ${installationId} is`);
   if (accountLogin && accountLogin.toLowerCase() !== repo.owner.toLowerCase())
     return ignored(
       `${repo.owner}/${repo.name} does not belong to ${accountLogin}, the account of installation ${installationId}`,
