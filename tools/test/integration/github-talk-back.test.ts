@@ -191,6 +191,18 @@ describe("talking back to GitHub: check runs, failure comments and command repli
         gitIdentity: { name: "Mainline", email: "mainline@localhost" },
         jobConcurrency: 1,
         maxRunSeconds: 60,
+        // Jobs of an installation's repository authenticate git with its token (the local remote ignores it).
+        github: new GitHubAppClient({
+          settings: {
+            appId: app.appId,
+            privateKey: app.privateKey,
+            webhookSecret: undefined,
+            apiUrl: double.url,
+          },
+          logger: createLogger("batch-runner-github", "silent"),
+          writeSpacingMs: 0,
+          notificationSpacingMs: 0,
+        }),
       },
     });
     webhooks = await WebhooksInstance.start(coordinator, double);
