@@ -5,8 +5,6 @@ import type { RepoRef } from "@mainline/proto/common";
 import {
   CommitStatusOutcome,
   CommitStatusState,
-  GitHubInstallationAction,
-  GitHubRepositorySelection,
   type GitHubInstallation,
   type QueueCoordinatorClient,
 } from "@mainline/proto/queue";
@@ -15,8 +13,6 @@ import {
   checkRunEvent,
   checkSuiteEvent,
   installationEnvelope,
-  installationEvent,
-  installationRepositoriesEvent,
   pushEvent,
   statusEvent,
   workflowRunEvent,
@@ -32,6 +28,7 @@ import {
   type CheckState,
 } from "../domain/github-check-state.js";
 import type { GitHubDeliveries } from "./github-deliveries.js";
+import { recordInstallation } from "./github-installation-events.js";
 
 /** Posts a reply on a pull request, durably and once per idempotency key (the webhooks service's outbox). */
 export interface PullRequestReplies {
@@ -66,16 +63,6 @@ const STATE: Record<CheckState, CommitStatusState> = {
   SUCCESS: CommitStatusState.SUCCESS,
   FAILURE: CommitStatusState.FAILURE,
 };
-
-const INSTALLATION_ACTIONS: Record<string, GitHubInstallationAction> = {
-  created: GitHubInstallationAction.CREATED,
-  new_permissions_accepted: GitHubInstallationAction.CREATED,
-  deleted: GitHubInstallationAction.DELETED,
-  suspend: GitHubInstallationAction.SUSPENDED,
-  unsuspend: GitHubInstallationAction.UNSUSPENDED,
-};
-
-const SELECTIONS = { all: GitHubRepositorySelection.ALL, selected: GitHubRepositorySelection.SELECTED };
 
 const ignored = (reason: string): Outcome => ({ outcome: "ignored", reason });
 
@@ -341,65 +328,6 @@ async function commitStatus(
         ? "failed"
         : "recorded";
   return { outcome: "applied", reason: `test run ${result.testRunId} ${verdict}: ${result.reason}` };
-}
-
-async function recordInstallation(
-  q: QueueCoordinatorClient,
-  event: "installation" | "installation_repositories",
-  delivery: string,
-  payload: unknown,
-): Promise<{ org: string; outcome: Outcome }> {
-  const fullNames = (list: { full_name: string }[] | null | undefined) =>
-    (list ?? []).map((r) => r.full_name);
-  let request;
-  if (event === "installation") {
-    const input = parse(installationEvent, payload);
-    const action = INSTALLATION_ACTIONS[input.action];
-    if (action === undefined)
-      return { org: "", outcome: ignored(`installation ${input.action} changes nothing`) };
-    request = {
-      installationId: input.installation.id,
-      action,
-      accountLogin: input.installation.account.login,
-      host: hostOf(input.installation.html_url),
-      repositorySelection: SELECTIONS[input.installation.repository_selection ?? "all"],
-      repositoriesAdded: fullNames(input.repositories),
-      repositoriesRemoved: [],
-    };
-  } else {
-    const input = parse(installationRepositoriesEvent, payload);
-    request = {
-      installationId: input.installation.id,
-      action: GitHubInstallationAction.REPOSITORIES_CHANGED,
-      accountLogin: input.installation.account.login,
-      host: hostOf(input.installation.html_url),
-      repositorySelection: input.repository_selection
-        ? SELECTIONS[input.repository_selection]
-        : GitHubRepositorySelection.UNSPECIFIED,
-      repositoriesAdded: fullNames(input.repositories_added),
-      repositoriesRemoved: fullNames(input.repositories_removed),
-    };
-  }
-  const { installation } = await callUnary(q.recordGitHubInstallationEvent.bind(q), {
-    ...request,
-    deliveryId: delivery,
-    occurredAt: new Date(),
-  });
-  return {
-    org: installation?.org ?? "",
-    outcome: {
-      outcome: "applied",
-      reason: installation?.org
-        ? `installation ${request.installationId} of ${request.accountLogin} (organisation ${installation.org}) updated`
-        : `installation ${request.installationId} of ${request.accountLogin} recorded; not yet connected to an organisation`,
-    },
-  };
-}
-
-/** The host of the repositories, from the installation's page (github.com or an Enterprise Server host). */
-function hostOf(htmlUrl: string | undefined): string {
-  if (!htmlUrl) return "";
-  return new URL(htmlUrl).host;
 }
 
 function parse<T>(schema: z.ZodType<T>, payload: unknown): T {
