@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { isRetryable, retryDelayMs } from "@mainline/kit/errors/index";
 import { callUnary, RemoteCallError } from "@mainline/kit/grpc/index";
 import type { Logger } from "@mainline/kit/logging/index";
 import type { RepoRef } from "@mainline/proto/common";
@@ -27,7 +28,7 @@ import {
   conclusionState,
   type CheckState,
 } from "../domain/github-check-state.js";
-import type { GitHubDeliveries } from "./github-deliveries.js";
+import { MAX_KEPT_BODY_BYTES, type GitHubDeliveries } from "./github-deliveries.js";
 import { recordInstallation } from "./github-installation-events.js";
 
 /** Posts a reply on a pull request, durably and once per idempotency key (the webhooks service's outbox). */
@@ -93,19 +94,22 @@ function repoOf(
 
 /**
  * One signed GitHub App webhook: which organisation it is for (the installation's mapping), what it means for
- * the queues, and the record that it was handled. Every step is idempotent by the delivery id, and the record
- * is written last, so a delivery cut short (the gateway killed, a service unavailable) is completed by GitHub's
- * redelivery and a delivery handled to the end changes nothing when it comes again.
+ * the queues, and the record that it was handled. The delivery is kept (with its body) before it is handled and
+ * recorded last, every step idempotent by the delivery id: a delivery that meets an unavailable service is
+ * answered `queued` and retried by the gateway itself (GitHub does not retry), one the gateway died on is picked
+ * up by the retry loop or completed by GitHub's redelivery, and one handled to the end changes nothing again.
  */
 export async function handleGitHubWebhook(
   deps: GitHubWebhookDeps,
   event: string,
   delivery: string,
   payload: unknown,
+  /** The body as GitHub signed it, kept for retries; absent when the retry loop hands a kept delivery back. */
+  rawBody?: string,
 ): Promise<GitHubWebhookResponse> {
   const answer = (o: Outcome): GitHubWebhookResponse => ({ event, delivery, ...o });
   const seen = await deps.deliveries.get(delivery);
-  if (seen)
+  if (seen && seen.outcome !== "queued")
     return answer({
       outcome: "duplicate",
       reason: `delivery ${delivery} was handled at ${seen.at} (${seen.outcome}); nothing changes twice`,
@@ -117,14 +121,60 @@ export async function handleGitHubWebhook(
       ignored("the payload names no installation: only the GitHub App's own webhooks are taken here"),
     );
   const installationId = envelope.data.installation.id;
+  let kept = seen !== null;
+  if (!kept && rawBody !== undefined && Buffer.byteLength(rawBody) <= MAX_KEPT_BODY_BYTES) {
+    await deps.deliveries.keep({ _id: delivery, event, payload: rawBody, installationId });
+    kept = true;
+  }
+  try {
+    return await handleOnce(deps, event, delivery, payload, installationId);
+  } catch (error) {
+    if (!kept) throw error;
+    const reason = error instanceof Error ? error.message.slice(0, 500) : String(error);
+    const attempts = (seen?.attempts ?? 0) + 1;
+    if (isRetryable(error) && attempts < MAX_ATTEMPTS) {
+      await deps.deliveries.retryLater(delivery, reason, retryDelayMs(error, backoffMs(attempts)));
+      return answer({ outcome: "queued", reason: `${reason}; Mainline tries again by itself` });
+    }
+    // It can never succeed (or has failed for over a day): recorded, so a redelivery does not try again.
+    await deps.deliveries.done({
+      _id: delivery,
+      event,
+      action: actionOf(payload),
+      org: "",
+      installationId,
+      repository: "",
+      outcome: isRetryable(error) ? "failed" : "refused",
+      reason,
+    });
+    throw error;
+  }
+}
+
+/** Retries of a kept delivery: 1 s, 2 s, 4 s ... at most 10 minutes apart, about a day and a half in all. */
+const MAX_ATTEMPTS = 200;
+function backoffMs(attempts: number): number {
+  return Math.min(1000 * 2 ** Math.max(attempts - 1, 0), 600_000);
+}
+
+function actionOf(payload: unknown): string {
+  const action = (payload as { action?: unknown }).action;
+  return typeof action === "string" ? action.slice(0, 64) : "";
+}
+
+async function handleOnce(
+  deps: GitHubWebhookDeps,
+  event: string,
+  delivery: string,
+  payload: unknown,
+  installationId: number,
+): Promise<GitHubWebhookResponse> {
+  const answer = (o: Outcome): GitHubWebhookResponse => ({ event, delivery, ...o });
   const record = async (org: string, o: Outcome, repository = "") => {
     await deps.deliveries.done({
       _id: delivery,
       event,
-      action:
-        typeof (payload as { action?: unknown }).action === "string"
-          ? (payload as { action: string }).action.slice(0, 64)
-          : "",
+      action: actionOf(payload),
       org,
       installationId,
       repository,

@@ -17,6 +17,7 @@ import { WebSessions } from "../web/web-sessions.js";
 import { GitHubDeliveries } from "../github/github-deliveries.js";
 import type { PullRequestReplies } from "../github/github-webhook-handler.js";
 import { webhooksServiceReplies } from "../github/webhooks-service-replies.js";
+import { GitHubRetryLoop } from "../github/github-retry-loop.js";
 import { contractCheckedFetch, type CheckedFetch, type OpenApiContract } from "./openapi-contract.js";
 
 export interface GatewayHarnessOptions {
@@ -44,6 +45,8 @@ export interface GatewayHarnessOptions {
     apiUrl?: string;
     /** "webhooks-service": replies go to the webhooks service, as in production; unset: they are only logged. */
     replies?: PullRequestReplies | "webhooks-service";
+    /** How often kept deliveries are retried (the gateway: every second). */
+    retryPollMs?: number;
   };
 }
 
@@ -74,6 +77,7 @@ export class GatewayHarness {
     readonly nc: NatsConnection,
     private readonly nats: NatsServer | undefined,
     private readonly feed: LifecycleFeed,
+    private readonly retries: GitHubRetryLoop | undefined,
   ) {
     this.fetch = contractCheckedFetch(url);
   }
@@ -106,6 +110,24 @@ export class GatewayHarness {
     });
     const feed = new LifecycleFeed(nc, logger);
     feed.start();
+    const githubReplies =
+      options.github?.replies === "webhooks-service"
+        ? webhooksServiceReplies(upstreams.webhooks)
+        : options.github?.replies;
+    const github = options.github
+      ? {
+          secret: options.github.webhookSecret,
+          deliveries: await GitHubDeliveries.open(store),
+          ...(githubReplies ? { replies: githubReplies } : {}),
+        }
+      : undefined;
+    const retries = github
+      ? new GitHubRetryLoop(
+          { queue: upstreams.queue, logger, ...github },
+          { pollMs: options.github?.retryPollMs ?? 200, logger },
+        )
+      : undefined;
+    retries?.start();
     const app = createApp({
       logger,
       auth,
@@ -121,17 +143,8 @@ export class GatewayHarness {
           github: {
             apiUrl: options.github?.apiUrl ?? "https://api.github.com",
             logger,
-            ...(options.github
-              ? {
-                  webhookSecret: options.github.webhookSecret,
-                  deliveries: await GitHubDeliveries.open(store),
-                  ...(options.github.replies === "webhooks-service"
-                    ? { replies: webhooksServiceReplies(upstreams.webhooks) }
-                    : options.github.replies
-                      ? { replies: options.github.replies }
-                      : {}),
-                }
-              : {}),
+            ...(github ? { webhookSecret: github.secret, deliveries: github.deliveries } : {}),
+            ...(github?.replies ? { replies: github.replies } : {}),
           },
         },
       ),
@@ -160,6 +173,7 @@ export class GatewayHarness {
       nc,
       options.nats ? undefined : nats,
       feed,
+      retries,
     );
   }
 
@@ -205,6 +219,7 @@ export class GatewayHarness {
   }
 
   async stop(): Promise<void> {
+    await this.retries?.stop();
     this.feed.stop();
     this.server.close();
     this.upstreams.close();

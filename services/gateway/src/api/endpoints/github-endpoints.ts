@@ -64,7 +64,7 @@ const deliveryJson = z.object({
   event: z.string(),
   action: z.string(),
   repository: z.string(),
-  outcome: z.enum(["applied", "ignored", "refused"]),
+  outcome: z.enum(["applied", "ignored", "refused", "queued", "failed"]),
   reason: z.string(),
   at: z.string(),
 });
@@ -133,6 +133,8 @@ export function githubEndpoints(up: Upstreams, options: GitHubAppOptions): Endpo
       inputIn: "body",
       async verifyBody(rawBody, ctx) {
         await configured().signature.check(rawBody, ctx.get("x-hub-signature-256"));
+        // Kept with the delivery, so a retry replays exactly what GitHub signed.
+        ctx.state.githubRawBody = rawBody;
       },
       output: gitHubWebhookResponse,
       async handle(payload, { ctx }) {
@@ -154,6 +156,7 @@ export function githubEndpoints(up: Upstreams, options: GitHubAppOptions): Endpo
           event,
           delivery,
           payload,
+          ctx.state.githubRawBody as string,
         );
         options.logger.info(
           {
