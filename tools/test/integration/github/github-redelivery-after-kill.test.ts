@@ -48,6 +48,24 @@ describe("GitHub webhook redelivery after the gateway was killed mid-delivery (w
     return found;
   };
 
+  const mergeComment = (number: number) => {
+    const comment = through(example("issue_comment", "created"), INSTALLATION, ACME);
+    comment.issue.number = number;
+    comment.issue.pull_request = {
+      url: `https://api.github.com/repos/${ACME.owner}/${ACME.name}/pulls/${number}`,
+    };
+    comment.comment.body = "/svc merge";
+    return comment;
+  };
+  const repliesTo = (number: number) =>
+    double
+      .calls("issues/create-comment")
+      .filter(
+        (r) =>
+          r.pathParams.issue_number === String(number) &&
+          String((r.body as { body: string }).body).includes("joined"),
+      );
+
   before(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), "mainline-gh-kill-"));
     double = await GitHubDouble.start({
@@ -83,11 +101,14 @@ describe("GitHub webhook redelivery after the gateway was killed mid-delivery (w
       INSTALLATION,
       ACME,
     );
-    opened.number = 1;
-    opened.pull_request.number = 1;
     opened.pull_request.base.ref = "main";
-    const response = await post(await githubRequest({ event: "pull_request", payload: opened }, SECRET));
-    expect(response.status, await response.text()).to.equal(200);
+    for (const number of [1, 2]) {
+      opened.number = number;
+      opened.pull_request.number = number;
+      opened.pull_request.head.ref = `feature-${number}`;
+      const response = await post(await githubRequest({ event: "pull_request", payload: opened }, SECRET));
+      expect(response.status, await response.text()).to.equal(200);
+    }
   });
 
   after(async () => {
@@ -101,11 +122,7 @@ describe("GitHub webhook redelivery after the gateway was killed mid-delivery (w
   });
 
   it("completes the /svc merge on redelivery: queued once, one reply on the PR, and a further redelivery is a duplicate", async () => {
-    const comment = through(example("issue_comment", "created"), INSTALLATION, ACME);
-    comment.issue.number = 1;
-    comment.issue.pull_request = { url: `https://api.github.com/repos/${ACME.owner}/${ACME.name}/pulls/1` };
-    comment.comment.body = "/svc merge";
-    const delivery = await githubRequest({ event: "issue_comment", payload: comment }, SECRET);
+    const delivery = await githubRequest({ event: "issue_comment", payload: mergeComment(1) }, SECRET);
 
     // The webhooks service stops answering, so the gateway's delivery hangs after the submit, before the reply.
     const webhooksPid = pid("webhooks");
@@ -156,6 +173,44 @@ describe("GitHub webhook redelivery after the gateway was killed mid-delivery (w
         .calls("issues/create-comment")
         .filter((r) => String((r.body as { body: string }).body).includes("joined")),
     ).to.have.length(1);
+    double.assertNoViolations();
+  });
+
+  it("completes a delivery the gateway died on even when GitHub never redelivers it", async () => {
+    const delivery = await githubRequest({ event: "issue_comment", payload: mergeComment(2) }, SECRET);
+    const webhooksPid = pid("webhooks");
+    process.kill(webhooksPid, "SIGSTOP");
+    const gatewayPid = pid("gateway");
+    const first = post(delivery).then(
+      (r) => `answered ${r.status}`,
+      (error: unknown) => `no answer (${(error as Error).message})`,
+    );
+    await eventually(async () => {
+      const pr = await api("/getSubmittedPullRequest", { repo, targetBranch: "main", pr: { number: 2 } });
+      expect(pr.isCurrentlySubmittedToQueue).to.equal(true);
+    }, 30_000);
+    process.kill(gatewayPid, "SIGKILL");
+    expect(await first).to.match(/^no answer/);
+    process.kill(webhooksPid, "SIGCONT");
+
+    // The restarted gateway finds the delivery it kept and finishes it (a minute after it arrived): recorded as
+    // applied, and its reply (which the killed attempt may already have queued) posted exactly once.
+    expect(await waitForHttp(`${system.apiUrl}/readyz`, 60_000), "the gateway is back").to.equal(true);
+    await eventually(async () => {
+      const status = await fetch(`${system.apiUrl}/github/status`, {
+        headers: { "x-api-token": system.apiToken },
+      });
+      const deliveries = (
+        (await status.json()) as { recentDeliveries: { delivery: string; outcome: string }[] }
+      ).recentDeliveries;
+      expect(deliveries.find((d) => d.delivery === delivery.id)?.outcome).to.equal("applied");
+    }, 150_000);
+    expect(repliesTo(2), "the reply is posted exactly once").to.have.length(1);
+    const queue = await api("/getQueue", { repo, targetBranch: "main" });
+    expect(
+      (queue.enqueuedPullRequests as { prNumber: number }[]).filter((e) => e.prNumber === 2),
+    ).to.have.length(1);
+    expect(((await (await post(delivery)).json()) as { outcome: string }).outcome).to.equal("duplicate");
     double.assertNoViolations();
   });
 });
