@@ -2,6 +2,7 @@ import { loadConfigOrExit } from "@mainline/kit/config/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
 import { startBatchRunner } from "./app/start-batch-runner.js";
+import { GitHubAppClient, gitHubAppSettings } from "@mainline/kit/github/index";
 import { configSchema } from "./config.js";
 
 const config = loadConfigOrExit("batch-runner", configSchema);
@@ -16,6 +17,7 @@ runMain(createLogger("batch-runner", config.LOG_LEVEL), async () => {
     logLevel: config.LOG_LEVEL,
     otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
+  const app = gitHubAppSettings(config);
   const runner = await startBatchRunner({
     nats: runtime.nats,
     logger: runtime.logger,
@@ -27,6 +29,7 @@ runMain(createLogger("batch-runner", config.LOG_LEVEL), async () => {
       }),
       jobConcurrency: config.BATCH_RUNNER_JOB_CONCURRENCY,
       maxRunSeconds: config.BATCH_RUNNER_MAX_RUN_SECONDS,
+      ...(app && { github: new GitHubAppClient({ settings: app, logger: runtime.logger }) }),
     },
   });
   runtime.shutdown.on("stop-consuming", "batch-runner jobs", () => runner.stopConsuming());

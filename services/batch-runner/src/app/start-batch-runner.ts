@@ -8,6 +8,7 @@ import {
   type MessageCodec,
 } from "@mainline/kit/bus/index";
 import type { Logger } from "@mainline/kit/logging/index";
+import type { GitHubAppClient } from "@mainline/kit/github/index";
 import { provisionMainlineStreams, STREAMS, TestRunOutputs } from "@mainline/kit/streams/index";
 import { ExternalTestRunReported, MergeJob, TestRunJob, TestRunLifecycleEvent } from "@mainline/proto/queue";
 import {
@@ -45,6 +46,11 @@ export interface BatchRunnerSettings {
   /** Cap on any run, and the timeout of runs whose queue sets none. */
   readonly maxRunSeconds: number;
   readonly consumers?: JobConsumerSettings;
+  /**
+   * The GitHub App: git authenticates to repositories of its installations with their tokens, and queues whose
+   * merge method needs it merge through GitHub's API. Unset: jobs that need it fail, saying so.
+   */
+  readonly github?: GitHubAppClient;
 }
 
 export interface BatchRunnerDeps {
@@ -87,7 +93,7 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
   const cache = new RepositoryCache({
     workDir: settings.workDir,
     identity: settings.gitIdentity,
-    credentials: new GitCredentials(settings.credentialsDir),
+    credentials: new GitCredentials(settings.credentialsDir, settings.github),
   });
   const [ledger, board, cancelledRuns, outputs] = await Promise.all([
     TestRunResultLedger.open(js),
@@ -142,7 +148,11 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
       maxRunSeconds: settings.maxRunSeconds,
     }),
   );
-  await start(JOB_CONSUMERS.merge, MergeJob, mergeJobHandler(common));
+  await start(
+    JOB_CONSUMERS.merge,
+    MergeJob,
+    mergeJobHandler({ ...common, ...(settings.github ? { github: settings.github } : {}) }),
+  );
   await start(JOB_CONSUMERS.externalReport, ExternalTestRunReported, externalReportHandler(board));
   await start(
     CANCELLATION_CONSUMER,

@@ -1,22 +1,19 @@
 import type { JetStreamClient } from "nats";
 import {
+  AlreadyExistsError,
   FailedPreconditionError,
   InvalidArgumentError,
   MainlineError,
   NotFoundError,
   STATUS_TABLE,
 } from "@mainline/kit/errors/index";
-import { publish } from "@mainline/kit/bus/index";
-import { SUBJECTS, type TestRunOutputs } from "@mainline/kit/streams/index";
+import type { TestRunOutputs } from "@mainline/kit/streams/index";
 import type { AsyncImplementation } from "@mainline/kit/grpc/index";
-import { ResultContext, UploadTestResultsRequest } from "@mainline/proto/flaky";
 import {
-  ExternalTestRunReported,
   HostPullRequestState,
   QueueMode,
   QueueState,
   RunnerKind,
-  TestRunOutcome,
   type GetSubmittedPullRequestRequest,
   type SubmittedPullRequest,
   type SubmittedPullRequestLookup,
@@ -32,7 +29,7 @@ import {
 } from "../domain/index.js";
 import type { QueueEngine } from "../app/queue-engine.js";
 import { queueAddress, queueKey, repoKey, repoRef, type QueueAddress } from "../app/queue-key.js";
-import { globalId, incarnation, localId } from "../app/run-ids.js";
+import { globalId, incarnation } from "../app/run-ids.js";
 import type { PullRequestRecords } from "../store/pull-request-records.js";
 import type { QueueDocument, QueueRepository } from "../store/queue-repository.js";
 import { DEFAULT_PULL_REF_PATTERN, type RepositoryConnections } from "../store/repository-connections.js";
@@ -42,6 +39,12 @@ import { nameOf, priorityInput, queueToProto, submittedToProto } from "./proto-m
 import { testRunOutput, withFailureDetails } from "./test-run-output.js";
 import { recentOutcomes } from "./recent-outcomes.js";
 import { setPullRequestPriority } from "./set-pull-request-priority.js";
+import { reportTestRun } from "../app/test-run-report.js";
+import type { GitHubInstallations } from "../store/github-installations.js";
+import type { BranchPushes } from "../store/branch-pushes.js";
+import type { RequestKeys } from "../store/request-keys.js";
+import { githubInstallationsApi } from "./github-installations-api.js";
+import { githubFactsApi } from "./github-facts-api.js";
 
 export interface ApiDeps {
   engine: QueueEngine;
@@ -49,6 +52,9 @@ export interface ApiDeps {
   records: PullRequestRecords;
   runs: TestRunRecords;
   connections: RepositoryConnections;
+  installations: GitHubInstallations;
+  pushes: BranchPushes;
+  requestKeys: RequestKeys;
   js: JetStreamClient;
   outputs: TestRunOutputs;
   clock: () => Date;
@@ -134,6 +140,8 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
   };
 
   return {
+    ...githubInstallationsApi(deps),
+    ...githubFactsApi(deps),
     getTestRunOutput: (req) => testRunOutput(deps, req),
     setPullRequestPriority: (req) => setPullRequestPriority(deps, req),
 
@@ -208,28 +216,51 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
     async submitPullRequest(req) {
       const address = queueAddress(req.queue);
       const number = prNumber(req.prNumber);
+      const key = idempotencyKey(req.idempotencyKey);
+      const repeated =
+        key !== undefined &&
+        (await deps.requestKeys.repeated(queueKey(address), "submit", key, deps.clock()));
       const known = await records.factsOf(address.org, repoKey(address.repo), number);
       const latest = await records.latestFinished(queueKey(address), number);
-      if (latest?.entry.state === "MERGED") {
+      const answer = (doc: QueueDocument) => {
+        const entry = doc.planner.prs[String(number)];
+        if (!entry) throw new NotFoundError(NOT_SUBMITTED);
+        return {
+          pullRequest: submittedToProto(entry, doc.planner, true, incarnation(doc._id, doc.createdAt)),
+        };
+      };
+      if (latest?.entry.state === "MERGED" && !repeated) {
         refuseRemergeOf(latest.entry, known?.facts ?? null, await landedCommit(address, latest.entry));
       }
-      const doc = await engine.apply(address, {
-        type: "PR_SUBMITTED",
-        pr: number,
-        priority: priorityInput(req.priority),
-        noBatch: req.noBatch,
-        ...(known ? { facts: known.facts } : {}),
-        ...(known?.targets ? { impactedTargets: known.targets } : {}),
-      });
-      const entry = doc.planner.prs[String(number)];
-      if (!entry) throw new NotFoundError(NOT_SUBMITTED);
-      return {
-        pullRequest: submittedToProto(entry, doc.planner, true, incarnation(doc._id, doc.createdAt)),
-      };
+      try {
+        const doc = await engine.apply(address, {
+          type: "PR_SUBMITTED",
+          pr: number,
+          priority: priorityInput(req.priority),
+          noBatch: req.noBatch,
+          ...(known ? { facts: known.facts } : {}),
+          ...(known?.targets ? { impactedTargets: known.targets } : {}),
+        });
+        return answer(doc);
+      } catch (error) {
+        // The first attempt with this key queued it (its answer was lost): answer as it would have.
+        if (!(repeated && error instanceof AlreadyExistsError)) throw error;
+        return answer(await queues.get(address, true));
+      }
     },
 
     async cancelPullRequest(req) {
-      await engine.apply(queueAddress(req.queue), { type: "PR_CANCELLED", pr: prNumber(req.prNumber) });
+      const address = queueAddress(req.queue);
+      const key = idempotencyKey(req.idempotencyKey);
+      const repeated =
+        key !== undefined &&
+        (await deps.requestKeys.repeated(queueKey(address), "cancel", key, deps.clock()));
+      try {
+        await engine.apply(address, { type: "PR_CANCELLED", pr: prNumber(req.prNumber) });
+      } catch (error) {
+        // The first attempt with this key took it out already.
+        if (!(repeated && error instanceof NotFoundError)) throw error;
+      }
       return {};
     },
 
@@ -443,73 +474,26 @@ export function queueCoordinatorApi(deps: ApiDeps): AsyncImplementation<QueueCoo
       }
       const doc = await queues.byKey(record.queueKey);
       if (!doc) throw new NotFoundError(`test run ${req.testRunId} does not exist`);
-      const address = { org: doc.org, repo: doc.repo, targetBranch: doc.targetBranch };
-      if (record.viaRunner) {
-        const connection = await connections.get(doc.org, doc.repoKey);
-        if (connection?.runner.kind !== "EXTERNAL") {
-          throw new FailedPreconditionError(
-            `test run ${req.testRunId} is run by the batch-runner's command, not by an external CI`,
-          );
-        }
-        // The batch-runner waits for it; it reports the outcome to the queue like any run.
-        const report: ExternalTestRunReported = {
-          eventId: `report-${req.testRunId}`,
-          org: req.org,
-          testRunId: req.testRunId,
-          passed: req.passed,
-          junitXml: req.junitXml,
-          reportedAt: deps.clock(),
-          ...(req.detailsUrl ? { detailsUrl: req.detailsUrl } : {}),
-          ...(req.message ? { message: req.message } : {}),
-        };
-        await publish(deps.js, SUBJECTS.externalReport, ExternalTestRunReported, report, {
-          msgId: report.eventId,
-        });
-        return {};
-      }
-      const local = localId(req.testRunId, incarnation(doc._id, doc.createdAt));
-      if (!local) throw new NotFoundError(`test run ${req.testRunId} does not exist`);
-      const now = deps.clock();
-      await engine.apply(
-        address,
-        { type: "TEST_RUN_FINISHED", runId: local, outcome: req.passed ? "PASSED" : "FAILED" },
-        (builder) =>
-          builder.runFinished(
-            local,
-            record.kind,
-            [...record.dependentPrs, ...record.prs],
-            req.passed ? TestRunOutcome.PASSED : TestRunOutcome.FAILED,
-            new Date(record.createdAt),
-          ),
-      );
-      await runs.finished(doc._id, req.testRunId, {
-        status: req.passed ? "SUCCEEDED" : "FAILED",
-        finishedAt: now.toISOString(),
-        statusChecks: req.detailsUrl
-          ? [{ context: "external", url: req.detailsUrl, state: req.passed ? "success" : "failure" }]
-          : [],
+      await reportTestRun(deps, record, doc, {
+        passed: req.passed,
+        junitXml: req.junitXml,
+        reportedAt: deps.clock(),
+        ...(req.detailsUrl ? { detailsUrl: req.detailsUrl } : {}),
+        ...(req.message ? { message: req.message } : {}),
       });
-      if (req.junitXml.length > 0) {
-        // Spec rule 15: tagged with the merge-queue context, so flaky-analytics never counts bisection runs.
-        const upload: UploadTestResultsRequest = {
-          org: doc.org,
-          repo: doc.repo,
-          commitSha: record.testBranchSha,
-          branch: record.testBranch,
-          variant: "",
-          jobName: "merge-queue",
-          runStartedAt: new Date(record.createdAt),
-          context: record.kind === "bisection" ? ResultContext.BISECTION : ResultContext.MERGE_QUEUE,
-          junitXml: req.junitXml,
-          uploadId: req.testRunId,
-        };
-        await publish(deps.js, SUBJECTS.testResults, UploadTestResultsRequest, upload, {
-          msgId: `results-${req.testRunId}`,
-        });
-      }
       return {};
     },
   };
+}
+
+function idempotencyKey(key: string | undefined): string | undefined {
+  if (key === undefined || key === "") return undefined;
+  if (key.length > 128 || !/^[\x21-\x7e]+$/.test(key))
+    throw new InvalidArgumentError(
+      "idempotencyKey",
+      "must be 1..128 printable ASCII characters without spaces",
+    );
+  return key;
 }
 
 function prNumber(n: number): number {

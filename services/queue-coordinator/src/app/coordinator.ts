@@ -10,6 +10,9 @@ import { startResultConsumers } from "../bus/result-consumers.js";
 import { PullRequestRecords } from "../store/pull-request-records.js";
 import { QueueRepository } from "../store/queue-repository.js";
 import { RepositoryConnections } from "../store/repository-connections.js";
+import { GitHubInstallations } from "../store/github-installations.js";
+import { BranchPushes } from "../store/branch-pushes.js";
+import { RequestKeys } from "../store/request-keys.js";
 import { TestRunRecords } from "../store/test-run-records.js";
 import { QueueEngine } from "./queue-engine.js";
 import { Timekeeper } from "./timekeeper.js";
@@ -38,9 +41,29 @@ export async function startQueueCoordinator(
   const records = await PullRequestRecords.open(runtime.store);
   const runs = await TestRunRecords.open(runtime.store);
   const connections = RepositoryConnections.open(runtime.store);
+  const installations = await GitHubInstallations.open(runtime.store);
+  const pushes = await BranchPushes.open(runtime.store, clock);
+  const requestKeys = await RequestKeys.open(runtime.store);
   const outputs = await TestRunOutputs.open(js);
-  const engine = new QueueEngine({ queues, records, runs, connections, js, logger: runtime.logger, clock });
-  const consumers = await startResultConsumers({ js, jsm, engine, queues, runs, logger: runtime.logger });
+  const engine = new QueueEngine({
+    queues,
+    records,
+    runs,
+    connections,
+    installations,
+    js,
+    logger: runtime.logger,
+    clock,
+  });
+  const consumers = await startResultConsumers({
+    js,
+    jsm,
+    engine,
+    queues,
+    runs,
+    pushes,
+    logger: runtime.logger,
+  });
   const timekeeper = await Timekeeper.start({
     engine,
     queues,
@@ -55,7 +78,19 @@ export async function startQueueCoordinator(
   });
   runtime.shutdown.on("stop-consuming", "timekeeper", () => timekeeper.stop());
   const implementation = toGrpcImplementation(
-    queueCoordinatorApi({ engine, queues, records, runs, connections, js, outputs, clock }),
+    queueCoordinatorApi({
+      engine,
+      queues,
+      records,
+      runs,
+      connections,
+      installations,
+      pushes,
+      requestKeys,
+      js,
+      outputs,
+      clock,
+    }),
     runtime.logger,
   );
   return { grpc: { definition: QueueCoordinatorService, implementation }, engine };
