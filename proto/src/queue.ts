@@ -4,3 +4,4 @@ export * from "./gen/mainline/queue/v1/queue.js";
 export * from "./gen/mainline/queue/v1/queue_service.js";
 export * from "./gen/mainline/queue/v1/events.js";
 export * from "./gen/mainline/queue/v1/priority.js";
+export * from "./gen/mainline/queue/v1/github.js";

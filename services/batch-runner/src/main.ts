@@ -33,6 +33,7 @@ import { testRunJobHandler } from "./jobs/test-run-handler.js";
 import { loadConfigOrExit } from "@mainline/kit/config/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { isEntryPoint, runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
+import { GitHubAppClient, gitHubAppSettings } from "@mainline/kit/github/index";
 import { configSchema } from "./config.js";
 
 // What the NATS permissions name (tools/src/dev/service-permissions.ts): the buckets this service owns.
@@ -50,6 +51,11 @@ export interface BatchRunnerSettings {
   /** Cap on any run, and the timeout of runs whose queue sets none. */
   readonly maxRunSeconds: number;
   readonly consumers?: JobConsumerSettings;
+  /**
+   * The GitHub App: git authenticates to repositories of its installations with their tokens, and queues whose
+   * merge method needs it merge through GitHub's API. Unset: jobs that need it fail, saying so.
+   */
+  readonly github?: GitHubAppClient;
 }
 
 export interface BatchRunnerDeps {
@@ -89,7 +95,7 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
   const cache = new RepositoryCache({
     workDir: settings.workDir,
     identity: settings.gitIdentity,
-    credentials: new GitCredentials(settings.credentialsDir),
+    credentials: new GitCredentials(settings.credentialsDir, settings.github),
   });
   const [ledger, cancelledRuns, outputs] = await Promise.all([
     TestRunResultLedger.open(js),
@@ -137,7 +143,11 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
       maxRunSeconds: settings.maxRunSeconds,
     }),
   );
-  await start(JOB_CONSUMERS.merge, MergeJob, mergeJobHandler(common));
+  await start(
+    JOB_CONSUMERS.merge,
+    MergeJob,
+    mergeJobHandler({ ...common, ...(settings.github ? { github: settings.github } : {}) }),
+  );
   await start(JOB_CONSUMERS.testBranchCleanup, TestBranchCleanupJob, testBranchCleanupHandler(common));
   await start(
     CANCELLATION_CONSUMER,
@@ -178,6 +188,7 @@ if (isEntryPoint(import.meta.url)) {
       logLevel: config.LOG_LEVEL,
       otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
     });
+    const app = gitHubAppSettings(config);
     const runner = await startBatchRunner({
       nats: runtime.nats,
       logger: runtime.logger,
@@ -189,6 +200,7 @@ if (isEntryPoint(import.meta.url)) {
         }),
         jobConcurrency: config.BATCH_RUNNER_JOB_CONCURRENCY,
         maxRunSeconds: config.BATCH_RUNNER_MAX_RUN_SECONDS,
+        ...(app && { github: new GitHubAppClient({ settings: app, logger: runtime.logger }) }),
       },
     });
     runtime.shutdown.on("stop-consuming", "batch-runner jobs", () => runner.stopConsuming());

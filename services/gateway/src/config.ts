@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { address, commonConfig, port, positiveInt } from "@mainline/kit/config/index";
+import { gitHubAppConfig } from "@mainline/kit/github/index";
 import { DEFAULT_AUTH_CACHE_TTL_MS } from "./auth/auth-repository.js";
 
 export const configSchema = z.object({
@@ -46,6 +47,13 @@ export const configSchema = z.object({
     (v) => (v === "" ? undefined : v),
     z.string().min(8, "expected at least 8 characters").optional(),
   ),
+  /**
+   * The GitHub App (the same variables as every service's, without requireWholeGitHubApp: the gateway never acts
+   * as the App and gets no private key): POST /v1/github/webhooks takes deliveries signed with
+   * GITHUB_WEBHOOK_SECRET (the only credential GitHub sends); GITHUB_API_URL's host names the repositories'
+   * host. Unset: the App integration is off and its routes answer 404.
+   */
+  ...gitHubAppConfig,
   /**
    * Signs the web page's session cookies. Set it (32+ characters) when more than one gateway replica runs or
    * sessions should survive a restart; unset, each process picks a random key and a restart signs everyone out.

@@ -12,6 +12,9 @@ import { connectUpstreams } from "./upstream/upstreams.js";
 import { LifecycleFeed } from "./web/lifecycle-feed.js";
 import { MergeEstimates } from "./upstream/merge-estimates.js";
 import { WebSessions } from "./web/web-sessions.js";
+import { GitHubDeliveries } from "./github/github-deliveries.js";
+import { webhooksServiceReplies } from "./github/webhooks-service-replies.js";
+import { GitHubRetryLoop } from "./github/github-retry-loop.js";
 
 // Started by node (make dev, the image); the tests build the same app through testing/gateway-harness.ts.
 if (isEntryPoint(import.meta.url)) {
@@ -58,6 +61,13 @@ if (isEntryPoint(import.meta.url)) {
       key: config.GATEWAY_SESSION_KEY,
       ttlMs: config.GATEWAY_SESSION_TTL_MINUTES * 60_000,
     });
+    const github = config.GITHUB_WEBHOOK_SECRET
+      ? {
+          secret: config.GITHUB_WEBHOOK_SECRET,
+          deliveries: await GitHubDeliveries.open(runtime.store),
+          replies: webhooksServiceReplies(upstreams.webhooks),
+        }
+      : undefined;
     const app = createApp({
       logger: runtime.logger,
       proxy: config.GATEWAY_TRUST_PROXY,
@@ -70,6 +80,13 @@ if (isEntryPoint(import.meta.url)) {
         {
           ...(config.MAINLINE_PUBLIC_URL !== undefined && { publicUrl: config.MAINLINE_PUBLIC_URL }),
           estimates: new MergeEstimates(upstreams.queue, feed),
+          github: {
+            apiUrl: config.GITHUB_API_URL,
+            logger: runtime.logger,
+            ...(github
+              ? { webhookSecret: github.secret, deliveries: github.deliveries, replies: github.replies }
+              : {}),
+          },
         },
       ),
       readiness: Object.entries(readinessTargets).map(([name, addr]) => ({
@@ -91,6 +108,20 @@ if (isEntryPoint(import.meta.url)) {
     );
     runtime.shutdown.on("close-grpc", "upstream clients", () => upstreams.close());
     runtime.shutdown.on("stop-consuming", "web page live feed", () => feed.stop());
+    if (github) {
+      // Deliveries kept when a service was unavailable, or when a gateway died while handling them.
+      const retries = new GitHubRetryLoop(
+        {
+          queue: upstreams.queue,
+          deliveries: github.deliveries,
+          replies: github.replies,
+          logger: runtime.logger,
+        },
+        { pollMs: 1000, logger: runtime.logger },
+      );
+      retries.start();
+      runtime.shutdown.on("stop-consuming", "github webhook retries", () => retries.stop());
+    }
     return runtime.shutdown;
   });
 }

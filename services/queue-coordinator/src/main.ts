@@ -10,6 +10,9 @@ import { startResultConsumers } from "./bus/result-consumers.js";
 import { PullRequestRecords } from "./store/pull-request-records.js";
 import { QueueRepository } from "./store/queue-repository.js";
 import { RepositoryConnections } from "./store/repository-connections.js";
+import { GitHubInstallations } from "./store/github-installations.js";
+import { BranchPushes } from "./store/branch-pushes.js";
+import { RequestKeys } from "./store/request-keys.js";
 import { TestRunRecords } from "./store/test-run-records.js";
 import { QueueEngine } from "./app/queue-engine.js";
 import { TestRunReports } from "./app/test-run-reports.js";
@@ -43,8 +46,20 @@ export async function startQueueCoordinator(
   const records = await PullRequestRecords.open(runtime.store);
   const runs = await TestRunRecords.open(runtime.store);
   const connections = RepositoryConnections.open(runtime.store);
+  const installations = await GitHubInstallations.open(runtime.store);
+  const pushes = await BranchPushes.open(runtime.store, clock);
+  const requestKeys = await RequestKeys.open(runtime.store);
   const outputs = await TestRunOutputs.open(js);
-  const engine = new QueueEngine({ queues, records, runs, connections, js, logger: runtime.logger, clock });
+  const engine = new QueueEngine({
+    queues,
+    records,
+    runs,
+    connections,
+    installations,
+    js,
+    logger: runtime.logger,
+    clock,
+  });
   const reports = new TestRunReports({ engine, queues, runs, connections, clock });
   const consumers = await startResultConsumers({
     js,
@@ -53,6 +68,7 @@ export async function startQueueCoordinator(
     queues,
     runs,
     reports,
+    pushes,
     logger: runtime.logger,
   });
   const timekeeper = await Timekeeper.start({
@@ -69,7 +85,19 @@ export async function startQueueCoordinator(
   });
   runtime.shutdown.on("stop-consuming", "timekeeper", () => timekeeper.stop());
   const implementation = toGrpcImplementation(
-    queueCoordinatorApi({ engine, queues, records, runs, connections, reports, outputs, clock }),
+    queueCoordinatorApi({
+      engine,
+      queues,
+      records,
+      runs,
+      connections,
+      installations,
+      pushes,
+      requestKeys,
+      reports,
+      outputs,
+      clock,
+    }),
     runtime.logger,
   );
   return { grpc: { definition: QueueCoordinatorService, implementation }, engine };

@@ -14,9 +14,17 @@ import { DeliveryWorker } from "./delivery/delivery-worker.js";
 import { HttpSender } from "./delivery/http-sender.js";
 import { SubscriptionConsumers } from "./delivery/subscription-consumers.js";
 import { UrlGuard } from "./delivery/url-guard.js";
+import { GitHubCallSender } from "./github/github-call-sender.js";
+import { GitHubOutboxLoop } from "./github/github-outbox-loop.js";
+import { provisionTalkBackConsumer, startPullRequestTalkBack } from "./github/pull-request-talk-back.js";
+import { QueueFacts } from "./github/queue-facts.js";
 import { DeliveryLog } from "./store/delivery-log.js";
+import { GitHubOutbox } from "./store/github-outbox.js";
 import { SubscriptionRepository } from "./store/subscription-repository.js";
 import { loadConfigOrExit } from "@mainline/kit/config/index";
+import { GitHubAppClient, gitHubAppSettings } from "@mainline/kit/github/index";
+import { createGrpcClient } from "@mainline/kit/grpc/index";
+import { QueueCoordinatorClient } from "@mainline/proto/queue";
 import { createLogger } from "@mainline/kit/logging/index";
 import { isEntryPoint, runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
 import { configSchema } from "./config.js";
@@ -35,6 +43,18 @@ export type WebhooksSettings = Pick<
   | "WEBHOOKS_RECONCILE_INTERVAL_MS"
 >;
 
+/** Talking back to GitHub: on when the deployment has a GitHub App. */
+export interface GitHubTalkBackSettings {
+  client: GitHubAppClient;
+  coordinator: QueueCoordinatorClient;
+  publicUrl: string;
+  leaseMs: number;
+  maxAttempts: number;
+  retryMs: number;
+  /** Longest sleep of the outbox loop between looks (writes wake it at once). */
+  pollMs?: number;
+}
+
 /**
  * The webhooks service without its process shell: the entry point below serves `grpc` and wires `stop` into the
  * shutdown order; tests run it in process and `kill` it to play a crash.
@@ -46,6 +66,7 @@ export class WebhooksApp {
     private readonly consumers: SubscriptionConsumers,
     private readonly reconcileTimer: NodeJS.Timeout,
     private readonly abort: AbortController,
+    private readonly talkBack: { consumer: ConsumerHandle; loop: GitHubOutboxLoop } | undefined,
   ) {}
 
   static async start(options: {
@@ -53,8 +74,9 @@ export class WebhooksApp {
     store: Store;
     logger: Logger;
     settings: WebhooksSettings;
+    github?: GitHubTalkBackSettings;
   }): Promise<WebhooksApp> {
-    const { nats, store, logger, settings } = options;
+    const { nats, store, logger, settings, github } = options;
     const jsm = await nats.jetstreamManager();
     const js = nats.jetstream();
     await provisionMainlineStreams(jsm);
@@ -92,15 +114,46 @@ export class WebhooksApp {
     reconcileTimer.unref();
     const fanout = await startEventFanout({ js, subscriptions, logger });
 
-    const api = webhooksApi({ subscriptions, log, guard, consumers, js, jsm });
+    let githubOutbox: GitHubOutbox | undefined;
+    let talkBack: { consumer: ConsumerHandle; loop: GitHubOutboxLoop } | undefined;
+    if (github) {
+      githubOutbox = await GitHubOutbox.open(store);
+      const facts = new QueueFacts(github.coordinator);
+      await provisionTalkBackConsumer(jsm, settings.WEBHOOKS_ACK_WAIT_MS);
+      const loop = new GitHubOutboxLoop({
+        outbox: githubOutbox,
+        sender: new GitHubCallSender(github.client, facts),
+        logger,
+        leaseMs: github.leaseMs,
+        maxAttempts: github.maxAttempts,
+        retryMs: github.retryMs,
+        pollMs: github.pollMs ?? 2_000,
+      });
+      loop.start();
+      const consumer = await startPullRequestTalkBack({
+        js,
+        outbox: githubOutbox,
+        facts,
+        logger,
+        publicUrl: github.publicUrl,
+      });
+      talkBack = { consumer, loop };
+    }
+
+    const api = webhooksApi({ subscriptions, log, guard, consumers, js, jsm, githubOutbox });
     const grpc = { definition: WebhooksService, implementation: toGrpcImplementation(api, logger) };
-    return new WebhooksApp(grpc, fanout, consumers, reconcileTimer, abort);
+    return new WebhooksApp(grpc, fanout, consumers, reconcileTimer, abort, talkBack);
   }
 
   /** Graceful: stop taking events and jobs, let attempts in flight finish and be acked. */
   async stop(): Promise<void> {
     clearInterval(this.reconcileTimer);
-    await Promise.all([this.fanout.stop(), this.consumers.stopAll()]);
+    await Promise.all([
+      this.fanout.stop(),
+      this.consumers.stopAll(),
+      this.talkBack?.consumer.stop(),
+      this.talkBack?.loop.stop(),
+    ]);
   }
 
   /**
@@ -110,6 +163,7 @@ export class WebhooksApp {
   kill(): void {
     clearInterval(this.reconcileTimer);
     this.abort.abort();
+    this.talkBack?.loop.kill();
   }
 }
 
@@ -127,11 +181,22 @@ if (isEntryPoint(import.meta.url)) {
       logLevel: config.LOG_LEVEL,
       otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
     });
+    const gitHubApp = gitHubAppSettings(config);
     const app = await WebhooksApp.start({
       nats: runtime.nats,
       store: runtime.store,
       logger: runtime.logger,
       settings: config,
+      ...(gitHubApp && {
+        github: {
+          client: new GitHubAppClient({ settings: gitHubApp, logger: runtime.logger }),
+          coordinator: createGrpcClient(QueueCoordinatorClient, config.QUEUE_COORDINATOR_ADDR),
+          publicUrl: config.MAINLINE_PUBLIC_URL,
+          leaseMs: config.GITHUB_CALL_LEASE_MS,
+          maxAttempts: config.GITHUB_CALL_MAX_ATTEMPTS,
+          retryMs: config.GITHUB_CALL_RETRY_MS,
+        },
+      }),
     });
     // Stopping the consumers waits for attempts in flight, so they are logged and acked before NATS drains.
     runtime.shutdown.on("stop-consuming", "webhook deliveries", () => app.stop());

@@ -2,6 +2,7 @@ import { Command } from "commander";
 import type { CliContext } from "./cli-context.js";
 import { registerAdminCommands } from "./commands/admin-commands.js";
 import { registerFlakyCommands } from "./commands/flaky-commands.js";
+import { registerGitHubCommands } from "./commands/github-commands.js";
 import { registerPrEventCommand } from "./commands/pr-event-command.js";
 import { registerPriorityCommand } from "./commands/priority-command.js";
 import { registerPullRequestCommands } from "./commands/pull-request-commands.js";
@@ -35,6 +36,7 @@ export function buildProgram(cli: CliContext): Command {
   registerPrEventCommand(program, cli);
   registerAdminCommands(program, cli);
   registerWebhookCommands(program, cli);
+  registerGitHubCommands(program, cli);
   registerTestCommand(program, cli);
   registerFlakyCommands(program, cli);
   registerSimulateCommand(program, cli);

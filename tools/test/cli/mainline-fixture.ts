@@ -45,7 +45,11 @@ export class MainlineFixture {
     private readonly stops: (() => Promise<unknown>)[],
   ) {}
 
-  static async start(workDir: string): Promise<MainlineFixture> {
+  /** `github`: the GitHub App's webhook secret, which turns the App's routes on. */
+  static async start(
+    workDir: string,
+    options: { github?: { webhookSecret: string } } = {},
+  ): Promise<MainlineFixture> {
     const stops: (() => Promise<unknown>)[] = [];
     const logger = createLogger("cli-test", process.env.TEST_LOG_LEVEL ?? "silent");
     try {
@@ -116,11 +120,14 @@ export class MainlineFixture {
       stops.unshift(() => webhooks.stop());
       const webhooksAddress = await serve(webhooks.grpc);
 
-      const gateway = await GatewayHarness.start({
-        queue: coordinator.address,
-        flaky: flakyAddress,
-        webhooks: webhooksAddress,
-      });
+      const gateway = await GatewayHarness.start(
+        {
+          queue: coordinator.address,
+          flaky: flakyAddress,
+          webhooks: webhooksAddress,
+        },
+        options.github ? { github: options.github } : {},
+      );
       stops.unshift(() => gateway.stop());
       const token = await gateway.organization("acme");
       await gateway.auth.createOrganization("root", "root");

@@ -104,6 +104,11 @@ export function serviceConfigVariables(service: string): Set<string> {
     const block = /export const commonConfig = \{([\s\S]*?)\n\};/.exec(fields)?.[1] ?? "";
     for (const match of block.matchAll(/^\s*([A-Z][A-Z0-9_]*):/gm)) names.add(match[1]!);
   }
+  if (source.includes("...gitHubAppConfig")) {
+    const fields = readText("services/kit/src/github/github-app-config.ts");
+    const block = /export const gitHubAppConfig = \{([\s\S]*?)\n\};/.exec(fields)?.[1] ?? "";
+    for (const match of block.matchAll(/^\s*([A-Z][A-Z0-9_]*):/gm)) names.add(match[1]!);
+  }
   return names;
 }
 

@@ -328,6 +328,30 @@ describe("Helm chart deploy/helm/mainline", function () {
     expect(ofKind(manifests, "ServiceMonitor")).to.have.length(1);
   });
 
+  it("gives the GitHub App's id and API URL to every service, its key and webhook secret only to those that use them", () => {
+    const manifests = renderChart("ci/full-values.yaml");
+    const env = ofKind(manifests, "ConfigMap")[0]?.data as JsonObject;
+    expect(env).to.include({ GITHUB_APP_ID: "123456", GITHUB_API_URL: "https://github.example.com/api/v3" });
+    const secret = ofKind(manifests, "Secret")[0]?.data as Record<string, string>;
+    expect(Buffer.from(secret["github-app-private-key"]!, "base64").toString()).to.contain(
+      "BEGIN RSA PRIVATE KEY",
+    );
+    const secretEnvOf = (component: string) => {
+      const deployment = ofKind(manifests, "Deployment").find((d) => componentOf(d) === component);
+      const container = spec<DeploymentSpec>(deployment!).template.spec.containers[0]!;
+      return (container.env ?? []).flatMap((e) =>
+        e.valueFrom?.secretKeyRef && e.name.startsWith("GITHUB_")
+          ? [`${e.name}=${e.valueFrom.secretKeyRef.key}`]
+          : [],
+      );
+    };
+    expect(secretEnvOf("webhooks")).to.deep.equal(["GITHUB_APP_PRIVATE_KEY=github-app-private-key"]);
+    expect(secretEnvOf("batch-runner")).to.deep.equal(["GITHUB_APP_PRIVATE_KEY=github-app-private-key"]);
+    expect(secretEnvOf("gateway")).to.deep.equal(["GITHUB_WEBHOOK_SECRET=github-webhook-secret"]);
+    for (const component of ["queue-coordinator", "flaky-analytics", "metrics"])
+      expect(secretEnvOf(component), component).to.deep.equal([]);
+  });
+
   it("mounts each git credentials Secret read-only where the batch-runner looks for it", () => {
     const manifests = renderChart("ci/full-values.yaml");
     const runner = ofKind(manifests, "Deployment").find((d) => componentOf(d) === "batch-runner");

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { contractCheckedFetch, type CheckedFetch } from "@mainline/gateway/testing/openapi-contract";
 import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
-import { freePortBlock } from "@mainline/testing";
+import { freePortBlock, makeTestAppCredentials } from "@mainline/testing";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -13,6 +13,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../.
 const repo = { host: "github.com", owner: "acme", name: "widgets" };
 const main = { repo, targetBranch: "main" };
 const release = { repo, targetBranch: "release" };
+const ALPHA_INSTALLATION = 4242;
+const APP = makeTestAppCredentials(4242);
 const RUN_AT = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000).toISOString();
 const window = {
   start_time: new Date(Date.parse(RUN_AT) - 6 * 3_600_000).toISOString(),
@@ -115,6 +117,7 @@ describe("organisations are isolated on every endpoint (the whole system, one to
       "deliveries",
     ),
     tokens: await ok(call("GET", "/admin/tokens", alpha), "tokens"),
+    github: await ok(call("GET", "/github/status", alpha), "github status"),
   });
 
   const refused = (a: Answer, statuses = [403, 404]): void => {
@@ -312,6 +315,18 @@ describe("organisations are isolated on every endpoint (the whole system, one to
       refused(await call("GET", `/webhooks/deliveries?subscriptionId=${ids.subscriptionId}`, beta)),
     deleteWebhookSubscription: async () =>
       refused(await call("DELETE", `/webhooks/subscriptions?id=${ids.subscriptionId}`, beta)),
+    // GitHub App: A's installation is A's; B's token neither moves it nor sees it, and is no webhook credential.
+    connectGitHubInstallation: async () =>
+      refused(await post("/github/installations", beta, { installationId: ALPHA_INSTALLATION, org: "beta" })),
+    disconnectGitHubInstallation: async () =>
+      refused(await post("/github/installations/disconnect", beta, { installationId: ALPHA_INSTALLATION })),
+    getGitHubStatus: async () => {
+      const status = await ok(call("GET", "/github/status", beta), "beta's GitHub status");
+      expect(status.installations).to.deep.equal([]);
+      expect(status).to.not.have.property("unclaimedInstallations");
+    },
+    receiveGitHubWebhook: async () =>
+      refused(await post("/github/webhooks", beta, prEvent(1, "main", "hijack")), [401]),
   };
 
   before(async function () {
@@ -323,7 +338,15 @@ describe("organisations are isolated on every endpoint (the whole system, one to
       gatewayPort: base,
       natsPort: base + 1,
       grpcBasePort: base + 1,
-      env: { LOG_LEVEL: "warn", WEBHOOKS_ALLOW_LOOPBACK: "true" },
+      env: {
+        LOG_LEVEL: "warn",
+        WEBHOOKS_ALLOW_LOOPBACK: "true",
+        // The GitHub App is on (its API unreachable: nothing here needs GitHub to answer).
+        GITHUB_APP_ID: String(APP.appId),
+        GITHUB_APP_PRIVATE_KEY: APP.privateKey,
+        GITHUB_WEBHOOK_SECRET: "cross-organization webhook secret",
+        GITHUB_API_URL: "http://127.0.0.1:9",
+      },
       output: () => undefined,
       log: () => undefined,
     });
@@ -340,6 +363,10 @@ describe("organisations are isolated on every endpoint (the whole system, one to
     beta = (await ok(post("/admin/tokens", admin, { org: "beta", description: "ci" }), "beta token"))
       .token as string;
 
+    await ok(
+      post("/github/installations", admin, { installationId: ALPHA_INSTALLATION, org: "alpha" }),
+      "alpha's installation",
+    );
     // Organisation A: two queues, a PR under test, a connection, test results, settings, a subscription.
     await ok(post("/createQueue", alpha, { ...main, concurrency: 2 }), "main");
     await ok(post("/createQueue", alpha, release), "release");

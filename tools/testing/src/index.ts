@@ -4,3 +4,4 @@ export * from "./free-port.js";
 export * from "./git.js";
 export * from "./rejection.js";
 export * from "./skip-because.js";
+export * from "./github-double/index.js";

@@ -13,10 +13,20 @@ import { FailedPreconditionError, InvalidArgumentError } from "@mainline/kit/err
  * line, so a secret never shows in `ps`, in logs, or in the environment of the test command.
  */
 export class GitCredentials {
-  constructor(private readonly credentialsDir: string | undefined) {}
+  constructor(
+    private readonly credentialsDir: string | undefined,
+    /** Installation tokens of the GitHub App, when the batch-runner has one. */
+    private readonly githubTokens?: GitHubTokenSource,
+  ) {}
 
-  /** Environment that makes git authenticate with the named secret; empty for a remote without one. */
-  async environment(secretName: string): Promise<Record<string, string>> {
+  /**
+   * Environment that makes git authenticate with the named secret, or with a GitHub App installation's token;
+   * empty for a remote without either.
+   */
+  async environment(secretName: string, githubInstallationId?: number): Promise<Record<string, string>> {
+    // A secret the connection names explicitly wins over the installation (e.g. a deploy key over SSH).
+    if (githubInstallationId !== undefined && secretName === "")
+      return this.installationEnvironment(githubInstallationId);
     if (secretName === "") return {};
     assertSecretName(secretName);
     if (this.credentialsDir === undefined || this.credentialsDir === "") {
@@ -58,15 +68,38 @@ export class GitCredentials {
     const helper =
       `!f() { test "$1" = get || return 0; ` +
       `printf 'username=%s\\npassword=%s\\n' "${username}" "$(cat ${shellQuote(file(password))})"; }; f`;
-    return {
-      GIT_CONFIG_COUNT: "2",
-      // An empty helper first resets any helper list git may have inherited.
-      GIT_CONFIG_KEY_0: "credential.helper",
-      GIT_CONFIG_VALUE_0: "",
-      GIT_CONFIG_KEY_1: "credential.helper",
-      GIT_CONFIG_VALUE_1: helper,
-    };
+    return helperEnvironment(helper);
   }
+
+  /**
+   * GitHub's convention for App tokens: HTTPS with the user `x-access-token`. The token travels in git's own
+   * environment (read by the helper when git asks), not on a command line (`ps`) nor in a file a test command
+   * could read later; the command runner builds test commands' environments from an allow-list.
+   */
+  private async installationEnvironment(installationId: number): Promise<Record<string, string>> {
+    if (!this.githubTokens)
+      throw new FailedPreconditionError(
+        `the repository is reached through GitHub App installation ${installationId}, but the batch-runner ` +
+          "has no GitHub App (set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY)",
+      );
+    const { token } = await this.githubTokens.installationToken(installationId);
+    const helper =
+      `!f() { test "$1" = get || return 0; ` +
+      `printf 'username=x-access-token\\npassword=%s\\n' "$${GITHUB_TOKEN_VARIABLE}"; }; f`;
+    return { ...helperEnvironment(helper), [GITHUB_TOKEN_VARIABLE]: token };
+  }
+}
+
+/** A credential helper given as a shell snippet: git runs it for `get` and reads key=value lines. */
+function helperEnvironment(helper: string): Record<string, string> {
+  return {
+    GIT_CONFIG_COUNT: "2",
+    // An empty helper first resets any helper list git may have inherited.
+    GIT_CONFIG_KEY_0: "credential.helper",
+    GIT_CONFIG_VALUE_0: "",
+    GIT_CONFIG_KEY_1: "credential.helper",
+    GIT_CONFIG_VALUE_1: helper,
+  };
 }
 
 // Kubernetes Secret names are DNS-1123 subdomains; anything else could also walk out of the directory.
@@ -80,6 +113,14 @@ export function assertSecretName(name: string): void {
     );
   }
 }
+
+/** Where installation tokens come from (the kit's GitHubAppClient): fresh enough for one git operation. */
+export interface GitHubTokenSource {
+  installationToken(installationId: number): Promise<{ token: string }>;
+}
+
+/** The variable the credential helper reads; it is set for git alone, never for a test command. */
+export const GITHUB_TOKEN_VARIABLE = "MAINLINE_GIT_HTTP_TOKEN";
 
 function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;

@@ -7,6 +7,8 @@ export interface MergeJob {
   readonly remoteUrl: string;
   /** The connection's credentials, by secret name ("" or absent: none). */
   readonly credentialsSecretName?: string;
+  /** The GitHub App installation whose token git authenticates with (instead of a secret). */
+  readonly githubInstallationId?: number;
   readonly targetBranch: string;
   /** Names the merge in logs and results; a redelivery finds the tested PRs on the target and pushes nothing. */
   readonly mergeId: string;
@@ -44,7 +46,7 @@ export async function fastForwardTarget(cache: RepositoryCache, job: MergeJob): 
   assertSha("commitSha", job.commitSha);
   if (job.testBranch !== undefined) assertBranchName("testBranch", job.testBranch);
   const targetRef = `refs/heads/${job.targetBranch}`;
-  const mirror = await cache.open(job.remoteUrl, job.credentialsSecretName);
+  const mirror = await cache.open(job.remoteUrl, job.credentialsSecretName, job.githubInstallationId);
 
   return mirror.exclusive(async () => {
     await fetchTested(mirror, job);

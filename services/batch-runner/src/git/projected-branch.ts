@@ -28,6 +28,8 @@ export interface ProjectedBranchJob {
   readonly remoteUrl: string;
   /** The connection's credentials, by secret name ("" or absent: none). */
   readonly credentialsSecretName?: string;
+  /** The GitHub App installation whose token git authenticates with (instead of a secret). */
+  readonly githubInstallationId?: number;
   readonly targetBranch: string;
   readonly testRunId: string;
   readonly mergeMethod: MergeMethod;
@@ -68,7 +70,7 @@ export async function buildProjectedBranch(
   const targetRef = `refs/heads/${job.targetBranch}`;
   const pattern = job.pullRefPattern ?? DEFAULT_PULL_REF_PATTERN;
   const pullRefs = job.pullRequests.map((pr) => pullRequestRef(pattern, pr.number));
-  const mirror = await cache.open(job.remoteUrl, job.credentialsSecretName);
+  const mirror = await cache.open(job.remoteUrl, job.credentialsSecretName, job.githubInstallationId);
 
   return mirror.exclusive(async () => {
     const onRemote = await mirror.lsRemote([testRef, targetRef, ...pullRefs]);

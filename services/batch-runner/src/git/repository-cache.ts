@@ -44,13 +44,14 @@ export class RepositoryCache {
 
   /**
    * The mirror of `remoteUrl`, created (empty) on first use; fetching is up to the caller. Its git commands
-   * authenticate with the named credentials secret, if any.
+   * authenticate with the named credentials secret, or the GitHub App installation's token, if any.
    */
-  async open(remoteUrl: string, credentialsSecretName = ""): Promise<Mirror> {
+  async open(remoteUrl: string, credentialsSecretName = "", githubInstallationId?: number): Promise<Mirror> {
     assertRemoteUrl("remoteUrl", remoteUrl);
     const dir = join(this.options.workDir, "mirrors", mirrorDirName(remoteUrl));
     const credentials = await (this.options.credentials ?? new GitCredentials(undefined)).environment(
       credentialsSecretName,
+      githubInstallationId,
     );
     const git = new Git(dir, { ...this.gitOptions, env: { ...this.options.env, ...credentials } });
     const mirror = new Mirror(remoteUrl, git, this.options.workDir, this.lock);

@@ -10,10 +10,11 @@ export async function deleteTestBranches(
   remoteUrl: string,
   testBranches: readonly string[],
   credentialsSecretName = "",
+  githubInstallationId?: number,
 ): Promise<string[]> {
   for (const branch of testBranches) assertBranchName("testBranches", branch);
   if (testBranches.length === 0) return [];
-  const mirror = await cache.open(remoteUrl, credentialsSecretName);
+  const mirror = await cache.open(remoteUrl, credentialsSecretName, githubInstallationId);
   return mirror.exclusive(async () => {
     const deleted = await mirror.deleteRemoteRefs(testBranches.map((branch) => `refs/heads/${branch}`));
     return deleted.map((ref) => ref.slice("refs/heads/".length));

@@ -1,6 +1,7 @@
 import type { JetStreamClient } from "nats";
 import type { DeliveryHandler } from "@mainline/kit/bus/index";
-import { MainlineError } from "@mainline/kit/errors/index";
+import { FailedPreconditionError, MainlineError } from "@mainline/kit/errors/index";
+import type { GitHubAppClient } from "@mainline/kit/github/index";
 import type { Logger } from "@mainline/kit/logging/index";
 import { MergeOutcome, MergeResult, type MergeJob } from "@mainline/proto/queue";
 import { publishMergeResult } from "../bus/result-publishers.js";
@@ -9,6 +10,7 @@ import { fastForwardTarget } from "../git/merge.js";
 import { assertRunId } from "../git/ref-names.js";
 import type { RepositoryCache } from "../git/repository-cache.js";
 import { deleteTestBranches } from "../git/test-branch-cleanup.js";
+import { mergeThroughGitHub } from "./github-api-merge.js";
 import { readMergeJob, type MergeRequest } from "./merge-request.js";
 import { retryLater, shouldRetry } from "./retry-later.js";
 
@@ -18,6 +20,8 @@ export interface MergeHandlerDeps {
   readonly logger: Logger;
   readonly clock: () => Date;
   readonly maxDeliver: number;
+  /** The GitHub App, for queues that merge through GitHub's API (MergeJob.github.merge_through_api). */
+  readonly github?: GitHubAppClient;
 }
 
 /**
@@ -40,17 +44,39 @@ export function mergeJobHandler(deps: MergeHandlerDeps): DeliveryHandler<MergeJo
 
     let result: MergeResult;
     try {
-      const merged = await fastForwardTarget(deps.cache, request.merge);
-      result = MergeResult.fromPartial({
-        mergeId: job.mergeId,
-        queue: request.queue,
-        outcome: MergeOutcome.MERGED,
-        newTargetSha: merged.mergedSha,
-        message: merged.alreadyMerged
-          ? `${request.merge.targetBranch} already contained the tested commit`
-          : `fast-forwarded ${request.merge.targetBranch} from ${merged.previousSha} to ${merged.mergedSha}`,
-        finishedAt: deps.clock(),
-      });
+      if (job.github?.mergeThroughApi) {
+        if (!deps.github)
+          throw new FailedPreconditionError(
+            "the queue merges through the GitHub API, but the batch-runner has no GitHub App " +
+              "(set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY)",
+          );
+        const merged = await mergeThroughGitHub(deps.github, deps.cache, request, job);
+        result = MergeResult.fromPartial({
+          mergeId: job.mergeId,
+          queue: request.queue,
+          outcome: MergeOutcome.MERGED,
+          newTargetSha: merged.mergedSha,
+          landedShas: merged.landedShas,
+          message: merged.alreadyMerged
+            ? "GitHub already shows every pull request of the merge as merged"
+            : `merged ${job.pullRequests.map((p) => `#${p.number}`).join(", ")} through the GitHub API onto ` +
+              `${request.merge.targetBranch} (now ${merged.mergedSha})`,
+          finishedAt: deps.clock(),
+        });
+      } else {
+        const merged = await fastForwardTarget(deps.cache, request.merge);
+        result = MergeResult.fromPartial({
+          mergeId: job.mergeId,
+          queue: request.queue,
+          outcome: MergeOutcome.MERGED,
+          newTargetSha: merged.mergedSha,
+          landedShas: [merged.mergedSha],
+          message: merged.alreadyMerged
+            ? `${request.merge.targetBranch} already contained the tested commit`
+            : `fast-forwarded ${request.merge.targetBranch} from ${merged.previousSha} to ${merged.mergedSha}`,
+          finishedAt: deps.clock(),
+        });
+      }
     } catch (error) {
       if (error instanceof TargetMovedError) {
         result = MergeResult.fromPartial({
@@ -81,6 +107,7 @@ async function cleanUp(deps: MergeHandlerDeps, request: MergeRequest, log: Logge
       request.merge.remoteUrl,
       request.obsoleteTestBranches,
       request.merge.credentialsSecretName,
+      request.merge.githubInstallationId,
     );
     if (deleted.length > 0) log.info({ deleted }, "deleted obsolete test branches");
   } catch (error) {

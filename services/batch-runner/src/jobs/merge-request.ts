@@ -30,6 +30,7 @@ export function readMergeJob(job: MergeJobMessage): MergeRequest {
     merge: {
       remoteUrl: job.remoteUrl,
       ...(job.credentialsSecretName !== "" && { credentialsSecretName: job.credentialsSecretName }),
+      ...(job.github && { githubInstallationId: job.github.installationId }),
       targetBranch: queue.targetBranch,
       mergeId: job.mergeId,
       commitSha,

@@ -161,6 +161,7 @@ async function deleteCancelledBranch(
       request.projected.remoteUrl,
       [branch.testBranch],
       request.projected.credentialsSecretName,
+      request.projected.githubInstallationId,
     );
   } catch (error) {
     deps.logger.warn(

@@ -63,6 +63,7 @@ export function readTestRunJob(job: TestRunJob, maxRunSeconds: number): TestRunR
   const projected: ProjectedBranchJob = {
     remoteUrl: job.remoteUrl,
     ...(job.credentialsSecretName !== "" && { credentialsSecretName: job.credentialsSecretName }),
+    ...(job.github && { githubInstallationId: job.github.installationId }),
     targetBranch: queue.targetBranch,
     testRunId: job.testRunId,
     mergeMethod,

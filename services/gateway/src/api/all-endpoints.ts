@@ -4,6 +4,7 @@ import type { MergeEstimates } from "../upstream/merge-estimates.js";
 import type { Endpoint } from "./endpoint.js";
 import { adminEndpoints } from "./endpoints/admin-endpoints.js";
 import { codeHostEndpoints, type CodeHostOptions } from "./endpoints/code-host-endpoints.js";
+import { githubEndpoints, type GitHubAppOptions } from "./endpoints/github-endpoints.js";
 import { flakyTestEndpoints } from "./endpoints/flaky-test-endpoints.js";
 import { listQueuesEndpoint } from "./endpoints/list-queues-endpoint.js";
 import { mergeQueueEndpoints } from "./endpoints/merge-queue-endpoints.js";
@@ -17,7 +18,7 @@ export function allEndpoints(
   upstreams: Upstreams,
   auth: AuthRepository,
   codeHost: CodeHostOptions,
-  extras: { publicUrl?: string; estimates?: MergeEstimates } = {},
+  extras: { publicUrl?: string; estimates?: MergeEstimates; github?: GitHubAppOptions } = {},
 ): Endpoint[] {
   return [
     ...mergeQueueEndpoints(upstreams, extras),
@@ -27,6 +28,10 @@ export function allEndpoints(
     ...metricsEndpoints(upstreams),
     ...flakyTestEndpoints(upstreams),
     ...codeHostEndpoints(upstreams, codeHost),
+    ...githubEndpoints(
+      upstreams,
+      extras.github ?? { apiUrl: "https://api.github.com", logger: codeHost.logger },
+    ),
     ...adminEndpoints(auth),
     ...webhookEndpoints(upstreams),
   ];

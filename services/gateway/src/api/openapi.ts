@@ -37,7 +37,8 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl = "/v1"):
       // 403: an admin operation with an ordinary token, or a session-cookie call without its CSRF header.
       ...(e.access === "public" ? [] : [403]),
       ...(e.inputIn === "body" ? [413, 415] : []),
-      ...(e.errors ?? []),
+      // 401 is declared below with the spec's own content type.
+      ...(e.errors ?? []).filter((status) => status !== 401),
     ]);
     const operation: Record<string, unknown> = {
       operationId: e.operationId,
@@ -52,7 +53,7 @@ export function buildOpenApi(endpoints: readonly Endpoint[], serverUrl = "/v1"):
               ? { [e.output.text]: { schema: { type: "string" } } }
               : { "application/json": { schema: jsonSchemaOf(e.output, "output") } },
         },
-        ...(e.access === "public"
+        ...(e.access === "public" && !e.errors?.includes(401)
           ? {}
           : {
               // The spec declares its 401 body as `application/plain-text`.

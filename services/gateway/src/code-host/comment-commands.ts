@@ -18,6 +18,8 @@ export async function runCommentCommand(
   queue: QueueCoordinatorClient,
   org: string,
   event: IssueCommentEvent,
+  /** The code host's delivery id: a redelivered comment then answers as the first delivery did. */
+  idempotencyKey?: string,
 ): Promise<CommentCommandResponse> {
   // Editing or deleting a comment must not merge or cancel again.
   if (event.action !== "created") return ignored(`comment ${event.action}: only new comments carry commands`);
@@ -26,7 +28,7 @@ export async function runCommentCommand(
   if (command.kind === "none") return ignored("the comment holds no /svc command");
   if (command.kind === "invalid") return { outcome: "refused", reply: command.reply };
   try {
-    return await apply(queue, org, event, command);
+    return await apply(queue, org, event, command, idempotencyKey);
   } catch (error) {
     const reply = refusalOf(error);
     if (reply === undefined) throw error;
@@ -39,6 +41,7 @@ async function apply(
   org: string,
   event: IssueCommentEvent,
   command: Actionable,
+  idempotencyKey: string | undefined,
 ): Promise<CommentCommandResponse> {
   const repo: RepoRef = {
     host: new URL(event.repository.html_url).host,
@@ -69,9 +72,15 @@ async function apply(
   if (settings && !settings.commandsEnabled)
     return refused(`Comment commands are turned off for the merge queue of \`${branch}\`.`);
   const requestedBy = `code-host:${event.comment.user.login}`;
+  const key = idempotencyKey !== undefined ? { idempotencyKey } : {};
 
   if (command.kind === "cancel") {
-    await callUnary(queue.cancelPullRequest.bind(queue), { queue: ref, prNumber: number, requestedBy });
+    await callUnary(queue.cancelPullRequest.bind(queue), {
+      queue: ref,
+      prNumber: number,
+      requestedBy,
+      ...key,
+    });
     return {
       outcome: "applied",
       command: "cancel",
@@ -86,6 +95,7 @@ async function apply(
     prNumber: number,
     noBatch: command.noBatch,
     requestedBy,
+    ...key,
     ...(priority ? { priority } : {}),
   });
   const details = [

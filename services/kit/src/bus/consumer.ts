@@ -24,6 +24,8 @@ export interface Delivery<T> {
   msgId: string | undefined;
   /** 1 on first delivery; above 1 the message was redelivered (a handler may have run before). */
   deliveryCount: number;
+  /** The message's sequence in its stream: orders messages, the same on every redelivery. */
+  streamSequence: number;
   headers: MsgHdrs | undefined;
 }
 
@@ -173,7 +175,14 @@ async function handleDelivery<T>(
       return;
     }
     await context.with(trace.setSpan(parent, span), () =>
-      options.handler({ data, subject: msg.subject, msgId, deliveryCount, headers: msg.headers }),
+      options.handler({
+        data,
+        subject: msg.subject,
+        msgId,
+        deliveryCount,
+        streamSequence: msg.info.streamSequence,
+        headers: msg.headers,
+      }),
     );
     settle("ack");
   } catch (error) {

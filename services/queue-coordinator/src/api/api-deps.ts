@@ -4,6 +4,9 @@ import type { TestRunReports } from "../app/test-run-reports.js";
 import type { PullRequestRecords } from "../store/pull-request-records.js";
 import type { QueueRepository } from "../store/queue-repository.js";
 import type { RepositoryConnections } from "../store/repository-connections.js";
+import type { BranchPushes } from "../store/branch-pushes.js";
+import type { GitHubInstallations } from "../store/github-installations.js";
+import type { RequestKeys } from "../store/request-keys.js";
 import type { TestRunRecords } from "../store/test-run-records.js";
 
 /** What the gRPC handlers reach: commands go through the engine (or the reports), queries read the stores. */
@@ -13,6 +16,9 @@ export interface ApiDeps {
   records: PullRequestRecords;
   runs: TestRunRecords;
   connections: RepositoryConnections;
+  installations: GitHubInstallations;
+  pushes: BranchPushes;
+  requestKeys: RequestKeys;
   reports: TestRunReports;
   outputs: TestRunOutputs;
   clock: () => Date;

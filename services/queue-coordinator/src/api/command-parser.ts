@@ -4,6 +4,7 @@ import type { RepoRef } from "@mainline/proto/common";
 import {
   HostPullRequestState,
   RunnerKind,
+  type CancelPullRequestRequest,
   type CreateQueueRequest,
   type RecordPullRequestFactsRequest,
   type ReportTestRunResultRequest,
@@ -40,6 +41,14 @@ export interface SubmitCommand {
   pr: number;
   priority: Priority;
   noBatch: boolean;
+  /** The caller's key for retrying this request safely; absent when none was given. */
+  idempotencyKey?: string;
+}
+
+export interface CancelCommand {
+  address: QueueAddress;
+  pr: number;
+  idempotencyKey?: string;
 }
 
 export interface SetPriorityCommand {
@@ -104,7 +113,33 @@ export function parseSubmit(req: SubmitPullRequestRequest): SubmitCommand {
       : p.$case === "priorityValue"
         ? parsePriority(p.value)
         : parsePriority(wordOf(p.value)?.toLowerCase() ?? "", "priority");
-  return { address: queueAddress(req.queue), pr: prNumber(req.prNumber), priority, noBatch: req.noBatch };
+  const key = idempotencyKey(req.idempotencyKey);
+  return {
+    address: queueAddress(req.queue),
+    pr: prNumber(req.prNumber),
+    priority,
+    noBatch: req.noBatch,
+    ...(key !== undefined && { idempotencyKey: key }),
+  };
+}
+
+export function parseCancel(req: CancelPullRequestRequest): CancelCommand {
+  const key = idempotencyKey(req.idempotencyKey);
+  return {
+    address: queueAddress(req.queue),
+    pr: prNumber(req.prNumber),
+    ...(key !== undefined && { idempotencyKey: key }),
+  };
+}
+
+function idempotencyKey(key: string | undefined): string | undefined {
+  if (key === undefined || key === "") return undefined;
+  if (key.length > 128 || !/^[\x21-\x7e]+$/.test(key))
+    throw new InvalidArgumentError(
+      "idempotencyKey",
+      "must be 1..128 printable ASCII characters without spaces",
+    );
+  return key;
 }
 
 /** Long enough for "token:<id>" or a code-host login; the timeline shows it as given. */

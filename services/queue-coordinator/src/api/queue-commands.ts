@@ -1,4 +1,4 @@
-import { FailedPreconditionError, NotFoundError } from "@mainline/kit/errors/index";
+import { AlreadyExistsError, FailedPreconditionError, NotFoundError } from "@mainline/kit/errors/index";
 import type { AsyncImplementation } from "@mainline/kit/grpc/index";
 import { RunnerKind, type QueueCoordinatorServer } from "@mainline/proto/queue";
 import {
@@ -9,8 +9,10 @@ import {
 } from "../domain/index.js";
 import { queueAddress, queueKey, repoKey, type QueueAddress } from "../app/queue-key.js";
 import { globalId, incarnation } from "../app/run-ids.js";
+import type { QueueDocument } from "../store/queue-repository.js";
 import { NOT_SUBMITTED, type ApiDeps } from "./api-deps.js";
 import {
+  parseCancel,
   parseCreateSettings,
   parseImpactedTargetsCommand,
   parseRecordFacts,
@@ -91,13 +93,23 @@ export function queueCommands(deps: ApiDeps): QueueCommands {
     },
 
     async submitPullRequest(req) {
-      const { address, pr, priority, noBatch } = parseSubmit(req);
+      const { address, pr, priority, noBatch, idempotencyKey } = parseSubmit(req);
+      const repeated =
+        idempotencyKey !== undefined &&
+        (await deps.requestKeys.repeated(queueKey(address), "submit", idempotencyKey, deps.clock()));
       const known = await records.factsOf(address.org, repoKey(address.repo), pr);
       const latest = await records.latestFinished(queueKey(address), pr);
-      if (latest?.entry.state === "MERGED") {
+      const answer = (doc: QueueDocument) => {
+        const entry = doc.planner.prs[String(pr)];
+        if (!entry) throw new NotFoundError(NOT_SUBMITTED);
+        return {
+          pullRequest: submittedToProto(entry, doc.planner, true, incarnation(doc._id, doc.createdAt)),
+        };
+      };
+      if (latest?.entry.state === "MERGED" && !repeated) {
         refuseRemergeOf(latest.entry, known?.facts ?? null, await landedCommit(address, latest.entry));
       }
-      const doc = await engine.apply(address, {
+      const submit = engine.apply(address, {
         type: "PR_SUBMITTED",
         pr,
         priority,
@@ -108,11 +120,13 @@ export function queueCommands(deps: ApiDeps): QueueCommands {
           ? { impactedTargets: parseImpactedTargets(known.targets.sha, known.targets.targets) }
           : {}),
       });
-      const entry = doc.planner.prs[String(pr)];
-      if (!entry) throw new NotFoundError(NOT_SUBMITTED);
-      return {
-        pullRequest: submittedToProto(entry, doc.planner, true, incarnation(doc._id, doc.createdAt)),
-      };
+      try {
+        return answer(await submit);
+      } catch (error) {
+        // The first attempt with this key queued it (its answer was lost): answer as it would have.
+        if (!(repeated && error instanceof AlreadyExistsError)) throw error;
+        return answer(await queues.get(address, true));
+      }
     },
 
     async setPullRequestPriority(req) {
@@ -128,7 +142,16 @@ export function queueCommands(deps: ApiDeps): QueueCommands {
     },
 
     async cancelPullRequest(req) {
-      await engine.apply(queueAddress(req.queue), { type: "PR_CANCELLED", pr: prNumber(req.prNumber) });
+      const { address, pr, idempotencyKey } = parseCancel(req);
+      const repeated =
+        idempotencyKey !== undefined &&
+        (await deps.requestKeys.repeated(queueKey(address), "cancel", idempotencyKey, deps.clock()));
+      try {
+        await engine.apply(address, { type: "PR_CANCELLED", pr });
+      } catch (error) {
+        // The first attempt with this key took it out already.
+        if (!(repeated && error instanceof NotFoundError)) throw error;
+      }
       return {};
     },
 

@@ -5,6 +5,7 @@ import { UploadTestResultsRequest } from "@mainline/proto/flaky";
 import {
   BatchEventType,
   BatchLifecycleEvent,
+  type GitHubAccess,
   MergeJob,
   MergeMethod,
   PullRequestEventType,
@@ -91,6 +92,8 @@ export interface OutboxContext {
   /** The state after the step (entries of PRs still queued). */
   state: PlannerState;
   connection: RepositoryConnection | null;
+  /** The GitHub App installation of the organisation that covers the repository, if any. */
+  githubInstallationId?: number | null;
   /** Records of runs a MERGE refers to (for the tested commits). */
   runRecords: ReadonlyMap<string, TestRunRecord>;
   now: Date;
@@ -117,6 +120,11 @@ export class OutboxBuilder {
   private nextEventId(): string {
     this.seq += 1;
     return `${this.suffix}-${this.seq}`;
+  }
+
+  private github(mergeThroughApi: boolean): { github?: GitHubAccess } {
+    const installationId = this.ctx.githubInstallationId;
+    return installationId ? { github: { installationId, mergeThroughApi } } : {};
   }
 
   private queueRef() {
@@ -162,6 +170,7 @@ export class OutboxBuilder {
         // 0 disables the queue's timeout; the runner still needs a bound, a day is the longest CI we wait for.
         timeoutSeconds: (state.settings.testingTimeoutMinutes || 24 * 60) * 60,
         createdAt: now,
+        ...this.github(false),
       };
       this.messages.push(message(SUBJECTS.testRunJob, `job-${runId}`, TestRunJob, job));
     } else if (d.type === "CANCEL_TEST_RUN") {
@@ -201,11 +210,20 @@ export class OutboxBuilder {
         remoteUrl: connection.remoteUrl,
         credentialsSecretName: connection.credentialsSecretName,
         expectedTargetSha: "",
-        pullRequests: d.prs.map((n) => ({ number: n, testedCommitSha: record?.commits[String(n)] ?? "" })),
+        pullRequests: d.prs.map((n) => ({
+          number: n,
+          testedCommitSha: record?.commits[String(n)] ?? "",
+          headSha: state.prs[String(n)]?.facts?.headSha ?? "",
+          title: state.prs[String(n)]?.facts?.title ?? "",
+        })),
         testedSha: lastTestedCommit(record, d.prs),
         testBranch: record?.testBranch ?? "",
         obsoleteTestBranches: record?.testBranch ? [record.testBranch] : [],
         otherLanesMayMerge: state.settings.mode === "PARALLEL",
+        mergeMethod: MergeMethod[state.settings.mergeMethod],
+        // GitHub shows a PR as merged when its head commit reaches the target: a git fast-forward of a merge
+        // commit does that; squashed or rebased commits (new shas) only GitHub's own merge does.
+        ...this.github(state.settings.mergeMethod !== "MERGE_COMMIT"),
       };
       this.messages.push(message(SUBJECTS.mergeJob, `merge-${mergeId}`, MergeJob, job));
     }

@@ -5,6 +5,8 @@ import { plan, type Decision, type Notice, type PlannerState, type QueueEvent } 
 import type { PullRequestRecords } from "../store/pull-request-records.js";
 import type { QueueDocument, QueueRepository } from "../store/queue-repository.js";
 import type { RepositoryConnections } from "../store/repository-connections.js";
+import type { GitHubInstallations } from "../store/github-installations.js";
+import { coversRepository } from "../domain/github-installation.js";
 import { TestRunRecords, type TestRunRecord } from "../store/test-run-records.js";
 import { OutboxBuilder, publishOutbox } from "./outbox.js";
 import { queueKey, type QueueAddress } from "./queue-key.js";
@@ -16,6 +18,8 @@ export interface EngineDeps {
   records: PullRequestRecords;
   runs: TestRunRecords;
   connections: RepositoryConnections;
+  /** GitHub App installations: jobs of a repository one of them covers carry its id (git token, API merges). */
+  installations?: GitHubInstallations;
   js: JetStreamClient;
   logger: Logger;
   clock: () => Date;
@@ -76,7 +80,8 @@ export class QueueEngine {
         connection === null,
       );
       const runRecords = await this.recordsForMerges(doc, decisions);
-      const builder = new OutboxBuilder({ doc, state, connection, runRecords, now });
+      const githubInstallationId = connection && decisions.length > 0 ? await this.installationOf(doc) : null;
+      const builder = new OutboxBuilder({ doc, state, connection, githubInstallationId, runRecords, now });
       for (const d of decisions) builder.decision(d);
       for (const n of notices) builder.notice(n);
       extras?.(builder, doc);
@@ -106,6 +111,12 @@ export class QueueEngine {
       this.onWake(address, wakeAt);
       return this.flush(next);
     }
+  }
+
+  /** The organisation's active installation that covers the queue's repository (none: plain git). */
+  private async installationOf(doc: QueueDocument): Promise<number | null> {
+    const installations = (await this.deps.installations?.list(doc.org)) ?? [];
+    return installations.find((i) => coversRepository(i, doc.org, doc.repo))?.installationId ?? null;
   }
 
   /**

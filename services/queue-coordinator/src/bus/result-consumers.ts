@@ -16,6 +16,7 @@ import type { TestRunReports } from "../app/test-run-reports.js";
 import { queueAddress, queueKey } from "../app/queue-key.js";
 import { incarnation, localId } from "../app/run-ids.js";
 import type { QueueRepository } from "../store/queue-repository.js";
+import type { BranchPushes } from "../store/branch-pushes.js";
 import type { TestRunRecords } from "../store/test-run-records.js";
 
 const OUTCOMES: Partial<Record<TestRunOutcome, DomainOutcome>> = {
@@ -39,6 +40,8 @@ export async function startResultConsumers(deps: {
   queues: QueueRepository;
   runs: TestRunRecords;
   reports: TestRunReports;
+  /** Heads the queue's own merges left on a target: their push events are not the target moving. */
+  pushes?: BranchPushes;
   logger: Logger;
 }): Promise<ConsumerHandle[]> {
   const { engine, queues, runs, reports, logger } = deps;
@@ -98,7 +101,8 @@ export async function startResultConsumers(deps: {
         testBranch: data.testBranch,
         testBranchSha: data.testBranchSha,
         commits: Object.fromEntries(data.commits.map((c) => [String(c.prNumber), c.commitSha])),
-        statusChecks: data.statusChecks,
+        // The code host's CI statuses recorded while the run waited stay unless the runner brings its own.
+        ...(data.statusChecks.length > 0 ? { statusChecks: data.statusChecks } : {}),
         finishedAt: (data.finishedAt ?? new Date()).toISOString(),
       });
       await engine.apply(
@@ -161,6 +165,13 @@ export async function startResultConsumers(deps: {
           { mergeId: data.mergeId, message: data.message },
           "merge failed; the queue restarts the affected runs",
         );
+      }
+      if (data.outcome === MergeOutcome.MERGED && deps.pushes) {
+        // Before the merge finishes in the queue: from then on a push event for these heads finds no merge in
+        // flight, and must find them here instead.
+        const key = queueKey(found.address);
+        for (const sha of new Set([...data.landedShas, data.newTargetSha].filter(Boolean)))
+          await deps.pushes.record(key, sha);
       }
       await engine.apply(found.address, {
         type: "MERGE_FINISHED",

@@ -46,11 +46,21 @@ function worthProbing(d: Draft, graph: LaneGraph, batchId: string, batch: Readon
   if (batch.prs.length < 2) return false;
   const seen = d.state.observed ?? NO_OBSERVATIONS;
   const chance = batchFailureChance(seen, batch.prs.length);
-  const stacked = Math.min(d.state.settings.concurrency - 1, graph.descendantsOf(batchId).length);
+  const stacked = stackedBehind(d, graph, batchId, d.state.settings.concurrency - 1);
   return chance * stacked * (seen.probesUsed ?? 1) >= PROBE_BREAK_EVEN;
 }
 
 const PROBE_BREAK_EVEN = 1;
+
+/** In one lane every batch in line behind this one is built on it; counted up to `cap` only. */
+function stackedBehind(d: Draft, graph: LaneGraph, batchId: string, cap: number): number {
+  let count = 0;
+  const order = graph.batchOrder;
+  for (let i = graph.indexOf(batchId) + 1; i < order.length && count < cap; i++) {
+    if (!isOffline(d, order[i] as string)) count++;
+  }
+  return count;
+}
 
 /** Bisection slots probes leave free: a bisection decides merges, a probe only predicts. */
 function reserveFor(cap: number): number {

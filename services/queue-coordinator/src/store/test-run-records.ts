@@ -30,7 +30,8 @@ export interface TestRunRecord {
   testBranch: string;
   testBranchSha: string;
   commits: Record<string, string>;
-  statusChecks: { context: string; url: string; state: string }[];
+  /** suite: a check suite's or workflow run's result (code-host CI), as the required-statuses rule reads them. */
+  statusChecks: { context: string; url: string; state: string; suite?: boolean }[];
   finishedAt: string | null;
   /**
    * A report that arrived before the batch-runner's push notice was read: the run's commits are not known yet,
@@ -46,6 +47,7 @@ export class TestRunRecords {
     const runs = store.collection<TestRunRecord>("test_runs");
     await runs.createIndex({ queueKey: 1, runId: 1 });
     await runs.createIndex({ runId: 1 });
+    await runs.createIndex({ testBranchSha: 1 });
     return new TestRunRecords(runs);
   }
 
@@ -62,6 +64,26 @@ export class TestRunRecords {
   /** A run by its global id alone (external CI reports name only the run). */
   async byRunId(runId: string): Promise<TestRunRecord | null> {
     return this.runs.findOne({ runId });
+  }
+
+  /** In-progress runs whose pushed test branch is at `sha`, of the queues whose keys start with `queueKeyPrefix`. */
+  async inProgressAt(queueKeyPrefix: string, sha: string): Promise<TestRunRecord[]> {
+    const found = await this.runs.find({ testBranchSha: sha, status: "IN_PROGRESS" });
+    return found.filter((r) => r.queueKey.startsWith(queueKeyPrefix));
+  }
+
+  /** Whether `sha` is a commit a run of the queue built (its test branch's head or one PR's commit). */
+  async builtCommit(queueKey: string, sha: string, recent = 50): Promise<boolean> {
+    const latest = await this.runs.find({ queueKey }, { sort: { createdAt: -1 }, limit: recent });
+    return latest.some((r) => r.testBranchSha === sha || Object.values(r.commits).includes(sha));
+  }
+
+  /** The statuses the code host reported on an in-progress run's branch (latest per context). */
+  async statusChecks(queueKey: string, runId: string, checks: TestRunRecord["statusChecks"]): Promise<void> {
+    await this.runs.updateOne(
+      { _id: TestRunRecords.id(queueKey, runId), status: "IN_PROGRESS" },
+      { $set: { statusChecks: checks } },
+    );
   }
 
   async get(queueKey: string, runId: string): Promise<TestRunRecord | null> {

@@ -10,6 +10,8 @@ import { enqueueDelivery, removeDeliveryQueue } from "../bus/delivery-stream.js"
 import type { SubscriptionConsumers } from "../delivery/subscription-consumers.js";
 import type { UrlGuard } from "../delivery/url-guard.js";
 import type { DeliveryLog, DeliveryRecord } from "../store/delivery-log.js";
+import type { GitHubOutbox } from "../store/github-outbox.js";
+import { githubCommentsApi } from "./github-comments-api.js";
 import type { SubscriptionRepository } from "../store/subscription-repository.js";
 
 export interface WebhooksApiDeps {
@@ -19,6 +21,8 @@ export interface WebhooksApiDeps {
   consumers: SubscriptionConsumers;
   js: JetStreamClient;
   jsm: JetStreamManager;
+  /** Absent when no GitHub App is configured. */
+  githubOutbox?: GitHubOutbox;
   now?: () => Date;
 }
 
@@ -30,6 +34,7 @@ const MAX_DELIVERIES = 500;
 export function webhooksApi(deps: WebhooksApiDeps): AsyncImplementation<WebhooksServer> {
   const now = deps.now ?? (() => new Date());
   return {
+    ...githubCommentsApi({ outbox: deps.githubOutbox, now }),
     async createSubscription(request) {
       const org = requireOrg(request.org);
       const eventTypes = [...new Set(request.eventTypes)];

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DEFAULT_PULL_REF_PATTERN } from "@mainline/kit/vocabulary/index";
 import type { Context } from "koa";
 import { callUnary } from "@mainline/kit/grpc/index";
-import { HostPullRequestState, PullRequestAction, RunnerKind } from "@mainline/proto/queue";
+import { RunnerKind } from "@mainline/proto/queue";
 import type { Logger } from "@mainline/kit/logging/index";
 import { endpoint, type Endpoint } from "../endpoint.js";
 import {
@@ -17,15 +17,8 @@ import { pullRefPatternProblem } from "../../domain/git-ref-name.js";
 import { MAX_REMOTE_URL_LENGTH, remoteUrlProblem } from "../../domain/remote-url.js";
 import type { Upstreams } from "../../upstream/upstreams.js";
 import { runCommentCommand } from "../../code-host/comment-commands.js";
+import { recordPullRequestEvent } from "../../code-host/pull-request-facts.js";
 import { checkWebhookSignature, SIGNATURE_HEADER } from "../../code-host/webhook-signature.js";
-
-const ACTIONS: Record<string, PullRequestAction> = {
-  opened: PullRequestAction.OPENED,
-  synchronize: PullRequestAction.SYNCHRONIZE,
-  closed: PullRequestAction.CLOSED,
-  reopened: PullRequestAction.REOPENED,
-  edited: PullRequestAction.EDITED,
-};
 
 const connection = z.object({
   repo: repoSchema,
@@ -119,33 +112,7 @@ export function codeHostEndpoints(up: Upstreams, options: CodeHostOptions): Endp
       inputIn: "body",
       verifyBody,
       output: pullRequestEventResponse,
-      async handle(input, { principal }) {
-        const action = ACTIONS[input.action];
-        if (action === undefined)
-          return {
-            outcome: "ignored" as const,
-            reason: `action ${input.action} changes nothing Mainline tracks (branches, head, title, state)`,
-          };
-        const pr = input.pull_request;
-        await callUnary(q.recordPullRequestFacts.bind(q), {
-          org: principal.org,
-          repo: {
-            host: new URL(input.repository.html_url).host,
-            owner: input.repository.owner.login,
-            name: input.repository.name,
-          },
-          number: input.number,
-          action,
-          headBranch: pr.head.ref,
-          headSha: pr.head.sha.toLowerCase(),
-          title: pr.title,
-          author: pr.user.login,
-          baseBranch: pr.base.ref,
-          state: pr.state === "open" ? HostPullRequestState.OPEN : HostPullRequestState.CLOSED,
-          merged: pr.merged ?? false,
-        });
-        return { outcome: "recorded" as const };
-      },
+      handle: (input, { principal }) => recordPullRequestEvent(q, principal.org, input),
     }),
     endpoint({
       method: "post",

@@ -8,6 +8,7 @@
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
 import { QueueRef, RepoRef } from "../../common/v1/common.js";
+import { GitHubAccess } from "./github.js";
 import {
   MergeMethod,
   mergeMethodFromJSON,
@@ -535,7 +536,11 @@ export interface TestRunJob {
     | undefined;
   /** 0: no timeout. */
   timeoutSeconds: number;
-  createdAt?: Date | undefined;
+  createdAt?:
+    | Date
+    | undefined;
+  /** Set for a repository of a GitHub App installation: git authenticates with its token. */
+  github?: GitHubAccess | undefined;
 }
 
 export interface PullRequestCommit {
@@ -566,6 +571,9 @@ export interface TestRunResult {
 export interface MergePullRequest {
   number: number;
   testedCommitSha: string;
+  /** The PR's head sha as enqueued: an API merge passes it so GitHub refuses a head that moved. */
+  headSha: string;
+  title: string;
 }
 
 /** Fast-forward the target to the tested commits; never a force-push. Idempotent by merge_id. */
@@ -594,6 +602,12 @@ export interface MergeJob {
    * Unset (SINGLE mode), any PR on the target the run was not tested with means TARGET_MOVED.
    */
   otherLanesMayMerge: boolean;
+  /**
+   * Set for a repository of a GitHub App installation: git authenticates with its token, or the PRs
+   * merge through the GitHub API (github.merge_through_api) with merge_method.
+   */
+  github?: GitHubAccess | undefined;
+  mergeMethod: MergeMethod;
 }
 
 export interface MergeResult {
@@ -602,7 +616,14 @@ export interface MergeResult {
   outcome: MergeOutcome;
   newTargetSha: string;
   message: string;
-  finishedAt?: Date | undefined;
+  finishedAt?:
+    | Date
+    | undefined;
+  /**
+   * Every head the target had while this merge landed, in order (one per PR for a merge through the
+   * GitHub API): a push event for any of them is the queue's own merge, not the target moving outside it.
+   */
+  landedShas: string[];
 }
 
 /** A PR changed state. Payload fields of the compat-notes webhook, plus org. */
@@ -865,6 +886,7 @@ function createBaseTestRunJob(): TestRunJob {
     runner: undefined,
     timeoutSeconds: 0,
     createdAt: undefined,
+    github: undefined,
   };
 }
 
@@ -908,6 +930,9 @@ export const TestRunJob: MessageFns<TestRunJob> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(106).fork()).join();
+    }
+    if (message.github !== undefined) {
+      GitHubAccess.encode(message.github, writer.uint32(114).fork()).join();
     }
     return writer;
   },
@@ -1029,6 +1054,14 @@ export const TestRunJob: MessageFns<TestRunJob> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.github = GitHubAccess.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1096,6 +1129,7 @@ export const TestRunJob: MessageFns<TestRunJob> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      github: isSet(object.github) ? GitHubAccess.fromJSON(object.github) : undefined,
     };
   },
 
@@ -1140,6 +1174,9 @@ export const TestRunJob: MessageFns<TestRunJob> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.github !== undefined) {
+      obj.github = GitHubAccess.toJSON(message.github);
+    }
     return obj;
   },
 
@@ -1165,6 +1202,9 @@ export const TestRunJob: MessageFns<TestRunJob> = {
       : undefined;
     message.timeoutSeconds = object.timeoutSeconds ?? 0;
     message.createdAt = object.createdAt ?? undefined;
+    message.github = (object.github !== undefined && object.github !== null)
+      ? GitHubAccess.fromPartial(object.github)
+      : undefined;
     return message;
   },
 };
@@ -1599,7 +1639,7 @@ export const TestRunResult: MessageFns<TestRunResult> = {
 };
 
 function createBaseMergePullRequest(): MergePullRequest {
-  return { number: 0, testedCommitSha: "" };
+  return { number: 0, testedCommitSha: "", headSha: "", title: "" };
 }
 
 export const MergePullRequest: MessageFns<MergePullRequest> = {
@@ -1609,6 +1649,12 @@ export const MergePullRequest: MessageFns<MergePullRequest> = {
     }
     if (message.testedCommitSha !== "") {
       writer.uint32(18).string(message.testedCommitSha);
+    }
+    if (message.headSha !== "") {
+      writer.uint32(26).string(message.headSha);
+    }
+    if (message.title !== "") {
+      writer.uint32(34).string(message.title);
     }
     return writer;
   },
@@ -1642,6 +1688,22 @@ export const MergePullRequest: MessageFns<MergePullRequest> = {
             message.testedCommitSha = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.headSha = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1662,6 +1724,12 @@ export const MergePullRequest: MessageFns<MergePullRequest> = {
         : isSet(object.tested_commit_sha)
         ? globalThis.String(object.tested_commit_sha)
         : "",
+      headSha: isSet(object.headSha)
+        ? globalThis.String(object.headSha)
+        : isSet(object.head_sha)
+        ? globalThis.String(object.head_sha)
+        : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
     };
   },
 
@@ -1673,6 +1741,12 @@ export const MergePullRequest: MessageFns<MergePullRequest> = {
     if (message.testedCommitSha !== "") {
       obj.testedCommitSha = message.testedCommitSha;
     }
+    if (message.headSha !== "") {
+      obj.headSha = message.headSha;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
     return obj;
   },
 
@@ -1683,6 +1757,8 @@ export const MergePullRequest: MessageFns<MergePullRequest> = {
     const message = createBaseMergePullRequest();
     message.number = object.number ?? 0;
     message.testedCommitSha = object.testedCommitSha ?? "";
+    message.headSha = object.headSha ?? "";
+    message.title = object.title ?? "";
     return message;
   },
 };
@@ -1699,6 +1775,8 @@ function createBaseMergeJob(): MergeJob {
     testBranch: "",
     obsoleteTestBranches: [],
     otherLanesMayMerge: false,
+    github: undefined,
+    mergeMethod: MergeMethod.UNSPECIFIED,
   };
 }
 
@@ -1733,6 +1811,12 @@ export const MergeJob: MessageFns<MergeJob> = {
     }
     if (message.otherLanesMayMerge !== false) {
       writer.uint32(80).bool(message.otherLanesMayMerge);
+    }
+    if (message.github !== undefined) {
+      GitHubAccess.encode(message.github, writer.uint32(90).fork()).join();
+    }
+    if (message.mergeMethod !== MergeMethod.UNSPECIFIED) {
+      writer.uint32(96).int32(mergeMethodToNumber(message.mergeMethod));
     }
     return writer;
   },
@@ -1830,6 +1914,22 @@ export const MergeJob: MessageFns<MergeJob> = {
             message.otherLanesMayMerge = reader.bool();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.github = GitHubAccess.decode(reader, reader.uint32());
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.mergeMethod = mergeMethodFromJSON(reader.int32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1890,6 +1990,12 @@ export const MergeJob: MessageFns<MergeJob> = {
         : isSet(object.other_lanes_may_merge)
         ? globalThis.Boolean(object.other_lanes_may_merge)
         : false,
+      github: isSet(object.github) ? GitHubAccess.fromJSON(object.github) : undefined,
+      mergeMethod: isSet(object.mergeMethod)
+        ? mergeMethodFromJSON(object.mergeMethod)
+        : isSet(object.merge_method)
+        ? mergeMethodFromJSON(object.merge_method)
+        : MergeMethod.UNSPECIFIED,
     };
   },
 
@@ -1925,6 +2031,12 @@ export const MergeJob: MessageFns<MergeJob> = {
     if (message.otherLanesMayMerge !== false) {
       obj.otherLanesMayMerge = message.otherLanesMayMerge;
     }
+    if (message.github !== undefined) {
+      obj.github = GitHubAccess.toJSON(message.github);
+    }
+    if (message.mergeMethod !== MergeMethod.UNSPECIFIED) {
+      obj.mergeMethod = mergeMethodToJSON(message.mergeMethod);
+    }
     return obj;
   },
 
@@ -1945,6 +2057,10 @@ export const MergeJob: MessageFns<MergeJob> = {
     message.testBranch = object.testBranch ?? "";
     message.obsoleteTestBranches = object.obsoleteTestBranches?.map((e) => e) || [];
     message.otherLanesMayMerge = object.otherLanesMayMerge ?? false;
+    message.github = (object.github !== undefined && object.github !== null)
+      ? GitHubAccess.fromPartial(object.github)
+      : undefined;
+    message.mergeMethod = object.mergeMethod ?? MergeMethod.UNSPECIFIED;
     return message;
   },
 };
@@ -1957,6 +2073,7 @@ function createBaseMergeResult(): MergeResult {
     newTargetSha: "",
     message: "",
     finishedAt: undefined,
+    landedShas: [],
   };
 }
 
@@ -1979,6 +2096,9 @@ export const MergeResult: MessageFns<MergeResult> = {
     }
     if (message.finishedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.finishedAt), writer.uint32(50).fork()).join();
+    }
+    for (const v of message.landedShas) {
+      writer.uint32(58).string(v!);
     }
     return writer;
   },
@@ -2044,6 +2164,14 @@ export const MergeResult: MessageFns<MergeResult> = {
             message.finishedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.landedShas.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2076,6 +2204,11 @@ export const MergeResult: MessageFns<MergeResult> = {
         : isSet(object.finished_at)
         ? fromJsonTimestamp(object.finished_at)
         : undefined,
+      landedShas: globalThis.Array.isArray(object?.landedShas)
+        ? object.landedShas.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.landed_shas)
+        ? object.landed_shas.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -2099,6 +2232,9 @@ export const MergeResult: MessageFns<MergeResult> = {
     if (message.finishedAt !== undefined) {
       obj.finishedAt = message.finishedAt.toISOString();
     }
+    if (message.landedShas?.length) {
+      obj.landedShas = message.landedShas;
+    }
     return obj;
   },
 
@@ -2115,6 +2251,7 @@ export const MergeResult: MessageFns<MergeResult> = {
     message.newTargetSha = object.newTargetSha ?? "";
     message.message = object.message ?? "";
     message.finishedAt = object.finishedAt ?? undefined;
+    message.landedShas = object.landedShas?.map((e) => e) || [];
     return message;
   },
 };

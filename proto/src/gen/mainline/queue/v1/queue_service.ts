@@ -20,6 +20,24 @@ import {
 } from "@grpc/grpc-js";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
 import { QueueRef, RepoRef } from "../../common/v1/common.js";
+import {
+  ConnectGitHubInstallationRequest,
+  ConnectGitHubInstallationResponse,
+  DisconnectGitHubInstallationRequest,
+  DisconnectGitHubInstallationResponse,
+  GetGitHubInstallationRequest,
+  GetGitHubInstallationResponse,
+  ListGitHubInstallationsRequest,
+  ListGitHubInstallationsResponse,
+  RecordBranchPushRequest,
+  RecordBranchPushResponse,
+  RecordCommitStatusRequest,
+  RecordCommitStatusResponse,
+  RecordGitHubInstallationEventRequest,
+  RecordGitHubInstallationEventResponse,
+  ResolveGitHubInstallationRequest,
+  ResolveGitHubInstallationResponse,
+} from "./github.js";
 import { SetPullRequestPriorityRequest, SetPullRequestPriorityResponse } from "./priority.js";
 import {
   BatchingMode,
@@ -183,7 +201,14 @@ export interface SubmitPullRequestRequest {
   /** Test in isolation, whatever the batching settings. */
   noBatch: boolean;
   /** Who asked (API token id or code-host user of a comment command), for the record. */
-  requestedBy?: string | undefined;
+  requestedBy?:
+    | string
+    | undefined;
+  /**
+   * A redelivered request with the same key (a code-host delivery id) answers as the first did
+   * rather than ALREADY_EXISTS.
+   */
+  idempotencyKey?: string | undefined;
 }
 
 export interface SubmitPullRequestResponse {
@@ -193,7 +218,11 @@ export interface SubmitPullRequestResponse {
 export interface CancelPullRequestRequest {
   queue?: QueueRef | undefined;
   prNumber: number;
-  requestedBy?: string | undefined;
+  requestedBy?:
+    | string
+    | undefined;
+  /** A redelivered request with the same key answers as the first did rather than NOT_FOUND. */
+  idempotencyKey?: string | undefined;
 }
 
 export interface CancelPullRequestResponse {
@@ -1454,7 +1483,14 @@ export const ListQueuesResponse: MessageFns<ListQueuesResponse> = {
 };
 
 function createBaseSubmitPullRequestRequest(): SubmitPullRequestRequest {
-  return { queue: undefined, prNumber: 0, priority: undefined, noBatch: false, requestedBy: undefined };
+  return {
+    queue: undefined,
+    prNumber: 0,
+    priority: undefined,
+    noBatch: false,
+    requestedBy: undefined,
+    idempotencyKey: undefined,
+  };
 }
 
 export const SubmitPullRequestRequest: MessageFns<SubmitPullRequestRequest> = {
@@ -1478,6 +1514,9 @@ export const SubmitPullRequestRequest: MessageFns<SubmitPullRequestRequest> = {
     }
     if (message.requestedBy !== undefined) {
       writer.uint32(50).string(message.requestedBy);
+    }
+    if (message.idempotencyKey !== undefined) {
+      writer.uint32(58).string(message.idempotencyKey);
     }
     return writer;
   },
@@ -1543,6 +1582,14 @@ export const SubmitPullRequestRequest: MessageFns<SubmitPullRequestRequest> = {
             message.requestedBy = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1582,6 +1629,11 @@ export const SubmitPullRequestRequest: MessageFns<SubmitPullRequestRequest> = {
         : isSet(object.requested_by)
         ? globalThis.String(object.requested_by)
         : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : undefined,
     };
   },
 
@@ -1603,6 +1655,9 @@ export const SubmitPullRequestRequest: MessageFns<SubmitPullRequestRequest> = {
     }
     if (message.requestedBy !== undefined) {
       obj.requestedBy = message.requestedBy;
+    }
+    if (message.idempotencyKey !== undefined) {
+      obj.idempotencyKey = message.idempotencyKey;
     }
     return obj;
   },
@@ -1632,6 +1687,7 @@ export const SubmitPullRequestRequest: MessageFns<SubmitPullRequestRequest> = {
     }
     message.noBatch = object.noBatch ?? false;
     message.requestedBy = object.requestedBy ?? undefined;
+    message.idempotencyKey = object.idempotencyKey ?? undefined;
     return message;
   },
 };
@@ -1712,7 +1768,7 @@ export const SubmitPullRequestResponse: MessageFns<SubmitPullRequestResponse> = 
 };
 
 function createBaseCancelPullRequestRequest(): CancelPullRequestRequest {
-  return { queue: undefined, prNumber: 0, requestedBy: undefined };
+  return { queue: undefined, prNumber: 0, requestedBy: undefined, idempotencyKey: undefined };
 }
 
 export const CancelPullRequestRequest: MessageFns<CancelPullRequestRequest> = {
@@ -1725,6 +1781,9 @@ export const CancelPullRequestRequest: MessageFns<CancelPullRequestRequest> = {
     }
     if (message.requestedBy !== undefined) {
       writer.uint32(26).string(message.requestedBy);
+    }
+    if (message.idempotencyKey !== undefined) {
+      writer.uint32(34).string(message.idempotencyKey);
     }
     return writer;
   },
@@ -1766,6 +1825,14 @@ export const CancelPullRequestRequest: MessageFns<CancelPullRequestRequest> = {
             message.requestedBy = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1791,6 +1858,11 @@ export const CancelPullRequestRequest: MessageFns<CancelPullRequestRequest> = {
         : isSet(object.requested_by)
         ? globalThis.String(object.requested_by)
         : undefined,
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : undefined,
     };
   },
 
@@ -1805,6 +1877,9 @@ export const CancelPullRequestRequest: MessageFns<CancelPullRequestRequest> = {
     if (message.requestedBy !== undefined) {
       obj.requestedBy = message.requestedBy;
     }
+    if (message.idempotencyKey !== undefined) {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
     return obj;
   },
 
@@ -1818,6 +1893,7 @@ export const CancelPullRequestRequest: MessageFns<CancelPullRequestRequest> = {
       : undefined;
     message.prNumber = object.prNumber ?? 0;
     message.requestedBy = object.requestedBy ?? undefined;
+    message.idempotencyKey = object.idempotencyKey ?? undefined;
     return message;
   },
 };
@@ -4484,6 +4560,104 @@ export const QueueCoordinatorService = {
       Buffer.from(GetTestRunOutputResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetTestRunOutputResponse => GetTestRunOutputResponse.decode(value),
   },
+  /** GitHub App (github.proto): installation -> organisation mapping, and GitHub's webhooks as facts. */
+  connectGitHubInstallation: {
+    path: "/mainline.queue.v1.QueueCoordinator/ConnectGitHubInstallation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConnectGitHubInstallationRequest): Buffer =>
+      Buffer.from(ConnectGitHubInstallationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConnectGitHubInstallationRequest =>
+      ConnectGitHubInstallationRequest.decode(value),
+    responseSerialize: (value: ConnectGitHubInstallationResponse): Buffer =>
+      Buffer.from(ConnectGitHubInstallationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConnectGitHubInstallationResponse =>
+      ConnectGitHubInstallationResponse.decode(value),
+  },
+  disconnectGitHubInstallation: {
+    path: "/mainline.queue.v1.QueueCoordinator/DisconnectGitHubInstallation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DisconnectGitHubInstallationRequest): Buffer =>
+      Buffer.from(DisconnectGitHubInstallationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DisconnectGitHubInstallationRequest =>
+      DisconnectGitHubInstallationRequest.decode(value),
+    responseSerialize: (value: DisconnectGitHubInstallationResponse): Buffer =>
+      Buffer.from(DisconnectGitHubInstallationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DisconnectGitHubInstallationResponse =>
+      DisconnectGitHubInstallationResponse.decode(value),
+  },
+  listGitHubInstallations: {
+    path: "/mainline.queue.v1.QueueCoordinator/ListGitHubInstallations" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListGitHubInstallationsRequest): Buffer =>
+      Buffer.from(ListGitHubInstallationsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListGitHubInstallationsRequest => ListGitHubInstallationsRequest.decode(value),
+    responseSerialize: (value: ListGitHubInstallationsResponse): Buffer =>
+      Buffer.from(ListGitHubInstallationsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListGitHubInstallationsResponse =>
+      ListGitHubInstallationsResponse.decode(value),
+  },
+  getGitHubInstallation: {
+    path: "/mainline.queue.v1.QueueCoordinator/GetGitHubInstallation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetGitHubInstallationRequest): Buffer =>
+      Buffer.from(GetGitHubInstallationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetGitHubInstallationRequest => GetGitHubInstallationRequest.decode(value),
+    responseSerialize: (value: GetGitHubInstallationResponse): Buffer =>
+      Buffer.from(GetGitHubInstallationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetGitHubInstallationResponse => GetGitHubInstallationResponse.decode(value),
+  },
+  resolveGitHubInstallation: {
+    path: "/mainline.queue.v1.QueueCoordinator/ResolveGitHubInstallation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolveGitHubInstallationRequest): Buffer =>
+      Buffer.from(ResolveGitHubInstallationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveGitHubInstallationRequest =>
+      ResolveGitHubInstallationRequest.decode(value),
+    responseSerialize: (value: ResolveGitHubInstallationResponse): Buffer =>
+      Buffer.from(ResolveGitHubInstallationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolveGitHubInstallationResponse =>
+      ResolveGitHubInstallationResponse.decode(value),
+  },
+  recordGitHubInstallationEvent: {
+    path: "/mainline.queue.v1.QueueCoordinator/RecordGitHubInstallationEvent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordGitHubInstallationEventRequest): Buffer =>
+      Buffer.from(RecordGitHubInstallationEventRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordGitHubInstallationEventRequest =>
+      RecordGitHubInstallationEventRequest.decode(value),
+    responseSerialize: (value: RecordGitHubInstallationEventResponse): Buffer =>
+      Buffer.from(RecordGitHubInstallationEventResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordGitHubInstallationEventResponse =>
+      RecordGitHubInstallationEventResponse.decode(value),
+  },
+  recordCommitStatus: {
+    path: "/mainline.queue.v1.QueueCoordinator/RecordCommitStatus" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordCommitStatusRequest): Buffer =>
+      Buffer.from(RecordCommitStatusRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordCommitStatusRequest => RecordCommitStatusRequest.decode(value),
+    responseSerialize: (value: RecordCommitStatusResponse): Buffer =>
+      Buffer.from(RecordCommitStatusResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordCommitStatusResponse => RecordCommitStatusResponse.decode(value),
+  },
+  recordBranchPush: {
+    path: "/mainline.queue.v1.QueueCoordinator/RecordBranchPush" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordBranchPushRequest): Buffer =>
+      Buffer.from(RecordBranchPushRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordBranchPushRequest => RecordBranchPushRequest.decode(value),
+    responseSerialize: (value: RecordBranchPushResponse): Buffer =>
+      Buffer.from(RecordBranchPushResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordBranchPushResponse => RecordBranchPushResponse.decode(value),
+  },
 } as const;
 
 export interface QueueCoordinatorServer extends UntypedServiceImplementation {
@@ -4518,6 +4692,21 @@ export interface QueueCoordinatorServer extends UntypedServiceImplementation {
   reportTestRunResult: handleUnaryCall<ReportTestRunResultRequest, ReportTestRunResultResponse>;
   /** The kept output tail of a COMMAND run; NOT_FOUND for another organisation's run. */
   getTestRunOutput: handleUnaryCall<GetTestRunOutputRequest, GetTestRunOutputResponse>;
+  /** GitHub App (github.proto): installation -> organisation mapping, and GitHub's webhooks as facts. */
+  connectGitHubInstallation: handleUnaryCall<ConnectGitHubInstallationRequest, ConnectGitHubInstallationResponse>;
+  disconnectGitHubInstallation: handleUnaryCall<
+    DisconnectGitHubInstallationRequest,
+    DisconnectGitHubInstallationResponse
+  >;
+  listGitHubInstallations: handleUnaryCall<ListGitHubInstallationsRequest, ListGitHubInstallationsResponse>;
+  getGitHubInstallation: handleUnaryCall<GetGitHubInstallationRequest, GetGitHubInstallationResponse>;
+  resolveGitHubInstallation: handleUnaryCall<ResolveGitHubInstallationRequest, ResolveGitHubInstallationResponse>;
+  recordGitHubInstallationEvent: handleUnaryCall<
+    RecordGitHubInstallationEventRequest,
+    RecordGitHubInstallationEventResponse
+  >;
+  recordCommitStatus: handleUnaryCall<RecordCommitStatusRequest, RecordCommitStatusResponse>;
+  recordBranchPush: handleUnaryCall<RecordBranchPushRequest, RecordBranchPushResponse>;
 }
 
 export interface QueueCoordinatorClient extends Client {
@@ -4817,6 +5006,127 @@ export interface QueueCoordinatorClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetTestRunOutputResponse) => void,
+  ): ClientUnaryCall;
+  /** GitHub App (github.proto): installation -> organisation mapping, and GitHub's webhooks as facts. */
+  connectGitHubInstallation(
+    request: ConnectGitHubInstallationRequest,
+    callback: (error: ServiceError | null, response: ConnectGitHubInstallationResponse) => void,
+  ): ClientUnaryCall;
+  connectGitHubInstallation(
+    request: ConnectGitHubInstallationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConnectGitHubInstallationResponse) => void,
+  ): ClientUnaryCall;
+  connectGitHubInstallation(
+    request: ConnectGitHubInstallationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConnectGitHubInstallationResponse) => void,
+  ): ClientUnaryCall;
+  disconnectGitHubInstallation(
+    request: DisconnectGitHubInstallationRequest,
+    callback: (error: ServiceError | null, response: DisconnectGitHubInstallationResponse) => void,
+  ): ClientUnaryCall;
+  disconnectGitHubInstallation(
+    request: DisconnectGitHubInstallationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DisconnectGitHubInstallationResponse) => void,
+  ): ClientUnaryCall;
+  disconnectGitHubInstallation(
+    request: DisconnectGitHubInstallationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DisconnectGitHubInstallationResponse) => void,
+  ): ClientUnaryCall;
+  listGitHubInstallations(
+    request: ListGitHubInstallationsRequest,
+    callback: (error: ServiceError | null, response: ListGitHubInstallationsResponse) => void,
+  ): ClientUnaryCall;
+  listGitHubInstallations(
+    request: ListGitHubInstallationsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListGitHubInstallationsResponse) => void,
+  ): ClientUnaryCall;
+  listGitHubInstallations(
+    request: ListGitHubInstallationsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListGitHubInstallationsResponse) => void,
+  ): ClientUnaryCall;
+  getGitHubInstallation(
+    request: GetGitHubInstallationRequest,
+    callback: (error: ServiceError | null, response: GetGitHubInstallationResponse) => void,
+  ): ClientUnaryCall;
+  getGitHubInstallation(
+    request: GetGitHubInstallationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetGitHubInstallationResponse) => void,
+  ): ClientUnaryCall;
+  getGitHubInstallation(
+    request: GetGitHubInstallationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetGitHubInstallationResponse) => void,
+  ): ClientUnaryCall;
+  resolveGitHubInstallation(
+    request: ResolveGitHubInstallationRequest,
+    callback: (error: ServiceError | null, response: ResolveGitHubInstallationResponse) => void,
+  ): ClientUnaryCall;
+  resolveGitHubInstallation(
+    request: ResolveGitHubInstallationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResolveGitHubInstallationResponse) => void,
+  ): ClientUnaryCall;
+  resolveGitHubInstallation(
+    request: ResolveGitHubInstallationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResolveGitHubInstallationResponse) => void,
+  ): ClientUnaryCall;
+  recordGitHubInstallationEvent(
+    request: RecordGitHubInstallationEventRequest,
+    callback: (error: ServiceError | null, response: RecordGitHubInstallationEventResponse) => void,
+  ): ClientUnaryCall;
+  recordGitHubInstallationEvent(
+    request: RecordGitHubInstallationEventRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordGitHubInstallationEventResponse) => void,
+  ): ClientUnaryCall;
+  recordGitHubInstallationEvent(
+    request: RecordGitHubInstallationEventRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordGitHubInstallationEventResponse) => void,
+  ): ClientUnaryCall;
+  recordCommitStatus(
+    request: RecordCommitStatusRequest,
+    callback: (error: ServiceError | null, response: RecordCommitStatusResponse) => void,
+  ): ClientUnaryCall;
+  recordCommitStatus(
+    request: RecordCommitStatusRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordCommitStatusResponse) => void,
+  ): ClientUnaryCall;
+  recordCommitStatus(
+    request: RecordCommitStatusRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordCommitStatusResponse) => void,
+  ): ClientUnaryCall;
+  recordBranchPush(
+    request: RecordBranchPushRequest,
+    callback: (error: ServiceError | null, response: RecordBranchPushResponse) => void,
+  ): ClientUnaryCall;
+  recordBranchPush(
+    request: RecordBranchPushRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordBranchPushResponse) => void,
+  ): ClientUnaryCall;
+  recordBranchPush(
+    request: RecordBranchPushRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordBranchPushResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -18,7 +18,24 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { RepoRef } from "../../common/v1/common.js";
 import { Delivery, Subscription } from "./webhooks.js";
+
+export interface PostPullRequestCommentRequest {
+  org: string;
+  /** Must be covered by an installation mapped to org; the comment is never posted elsewhere. */
+  repo?: RepoRef | undefined;
+  prNumber: number;
+  /** Markdown; at most 65536 characters (GitHub's limit). */
+  body: string;
+  /** E.g. the X-GitHub-Delivery of the command's webhook: a redelivery posts nothing twice. */
+  idempotencyKey: string;
+}
+
+export interface PostPullRequestCommentResponse {
+  /** False when this idempotency key was queued before. */
+  queued: boolean;
+}
 
 export interface CreateSubscriptionRequest {
   org: string;
@@ -81,6 +98,218 @@ export interface EnableSubscriptionResponse {
   /** Without the secret. */
   subscription?: Subscription | undefined;
 }
+
+function createBasePostPullRequestCommentRequest(): PostPullRequestCommentRequest {
+  return { org: "", repo: undefined, prNumber: 0, body: "", idempotencyKey: "" };
+}
+
+export const PostPullRequestCommentRequest: MessageFns<PostPullRequestCommentRequest> = {
+  encode(message: PostPullRequestCommentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.org !== "") {
+      writer.uint32(10).string(message.org);
+    }
+    if (message.repo !== undefined) {
+      RepoRef.encode(message.repo, writer.uint32(18).fork()).join();
+    }
+    if (message.prNumber !== 0) {
+      writer.uint32(24).uint32(message.prNumber);
+    }
+    if (message.body !== "") {
+      writer.uint32(34).string(message.body);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(42).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PostPullRequestCommentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePostPullRequestCommentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.org = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.repo = RepoRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.prNumber = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PostPullRequestCommentRequest {
+    return {
+      org: isSet(object.org) ? globalThis.String(object.org) : "",
+      repo: isSet(object.repo) ? RepoRef.fromJSON(object.repo) : undefined,
+      prNumber: isSet(object.prNumber)
+        ? globalThis.Number(object.prNumber)
+        : isSet(object.pr_number)
+        ? globalThis.Number(object.pr_number)
+        : 0,
+      body: isSet(object.body) ? globalThis.String(object.body) : "",
+      idempotencyKey: isSet(object.idempotencyKey)
+        ? globalThis.String(object.idempotencyKey)
+        : isSet(object.idempotency_key)
+        ? globalThis.String(object.idempotency_key)
+        : "",
+    };
+  },
+
+  toJSON(message: PostPullRequestCommentRequest): unknown {
+    const obj: any = {};
+    if (message.org !== "") {
+      obj.org = message.org;
+    }
+    if (message.repo !== undefined) {
+      obj.repo = RepoRef.toJSON(message.repo);
+    }
+    if (message.prNumber !== 0) {
+      obj.prNumber = Math.round(message.prNumber);
+    }
+    if (message.body !== "") {
+      obj.body = message.body;
+    }
+    if (message.idempotencyKey !== "") {
+      obj.idempotencyKey = message.idempotencyKey;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PostPullRequestCommentRequest>, I>>(base?: I): PostPullRequestCommentRequest {
+    return PostPullRequestCommentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PostPullRequestCommentRequest>, I>>(
+    object: I,
+  ): PostPullRequestCommentRequest {
+    const message = createBasePostPullRequestCommentRequest();
+    message.org = object.org ?? "";
+    message.repo = (object.repo !== undefined && object.repo !== null) ? RepoRef.fromPartial(object.repo) : undefined;
+    message.prNumber = object.prNumber ?? 0;
+    message.body = object.body ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBasePostPullRequestCommentResponse(): PostPullRequestCommentResponse {
+  return { queued: false };
+}
+
+export const PostPullRequestCommentResponse: MessageFns<PostPullRequestCommentResponse> = {
+  encode(message: PostPullRequestCommentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.queued !== false) {
+      writer.uint32(8).bool(message.queued);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PostPullRequestCommentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePostPullRequestCommentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.queued = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PostPullRequestCommentResponse {
+    return { queued: isSet(object.queued) ? globalThis.Boolean(object.queued) : false };
+  },
+
+  toJSON(message: PostPullRequestCommentResponse): unknown {
+    const obj: any = {};
+    if (message.queued !== false) {
+      obj.queued = message.queued;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PostPullRequestCommentResponse>, I>>(base?: I): PostPullRequestCommentResponse {
+    return PostPullRequestCommentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PostPullRequestCommentResponse>, I>>(
+    object: I,
+  ): PostPullRequestCommentResponse {
+    const message = createBasePostPullRequestCommentResponse();
+    message.queued = object.queued ?? false;
+    return message;
+  },
+};
 
 function createBaseCreateSubscriptionRequest(): CreateSubscriptionRequest {
   return { org: "", url: "", eventTypes: [], secret: undefined, description: undefined };
@@ -1134,6 +1363,22 @@ export const WebhooksService = {
       Buffer.from(EnableSubscriptionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): EnableSubscriptionResponse => EnableSubscriptionResponse.decode(value),
   },
+  /**
+   * Queues a comment on a GitHub pull request (the replies to comment commands), posted by the
+   * GitHub App from a durable outbox with retries. FAILED_PRECONDITION when no App is configured.
+   */
+  postPullRequestComment: {
+    path: "/mainline.webhooks.v1.Webhooks/PostPullRequestComment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PostPullRequestCommentRequest): Buffer =>
+      Buffer.from(PostPullRequestCommentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PostPullRequestCommentRequest => PostPullRequestCommentRequest.decode(value),
+    responseSerialize: (value: PostPullRequestCommentResponse): Buffer =>
+      Buffer.from(PostPullRequestCommentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PostPullRequestCommentResponse =>
+      PostPullRequestCommentResponse.decode(value),
+  },
 } as const;
 
 export interface WebhooksServer extends UntypedServiceImplementation {
@@ -1146,6 +1391,11 @@ export interface WebhooksServer extends UntypedServiceImplementation {
   listDeliveries: handleUnaryCall<ListDeliveriesRequest, ListDeliveriesResponse>;
   /** Re-enables a disabled subscription: deliveries resume with the event that was held. */
   enableSubscription: handleUnaryCall<EnableSubscriptionRequest, EnableSubscriptionResponse>;
+  /**
+   * Queues a comment on a GitHub pull request (the replies to comment commands), posted by the
+   * GitHub App from a durable outbox with retries. FAILED_PRECONDITION when no App is configured.
+   */
+  postPullRequestComment: handleUnaryCall<PostPullRequestCommentRequest, PostPullRequestCommentResponse>;
 }
 
 export interface WebhooksClient extends Client {
@@ -1241,6 +1491,25 @@ export interface WebhooksClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: EnableSubscriptionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Queues a comment on a GitHub pull request (the replies to comment commands), posted by the
+   * GitHub App from a durable outbox with retries. FAILED_PRECONDITION when no App is configured.
+   */
+  postPullRequestComment(
+    request: PostPullRequestCommentRequest,
+    callback: (error: ServiceError | null, response: PostPullRequestCommentResponse) => void,
+  ): ClientUnaryCall;
+  postPullRequestComment(
+    request: PostPullRequestCommentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PostPullRequestCommentResponse) => void,
+  ): ClientUnaryCall;
+  postPullRequestComment(
+    request: PostPullRequestCommentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PostPullRequestCommentResponse) => void,
   ): ClientUnaryCall;
 }
 
