@@ -161,7 +161,7 @@ describe("queue-coordinator: runs an external CI tests", function () {
       expect(merges).to.have.length(1);
       return merges;
     });
-    expect(merge!.pullRequests).to.deep.equal([{ number: 1, testedCommitSha: sha("b") }]);
+    expect(merge!.pullRequests.map((p) => [p.number, p.testedCommitSha])).to.deep.equal([[1, sha("b")]]);
     expect(merge!.testedSha).to.equal(sha("b"));
     const { details } = await callUnary(
       client.getMergeQueueTestingDetails.bind(client),
