@@ -51,6 +51,8 @@ export function startPullRequestTalkBack(options: TalkBackOptions): Promise<Cons
     durable: DURABLE,
     codec,
     logger: options.logger,
+    // Events of one PR may be handled out of order: the outbox keeps the view of the latest (stream sequence).
+    concurrency: 4,
     async handler({ data: event, streamSequence }) {
       const repo: RepoTarget | undefined = event.repository && {
         host: event.repository.host,
@@ -59,11 +61,12 @@ export function startPullRequestTalkBack(options: TalkBackOptions): Promise<Cons
       };
       if (!repo || event.status === PullRequestState.UNSPECIFIED) return;
       const { facts, outbox } = options;
-      if ((await facts.installationFor(event.org, repo)) === undefined) return;
-      const [pr, queue] = await Promise.all([
+      const [installation, pr, queue] = await Promise.all([
+        facts.installationFor(event.org, repo),
         facts.pullRequest(event.org, repo, event.targetBranch, event.prNumber),
         facts.queue(event.org, repo, event.targetBranch),
       ]);
+      if (installation === undefined) return;
       // The queue or the PR is gone (deleted since): nothing left to show.
       if (!pr || !queue || !pr.headSha) return;
       const target = { org: event.org, repo, prNumber: event.prNumber };
