@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { address, commonConfig, port, positiveInt } from "@mainline/kit/config/index";
+import { gitHubAppConfig } from "@mainline/kit/github/index";
 import { DEFAULT_AUTH_CACHE_TTL_MS } from "./auth/auth-repository.js";
 
 export const configSchema = z.object({
@@ -47,25 +48,12 @@ export const configSchema = z.object({
     z.string().min(8, "expected at least 8 characters").optional(),
   ),
   /**
-   * The GitHub App's webhook secret: POST /v1/github/webhooks takes deliveries signed with it (the only credential
-   * GitHub sends). Unset: the App integration is off and its routes answer 404. Empty counts as unset.
+   * The GitHub App (the same variables as every service's, without requireWholeGitHubApp: the gateway never acts
+   * as the App and gets no private key): POST /v1/github/webhooks takes deliveries signed with
+   * GITHUB_WEBHOOK_SECRET (the only credential GitHub sends); GITHUB_API_URL's host names the repositories'
+   * host. Unset: the App integration is off and its routes answer 404.
    */
-  GITHUB_WEBHOOK_SECRET: z.preprocess(
-    (v) => (v === "" ? undefined : v),
-    z
-      .string()
-      .min(16, "expected a webhook secret of 16 to 256 characters")
-      .max(256, "expected a webhook secret of 16 to 256 characters")
-      .optional(),
-  ),
-  /** GitHub's REST API: https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise Server. */
-  GITHUB_API_URL: z
-    .url({
-      protocol: /^https?$/,
-      message: "expected an http(s) URL such as https://github.example.com/api/v3",
-    })
-    .max(2048, "expected a URL of at most 2048 characters")
-    .default("https://api.github.com"),
+  ...gitHubAppConfig,
   /**
    * Signs the web page's session cookies. Set it (32+ characters) when more than one gateway replica runs or
    * sessions should survive a restart; unset, each process picks a random key and a restart signs everyone out.

@@ -13,6 +13,8 @@ import { LifecycleFeed } from "./web/lifecycle-feed.js";
 import { MergeEstimates } from "./upstream/merge-estimates.js";
 import { WebSessions } from "./web/web-sessions.js";
 import { GitHubDeliveries } from "./github/github-deliveries.js";
+import { webhooksServiceReplies } from "./github/webhooks-service-replies.js";
+import { GitHubRetryLoop } from "./github/github-retry-loop.js";
 
 const config = loadConfigOrExit("gateway", configSchema);
 
@@ -57,6 +59,13 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
     key: config.GATEWAY_SESSION_KEY,
     ttlMs: config.GATEWAY_SESSION_TTL_MINUTES * 60_000,
   });
+  const github = config.GITHUB_WEBHOOK_SECRET
+    ? {
+        secret: config.GITHUB_WEBHOOK_SECRET,
+        deliveries: await GitHubDeliveries.open(runtime.store),
+        replies: webhooksServiceReplies(upstreams.webhooks),
+      }
+    : undefined;
   const app = createApp({
     logger: runtime.logger,
     proxy: config.GATEWAY_TRUST_PROXY,
@@ -72,11 +81,8 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
         github: {
           apiUrl: config.GITHUB_API_URL,
           logger: runtime.logger,
-          ...(config.GITHUB_WEBHOOK_SECRET
-            ? {
-                webhookSecret: config.GITHUB_WEBHOOK_SECRET,
-                deliveries: await GitHubDeliveries.open(runtime.store),
-              }
+          ...(github
+            ? { webhookSecret: github.secret, deliveries: github.deliveries, replies: github.replies }
             : {}),
         },
       },
@@ -100,5 +106,19 @@ runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
   );
   runtime.shutdown.on("close-grpc", "upstream clients", () => upstreams.close());
   runtime.shutdown.on("stop-consuming", "web page live feed", () => feed.stop());
+  if (github) {
+    // Deliveries kept when a service was unavailable, or when a gateway died while handling them.
+    const retries = new GitHubRetryLoop(
+      {
+        queue: upstreams.queue,
+        deliveries: github.deliveries,
+        replies: github.replies,
+        logger: runtime.logger,
+      },
+      { pollMs: 1000, logger: runtime.logger },
+    );
+    retries.start();
+    runtime.shutdown.on("stop-consuming", "github webhook retries", () => retries.stop());
+  }
   return runtime.shutdown;
 });

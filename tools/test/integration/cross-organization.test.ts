@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { contractCheckedFetch, type CheckedFetch } from "@mainline/gateway/testing/openapi-contract";
 import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
-import { freePortBlock } from "@mainline/testing";
+import { freePortBlock, makeTestAppCredentials } from "@mainline/testing";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -14,6 +14,7 @@ const repo = { host: "github.com", owner: "acme", name: "widgets" };
 const main = { repo, targetBranch: "main" };
 const release = { repo, targetBranch: "release" };
 const ALPHA_INSTALLATION = 4242;
+const APP = makeTestAppCredentials(4242);
 const RUN_AT = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000).toISOString();
 const window = {
   start_time: new Date(Date.parse(RUN_AT) - 6 * 3_600_000).toISOString(),
@@ -333,7 +334,11 @@ describe("organisations are isolated on every endpoint (the whole system, one to
       env: {
         LOG_LEVEL: "warn",
         WEBHOOKS_ALLOW_LOOPBACK: "true",
+        // The GitHub App is on (its API unreachable: nothing here needs GitHub to answer).
+        GITHUB_APP_ID: String(APP.appId),
+        GITHUB_APP_PRIVATE_KEY: APP.privateKey,
         GITHUB_WEBHOOK_SECRET: "cross-organization webhook secret",
+        GITHUB_API_URL: "http://127.0.0.1:9",
       },
       output: () => undefined,
       log: () => undefined,

@@ -1,12 +1,11 @@
 import type { z } from "zod";
+import { isRetryable, retryDelayMs } from "@mainline/kit/errors/index";
 import { callUnary, RemoteCallError } from "@mainline/kit/grpc/index";
 import type { Logger } from "@mainline/kit/logging/index";
 import type { RepoRef } from "@mainline/proto/common";
 import {
   CommitStatusOutcome,
   CommitStatusState,
-  GitHubInstallationAction,
-  GitHubRepositorySelection,
   type GitHubInstallation,
   type QueueCoordinatorClient,
 } from "@mainline/proto/queue";
@@ -15,8 +14,6 @@ import {
   checkRunEvent,
   checkSuiteEvent,
   installationEnvelope,
-  installationEvent,
-  installationRepositoriesEvent,
   pushEvent,
   statusEvent,
   workflowRunEvent,
@@ -31,7 +28,8 @@ import {
   conclusionState,
   type CheckState,
 } from "../domain/github-check-state.js";
-import type { GitHubDeliveries } from "./github-deliveries.js";
+import { MAX_KEPT_BODY_BYTES, type GitHubDeliveries } from "./github-deliveries.js";
+import { recordInstallation } from "./github-installation-events.js";
 
 /** Posts a reply on a pull request, durably and once per idempotency key (the webhooks service's outbox). */
 export interface PullRequestReplies {
@@ -67,17 +65,21 @@ const STATE: Record<CheckState, CommitStatusState> = {
   FAILURE: CommitStatusState.FAILURE,
 };
 
-const INSTALLATION_ACTIONS: Record<string, GitHubInstallationAction> = {
-  created: GitHubInstallationAction.CREATED,
-  new_permissions_accepted: GitHubInstallationAction.CREATED,
-  deleted: GitHubInstallationAction.DELETED,
-  suspend: GitHubInstallationAction.SUSPENDED,
-  unsuspend: GitHubInstallationAction.UNSUSPENDED,
-};
-
-const SELECTIONS = { all: GitHubRepositorySelection.ALL, selected: GitHubRepositorySelection.SELECTED };
-
 const ignored = (reason: string): Outcome => ({ outcome: "ignored", reason });
+
+/**
+ * The events Mainline acts on, as the App subscribes to them (deploy/github/app-manifest.json). GitHub sends
+ * `installation` and `installation_repositories` to every App without a subscription.
+ */
+export const SUBSCRIBED_EVENTS = [
+  "pull_request",
+  "issue_comment",
+  "check_suite",
+  "check_run",
+  "status",
+  "workflow_run",
+  "push",
+] as const;
 
 function repoOf(
   repository: { name: string; owner: { login?: string | undefined }; html_url: string },
@@ -92,19 +94,22 @@ function repoOf(
 
 /**
  * One signed GitHub App webhook: which organisation it is for (the installation's mapping), what it means for
- * the queues, and the record that it was handled. Every step is idempotent by the delivery id, and the record
- * is written last, so a delivery cut short (the gateway killed, a service unavailable) is completed by GitHub's
- * redelivery and a delivery handled to the end changes nothing when it comes again.
+ * the queues, and the record that it was handled. The delivery is kept (with its body) before it is handled and
+ * recorded last, every step idempotent by the delivery id: a delivery that meets an unavailable service is
+ * answered `queued` and retried by the gateway itself (GitHub does not retry), one the gateway died on is picked
+ * up by the retry loop or completed by GitHub's redelivery, and one handled to the end changes nothing again.
  */
 export async function handleGitHubWebhook(
   deps: GitHubWebhookDeps,
   event: string,
   delivery: string,
   payload: unknown,
+  /** The body as GitHub signed it, kept for retries; absent when the retry loop hands a kept delivery back. */
+  rawBody?: string,
 ): Promise<GitHubWebhookResponse> {
   const answer = (o: Outcome): GitHubWebhookResponse => ({ event, delivery, ...o });
   const seen = await deps.deliveries.get(delivery);
-  if (seen)
+  if (seen && seen.outcome !== "queued")
     return answer({
       outcome: "duplicate",
       reason: `delivery ${delivery} was handled at ${seen.at} (${seen.outcome}); nothing changes twice`,
@@ -116,14 +121,60 @@ export async function handleGitHubWebhook(
       ignored("the payload names no installation: only the GitHub App's own webhooks are taken here"),
     );
   const installationId = envelope.data.installation.id;
+  let kept = seen !== null;
+  if (!kept && rawBody !== undefined && Buffer.byteLength(rawBody) <= MAX_KEPT_BODY_BYTES) {
+    await deps.deliveries.keep({ _id: delivery, event, payload: rawBody, installationId });
+    kept = true;
+  }
+  try {
+    return await handleOnce(deps, event, delivery, payload, installationId);
+  } catch (error) {
+    if (!kept) throw error;
+    const reason = error instanceof Error ? error.message.slice(0, 500) : String(error);
+    const attempts = (seen?.attempts ?? 0) + 1;
+    if (isRetryable(error) && attempts < MAX_ATTEMPTS) {
+      await deps.deliveries.retryLater(delivery, reason, retryDelayMs(error, backoffMs(attempts)));
+      return answer({ outcome: "queued", reason: `${reason}; Mainline tries again by itself` });
+    }
+    // It can never succeed (or has failed for over a day): recorded, so a redelivery does not try again.
+    await deps.deliveries.done({
+      _id: delivery,
+      event,
+      action: actionOf(payload),
+      org: "",
+      installationId,
+      repository: "",
+      outcome: isRetryable(error) ? "failed" : "refused",
+      reason,
+    });
+    throw error;
+  }
+}
+
+/** Retries of a kept delivery: 1 s, 2 s, 4 s ... at most 10 minutes apart, about a day and a half in all. */
+const MAX_ATTEMPTS = 200;
+function backoffMs(attempts: number): number {
+  return Math.min(1000 * 2 ** Math.max(attempts - 1, 0), 600_000);
+}
+
+function actionOf(payload: unknown): string {
+  const action = (payload as { action?: unknown }).action;
+  return typeof action === "string" ? action.slice(0, 64) : "";
+}
+
+async function handleOnce(
+  deps: GitHubWebhookDeps,
+  event: string,
+  delivery: string,
+  payload: unknown,
+  installationId: number,
+): Promise<GitHubWebhookResponse> {
+  const answer = (o: Outcome): GitHubWebhookResponse => ({ event, delivery, ...o });
   const record = async (org: string, o: Outcome, repository = "") => {
     await deps.deliveries.done({
       _id: delivery,
       event,
-      action:
-        typeof (payload as { action?: unknown }).action === "string"
-          ? (payload as { action: string }).action.slice(0, 64)
-          : "",
+      action: actionOf(payload),
       org,
       installationId,
       repository,
@@ -256,7 +307,9 @@ async function dispatch(ctx: Context, event: string, payload: unknown): Promise<
  * installation covers belongs to the account it is installed on.
  */
 function foreign(ctx: Context, repo: RepoRef): Outcome | undefined {
-  const { accountLogin, installationId } = ctx.installation;
+  const { accountLogin, installationId, host } = ctx.installation;
+  if (host && host.toLowerCase() !== repo.host.toLowerCase())
+    return ignored(`${repo.owner}/${repo.name} is not on ${host}, where installation ${installationId} is`);
   if (accountLogin && accountLogin.toLowerCase() !== repo.owner.toLowerCase())
     return ignored(
       `${repo.owner}/${repo.name} does not belong to ${accountLogin}, the account of installation ${installationId}`,
@@ -325,65 +378,6 @@ async function commitStatus(
         ? "failed"
         : "recorded";
   return { outcome: "applied", reason: `test run ${result.testRunId} ${verdict}: ${result.reason}` };
-}
-
-async function recordInstallation(
-  q: QueueCoordinatorClient,
-  event: "installation" | "installation_repositories",
-  delivery: string,
-  payload: unknown,
-): Promise<{ org: string; outcome: Outcome }> {
-  const fullNames = (list: { full_name: string }[] | null | undefined) =>
-    (list ?? []).map((r) => r.full_name);
-  let request;
-  if (event === "installation") {
-    const input = parse(installationEvent, payload);
-    const action = INSTALLATION_ACTIONS[input.action];
-    if (action === undefined)
-      return { org: "", outcome: ignored(`installation ${input.action} changes nothing`) };
-    request = {
-      installationId: input.installation.id,
-      action,
-      accountLogin: input.installation.account.login,
-      host: hostOf(input.installation.html_url),
-      repositorySelection: SELECTIONS[input.installation.repository_selection ?? "all"],
-      repositoriesAdded: fullNames(input.repositories),
-      repositoriesRemoved: [],
-    };
-  } else {
-    const input = parse(installationRepositoriesEvent, payload);
-    request = {
-      installationId: input.installation.id,
-      action: GitHubInstallationAction.REPOSITORIES_CHANGED,
-      accountLogin: input.installation.account.login,
-      host: hostOf(input.installation.html_url),
-      repositorySelection: input.repository_selection
-        ? SELECTIONS[input.repository_selection]
-        : GitHubRepositorySelection.UNSPECIFIED,
-      repositoriesAdded: fullNames(input.repositories_added),
-      repositoriesRemoved: fullNames(input.repositories_removed),
-    };
-  }
-  const { installation } = await callUnary(q.recordGitHubInstallationEvent.bind(q), {
-    ...request,
-    deliveryId: delivery,
-    occurredAt: new Date(),
-  });
-  return {
-    org: installation?.org ?? "",
-    outcome: {
-      outcome: "applied",
-      reason: installation?.org
-        ? `installation ${request.installationId} of ${request.accountLogin} (organisation ${installation.org}) updated`
-        : `installation ${request.installationId} of ${request.accountLogin} recorded; not yet connected to an organisation`,
-    },
-  };
-}
-
-/** The host of the repositories, from the installation's page (github.com or an Enterprise Server host). */
-function hostOf(htmlUrl: string | undefined): string {
-  if (!htmlUrl) return "";
-  return new URL(htmlUrl).host;
 }
 
 function parse<T>(schema: z.ZodType<T>, payload: unknown): T {

@@ -16,6 +16,8 @@ import { MergeEstimates } from "../upstream/merge-estimates.js";
 import { WebSessions } from "../web/web-sessions.js";
 import { GitHubDeliveries } from "../github/github-deliveries.js";
 import type { PullRequestReplies } from "../github/github-webhook-handler.js";
+import { webhooksServiceReplies } from "../github/webhooks-service-replies.js";
+import { GitHubRetryLoop } from "../github/github-retry-loop.js";
 import { contractCheckedFetch, type CheckedFetch, type OpenApiContract } from "./openapi-contract.js";
 
 export interface GatewayHarnessOptions {
@@ -38,7 +40,14 @@ export interface GatewayHarnessOptions {
    */
   nats?: NatsServer;
   /** The GitHub App's webhook secret and API URL (GITHUB_WEBHOOK_SECRET, GITHUB_API_URL): the App is on when set. */
-  github?: { webhookSecret: string; apiUrl?: string; replies?: PullRequestReplies };
+  github?: {
+    webhookSecret: string;
+    apiUrl?: string;
+    /** "webhooks-service": replies go to the webhooks service, as in production; unset: they are only logged. */
+    replies?: PullRequestReplies | "webhooks-service";
+    /** How often kept deliveries are retried (the gateway: every second). */
+    retryPollMs?: number;
+  };
 }
 
 export interface RequestOptions {
@@ -68,6 +77,7 @@ export class GatewayHarness {
     readonly nc: NatsConnection,
     private readonly nats: NatsServer | undefined,
     private readonly feed: LifecycleFeed,
+    private readonly retries: GitHubRetryLoop | undefined,
   ) {
     this.fetch = contractCheckedFetch(url);
   }
@@ -100,6 +110,24 @@ export class GatewayHarness {
     });
     const feed = new LifecycleFeed(nc, logger);
     feed.start();
+    const githubReplies =
+      options.github?.replies === "webhooks-service"
+        ? webhooksServiceReplies(upstreams.webhooks)
+        : options.github?.replies;
+    const github = options.github
+      ? {
+          secret: options.github.webhookSecret,
+          deliveries: await GitHubDeliveries.open(store),
+          ...(githubReplies ? { replies: githubReplies } : {}),
+        }
+      : undefined;
+    const retries = github
+      ? new GitHubRetryLoop(
+          { queue: upstreams.queue, logger, ...github },
+          { pollMs: options.github?.retryPollMs ?? 200, logger },
+        )
+      : undefined;
+    retries?.start();
     const app = createApp({
       logger,
       auth,
@@ -115,13 +143,8 @@ export class GatewayHarness {
           github: {
             apiUrl: options.github?.apiUrl ?? "https://api.github.com",
             logger,
-            ...(options.github
-              ? {
-                  webhookSecret: options.github.webhookSecret,
-                  deliveries: await GitHubDeliveries.open(store),
-                  ...(options.github.replies ? { replies: options.github.replies } : {}),
-                }
-              : {}),
+            ...(github ? { webhookSecret: github.secret, deliveries: github.deliveries } : {}),
+            ...(github?.replies ? { replies: github.replies } : {}),
           },
         },
       ),
@@ -150,6 +173,7 @@ export class GatewayHarness {
       nc,
       options.nats ? undefined : nats,
       feed,
+      retries,
     );
   }
 
@@ -195,6 +219,7 @@ export class GatewayHarness {
   }
 
   async stop(): Promise<void> {
+    await this.retries?.stop();
     this.feed.stop();
     this.server.close();
     this.upstreams.close();

@@ -66,8 +66,13 @@ export function githubFactsApi(
           `test run ${record.runId} is run by the batch-runner's command, not by an external CI`,
         );
 
-      const checks = withStatus(record.statusChecks as StatusCheck[], { context, state, url });
-      const verdict = verdictOf(record.requiredStatuses, checks, { context, state, suite: req.suite });
+      const checks = withStatus(record.statusChecks as StatusCheck[], {
+        context,
+        state,
+        url,
+        suite: req.suite,
+      });
+      const verdict = verdictOf(record.requiredStatuses, checks);
       if (verdict.type === "WAITING") {
         await deps.runs.statusChecks(record.queueKey, record.runId, checks);
         return {
@@ -76,7 +81,7 @@ export function githubFactsApi(
           reason:
             verdict.missing.length > 0
               ? `waiting for ${verdict.missing.join(", ")}`
-              : "waiting for a check suite or workflow run to complete (no required statuses are set)",
+              : "waiting for a check suite or workflow run to succeed (no required statuses are set)",
         };
       }
       const passed = verdict.type === "PASSED";

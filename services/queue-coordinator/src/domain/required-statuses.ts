@@ -9,6 +9,8 @@ export interface StatusCheck {
   url: string;
   /** GitHub's words, as getMergeQueueTestingDetails reports them. */
   state: "pending" | "success" | "failure";
+  /** A whole suite's result (a check suite or workflow run), rather than one check or commit status. */
+  suite?: boolean;
 }
 
 export type StatusVerdict =
@@ -23,26 +25,33 @@ const WORD: Record<StatusState, StatusCheck["state"]> = {
 /** The run's checks with this status in place of any earlier one of the same context (latest wins). */
 export function withStatus(
   checks: readonly StatusCheck[],
-  status: { context: string; state: StatusState; url: string },
+  status: { context: string; state: StatusState; url: string; suite: boolean },
 ): StatusCheck[] {
   const next = checks.filter((c) => c.context !== status.context);
-  next.push({ context: status.context, url: status.url, state: WORD[status.state] });
+  next.push({
+    context: status.context,
+    url: status.url,
+    state: WORD[status.state],
+    ...(status.suite ? { suite: true } : {}),
+  });
   return next;
 }
 
 /**
  * With required statuses, every one must succeed and any failure fails the run at once (GitHub's rule for
- * required checks). Without, a whole-suite result (a check suite or workflow run) that completed decides: the
- * queue then trusts whatever CI reports on the branch, and a single commit status cannot pass a run by itself.
+ * required checks); other contexts do not matter. Without, the queue trusts whatever CI reports on the branch:
+ * any failure fails the run, and it passes once a whole suite (a check suite or workflow run) succeeded while
+ * nothing reported is still pending, so a fast suite of one App cannot pass a run another App's CI is still
+ * testing.
  */
-export function verdictOf(
-  required: readonly string[],
-  checks: readonly StatusCheck[],
-  latest: { context: string; state: StatusState; suite: boolean },
-): StatusVerdict {
+export function verdictOf(required: readonly string[], checks: readonly StatusCheck[]): StatusVerdict {
   if (required.length === 0) {
-    if (!latest.suite || latest.state === "PENDING") return { type: "WAITING", missing: [] };
-    return latest.state === "SUCCESS" ? { type: "PASSED" } : { type: "FAILED", context: latest.context };
+    const failed = checks.find((c) => c.state === "failure");
+    if (failed) return { type: "FAILED", context: failed.context };
+    const pending = checks.filter((c) => c.state === "pending").map((c) => c.context);
+    if (pending.length > 0 || !checks.some((c) => c.suite && c.state === "success"))
+      return { type: "WAITING", missing: pending };
+    return { type: "PASSED" };
   }
   const byContext = new Map(checks.map((c) => [c.context, c.state]));
   const failed = required.find((r) => byContext.get(r) === "failure");

@@ -21,7 +21,8 @@ export interface TestRunRecord {
   testBranch: string;
   testBranchSha: string;
   commits: Record<string, string>;
-  statusChecks: { context: string; url: string; state: string }[];
+  /** suite: a check suite's or workflow run's result (code-host CI), as the required-statuses rule reads them. */
+  statusChecks: { context: string; url: string; state: string; suite?: boolean }[];
   finishedAt: string | null;
 }
 

@@ -25,7 +25,10 @@ export class CoordinatorHarness {
   }
 
   /** Another coordinator process on the same NATS (a restart, or a second replica). */
-  static async startOn(nats: NatsServer, options: CoordinatorOptions = {}): Promise<CoordinatorHarness> {
+  static async startOn(
+    nats: NatsServer,
+    options: CoordinatorOptions & { port?: number } = {},
+  ): Promise<CoordinatorHarness> {
     const nc = await connect(nats.connectOptions());
     const logger = createLogger("queue-coordinator-test", process.env.TEST_LOG_LEVEL ?? "silent");
     const store = await openStore({ database: "mainline-queue-coordinator", nats: nc });
@@ -36,8 +39,10 @@ export class CoordinatorHarness {
       store,
       shutdown: new Shutdown(logger),
     };
-    const { grpc } = await startQueueCoordinator(runtime, { sweepEveryMs: 200, ...options });
-    const server = await startGrpcServer({ host: "127.0.0.1", port: 0, services: [grpc] });
+    const { port, ...coordinatorOptions } = options;
+    const { grpc } = await startQueueCoordinator(runtime, { sweepEveryMs: 200, ...coordinatorOptions });
+    // A fixed port lets a test restart the coordinator where its clients already point.
+    const server = await startGrpcServer({ host: "127.0.0.1", port: port ?? 0, services: [grpc] });
     server.setServing(true);
     return new CoordinatorHarness(nats, nc, runtime, server);
   }

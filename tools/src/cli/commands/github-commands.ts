@@ -114,7 +114,7 @@ export function registerGitHubCommands(program: Command, cli: CliContext): void 
                 "No installation is connected to this organisation: `mainline github connect <installation-id>`.",
               ]
             : formatTable(
-                ["INSTALLATION", "ACCOUNT", "HOST", "STATE", "LAST EVENT"],
+                ["INSTALLATION", "ACCOUNT", "HOST", "STATE", "LAST INSTALLATION EVENT"],
                 status.installations.map((i) => [
                   String(i.installationId),
                   i.accountLogin || "-",

@@ -311,6 +311,48 @@ describe("GitHub App webhooks: POST /v1/github/webhooks (signature only, install
     });
   });
 
+  describe("GitHub Enterprise Server", () => {
+    let ghes: GatewayHarness;
+    before(async () => {
+      ghes = await GatewayHarness.start(
+        { queue: coordinator.address },
+        { github: { webhookSecret: SECRET, apiUrl: "https://ghe.example.com/api/v3" } },
+      );
+      await ghes.auth.createOrganization("enterprise", "enterprise");
+    });
+    after(() => ghes?.stop());
+
+    it("names repositories by the Enterprise Server's host, from GITHUB_API_URL and the payloads", async () => {
+      const token = (await ghes.auth.createToken("enterprise", "admin", true)).token;
+      const connected = await ghes.post(
+        "/github/installations",
+        { installationId: 31, accountLogin: "corp" },
+        token,
+      );
+      expect(((await connected.json()) as { installation: { host: string } }).installation.host).to.equal(
+        "ghe.example.com",
+      );
+      const p = through(pullRequest(5), 31, { owner: "corp", name: "app", host: "ghe.example.com" });
+      const request = await githubRequest({ event: "pull_request", payload: p }, SECRET);
+      const response = await ghes.post("/github/webhooks", request.body, undefined, request.headers);
+      expect(((await response.json()) as Answer).outcome).to.equal("applied");
+      const recorded = await callUnary(q.getPullRequestFacts.bind(q), {
+        org: "enterprise",
+        repo: { host: "ghe.example.com", owner: "corp", name: "app" },
+        number: 5,
+      });
+      expect(recorded.headBranch).to.equal("feature-5");
+      // The same repository path on github.com is not this installation's.
+      const elsewhere = through(pullRequest(6), 31, { owner: "corp", name: "app" });
+      const other = await githubRequest({ event: "pull_request", payload: elsewhere }, SECRET);
+      const refused = (await (
+        await ghes.post("/github/webhooks", other.body, undefined, other.headers)
+      ).json()) as Answer;
+      expect(refused).to.include({ outcome: "ignored" });
+      expect(refused.reason).to.match(/is not on ghe\.example\.com/);
+    });
+  });
+
   describe("CI statuses and pushes", () => {
     it("ignores CI results on commits that are not the head of a test run in progress", async () => {
       const suite = through(example("check_suite", "completed"), INSTALLATION, ACME);

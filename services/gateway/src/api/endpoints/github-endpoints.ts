@@ -27,10 +27,15 @@ export interface GitHubAppOptions {
 const NOT_CONFIGURED =
   "the GitHub App is not configured on this Mainline: set GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY and GITHUB_WEBHOOK_SECRET";
 
-/** The host of the repositories an App on this API serves: api.github.com -> github.com, GHES: its host. */
-export function repositoryHostOf(apiUrl: string): string {
-  const host = new URL(apiUrl).host;
-  return host === "api.github.com" ? "github.com" : host;
+/**
+ * The host of the repositories an App on this API serves: api.github.com -> github.com, an Enterprise Server's
+ * https://HOST/api/v3 -> HOST; anything else (a proxy, a test double) says nothing, and the host is learnt from
+ * GitHub's installation events instead.
+ */
+export function repositoryHostOf(apiUrl: string): string | undefined {
+  const url = new URL(apiUrl);
+  if (url.host === "api.github.com") return "github.com";
+  return /^\/api\/v3\/?$/.test(url.pathname) ? url.host : undefined;
 }
 
 const installationId = z
@@ -59,7 +64,7 @@ const deliveryJson = z.object({
   event: z.string(),
   action: z.string(),
   repository: z.string(),
-  outcome: z.enum(["applied", "ignored", "refused"]),
+  outcome: z.enum(["applied", "ignored", "refused", "queued", "failed"]),
   reason: z.string(),
   at: z.string(),
 });
@@ -128,6 +133,8 @@ export function githubEndpoints(up: Upstreams, options: GitHubAppOptions): Endpo
       inputIn: "body",
       async verifyBody(rawBody, ctx) {
         await configured().signature.check(rawBody, ctx.get("x-hub-signature-256"));
+        // Kept with the delivery, so a retry replays exactly what GitHub signed.
+        ctx.state.githubRawBody = rawBody;
       },
       output: gitHubWebhookResponse,
       async handle(payload, { ctx }) {
@@ -149,6 +156,7 @@ export function githubEndpoints(up: Upstreams, options: GitHubAppOptions): Endpo
           event,
           delivery,
           payload,
+          ctx.state.githubRawBody as string,
         );
         options.logger.info(
           {
@@ -187,10 +195,11 @@ export function githubEndpoints(up: Upstreams, options: GitHubAppOptions): Endpo
       output: z.object({ installation: installationJson }),
       async handle(input, { principal }) {
         configured();
+        const host = repositoryHostOf(options.apiUrl);
         const { installation } = await callUnary(q.connectGitHubInstallation.bind(q), {
           org: orgOf(principal, input.org),
           installationId: input.installationId,
-          host: repositoryHostOf(options.apiUrl),
+          ...(host !== undefined ? { host } : {}),
           ...(input.accountLogin ? { accountLogin: input.accountLogin } : {}),
         });
         return { installation: installationToJson(installation) };

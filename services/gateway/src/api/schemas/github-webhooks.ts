@@ -124,10 +124,11 @@ export const gitHubWebhookResponse = z.object({
   event: z.string().describe("The X-GitHub-Event header"),
   delivery: z.string().describe("The X-GitHub-Delivery header"),
   outcome: z
-    .enum(["applied", "ignored", "refused", "duplicate"])
+    .enum(["applied", "ignored", "refused", "duplicate", "queued"])
     .describe(
       "applied: Mainline acted on it; ignored: nothing Mainline tracks (the reason says why); refused: a " +
-        "comment command the queue refused (the reply says why); duplicate: this delivery was handled before",
+        "comment command the queue refused (the reply says why); duplicate: this delivery was handled before; " +
+        "queued: a service behind the gateway is unavailable, the delivery is kept and Mainline retries it",
     ),
   reason: z.string().optional(),
   reply: z.string().optional().describe("For a /svc comment command: the reply posted on the pull request"),

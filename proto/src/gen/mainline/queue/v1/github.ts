@@ -230,7 +230,7 @@ export interface GitHubInstallation {
   updatedAt?:
     | Date
     | undefined;
-  /** When the last webhook of this installation arrived (unset: none yet). */
+  /** When GitHub last sent an installation or installation_repositories event for it (unset: none yet). */
   lastEventAt?: Date | undefined;
 }
 
