@@ -115,7 +115,8 @@ export class GitHubOutboxLoop {
     try {
       const ids = await sender.send(call, retried);
       if (this.stopped && this.abort.signal.aborted) return;
-      await outbox.done(call, ids, this.now());
+      const { sentVersion, ...gitHubIds } = ids;
+      await outbox.done({ ...call, version: sentVersion ?? call.version }, gitHubIds, this.now());
       logger.info({ call: call._id, attempts: call.attempts }, "GitHub outbox: sent");
     } catch (error) {
       if (this.abort.signal.aborted) return;

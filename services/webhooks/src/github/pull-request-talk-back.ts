@@ -51,8 +51,7 @@ export function startPullRequestTalkBack(options: TalkBackOptions): Promise<Cons
     durable: DURABLE,
     codec,
     logger: options.logger,
-    // Events of one PR may be handled out of order: the outbox keeps the view of the latest (stream sequence).
-    concurrency: 4,
+    // One at a time, in stream order: a check run is created with the view of its PR's first event.
     async handler({ data: event, streamSequence }) {
       const repo: RepoTarget | undefined = event.repository && {
         host: event.repository.host,

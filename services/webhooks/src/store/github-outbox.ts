@@ -24,6 +24,9 @@ export interface GitHubCall {
   /** check-run: the PR head it is on, what it should say, and GitHub's id once created. */
   headSha?: string;
   view?: CheckRunView;
+  /** The view the check run is created with: GitHub shows where the PR started (queued), then where it is. */
+  firstView?: CheckRunView;
+  firstVersion?: number;
   detailsUrl?: string;
   checkRunId?: number;
   /** comment: the text, and GitHub's id once posted. */
@@ -94,6 +97,8 @@ export class GitHubOutbox {
             ...target,
             prKey: prKeyOf(target),
             headSha,
+            firstView: view,
+            firstVersion: version,
             leasedUntil: NO_LEASE,
             createdAt: now,
           },
