@@ -368,6 +368,20 @@ describe("talking back to GitHub: check runs, failure comments and command repli
     expect(double.requests.slice(before).map((r) => r.path)).to.not.include(
       "/repos/globex/app/issues/1/comments",
     );
+    // What Mainline sees (for `mainline github status`): the reply sent, the other one given up, and why.
+    const { calls } = await callUnary(api.listGitHubCalls.bind(api), { org: "acme", limit: 500 });
+    expect(calls.find((c) => c.id === "comment:reply:delivery-1")).to.include({
+      state: "sent",
+      kind: "comment",
+    });
+    expect(calls.find((c) => c.id === "comment:reply:delivery-2")).to.deep.include({
+      state: "gave_up",
+      lastError: "no GitHub App installation of acme covers github.com/globex/app",
+      repo: { host: "github.com", owner: "globex", name: "app" },
+    });
+    expect((await callUnary(api.listGitHubCalls.bind(api), { org: "globex", limit: 0 })).calls).to.deep.equal(
+      [],
+    );
   });
 
   it("refuses a bad reply request with the field and the rule", async () => {
@@ -390,6 +404,10 @@ describe("talking back to GitHub: check runs, failure comments and command repli
     expect(await error({ repo: { host: "github.com", owner: "acme", name: "n".repeat(256) } })).to.equal(
       "repo.name: must be at most 255 characters",
     );
+    const listed = await callUnary(api.listGitHubCalls.bind(api), { org: "acme", limit: 501 }).catch(
+      (e: Error) => e.message,
+    );
+    expect(listed).to.equal("limit: must be from 1 to 500");
   });
 
   it("does not post twice when the service dies after GitHub took the comment but before it was recorded", async () => {

@@ -8,6 +8,8 @@ export const MAX_COMMENT_LENGTH = 65_536;
 const MAX_KEY_LENGTH = 200;
 const MAX_NAME_LENGTH = 255;
 const MAX_PR_NUMBER = 2_147_483_647;
+const DEFAULT_CALLS = 50;
+const MAX_CALLS = 500;
 
 /**
  * PostPullRequestComment: the gateway's replies to comment commands, queued in the outbox (posted once per
@@ -16,7 +18,7 @@ const MAX_PR_NUMBER = 2_147_483_647;
 export function githubCommentsApi(deps: {
   outbox: GitHubOutbox | undefined;
   now?: () => Date;
-}): Pick<AsyncImplementation<WebhooksServer>, "postPullRequestComment"> {
+}): Pick<AsyncImplementation<WebhooksServer>, "postPullRequestComment" | "listGitHubCalls"> {
   const now = deps.now ?? (() => new Date());
   return {
     async postPullRequestComment(request) {
@@ -42,6 +44,27 @@ export function githubCommentsApi(deps: {
         now(),
       );
       return { queued };
+    },
+
+    async listGitHubCalls(request) {
+      bounded("org", request.org, MAX_NAME_LENGTH);
+      const limit = request.limit === 0 ? DEFAULT_CALLS : request.limit;
+      if (limit > MAX_CALLS) throw new InvalidArgumentError("limit", `must be from 1 to ${MAX_CALLS}`);
+      if (!deps.outbox) throw new FailedPreconditionError("the GitHub App is not configured (GITHUB_APP_ID)");
+      const calls = await deps.outbox.recent(request.org, limit);
+      return {
+        calls: calls.map((call) => ({
+          id: call._id,
+          kind: call.kind,
+          repo: call.repo,
+          prNumber: call.prNumber,
+          state: call.pending ? "pending" : call.gaveUpAt ? "gave_up" : "sent",
+          attempts: call.attempts,
+          ...(call.lastError !== undefined && { lastError: call.lastError }),
+          ...(call.view !== undefined && { title: call.view.title }),
+          updatedAt: call.updatedAt,
+        })),
+      };
     },
   };
 }

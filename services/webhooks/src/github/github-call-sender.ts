@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { MainlineError } from "@mainline/kit/errors/index";
 import { GitHubTerminalError, type GitHubAppClient, type GitHubOctokit } from "@mainline/kit/github/index";
 import { hasMarker, withMarker } from "../domain/github/comment-marker.js";
-import { CHECK_RUN_NAME } from "../domain/github/pull-request-check.js";
+import { CHECK_RUN_NAME, type CheckRunView } from "../domain/github/pull-request-check.js";
 import type { GitHubCall } from "../store/github-outbox.js";
 import type { QueueFacts } from "./queue-facts.js";
 
@@ -23,7 +23,11 @@ export class GitHubCallSender {
     private readonly facts: QueueFacts,
   ) {}
 
-  async send(call: GitHubCall, retried: boolean): Promise<{ checkRunId?: number; commentId?: number }> {
+  /** What GitHub now has: ids, and the version of the call it shows (a check run is created with its first view). */
+  async send(
+    call: GitHubCall,
+    retried: boolean,
+  ): Promise<{ checkRunId?: number; commentId?: number; sentVersion?: number }> {
     // Resolved on every attempt: an installation disconnected meanwhile must not be used, and the coordinator
     // only answers with an installation of the call's own organisation that covers the repository.
     const installationId = await this.facts.installationFor(call.org, call.repo);
@@ -33,7 +37,7 @@ export class GitHubCallSender {
       );
     const github = this.client.installation(installationId);
     const what = `${call.kind} on ${call.repo.owner}/${call.repo.name}#${call.prNumber}`;
-    return this.client.call<{ checkRunId?: number; commentId?: number }>(what, () =>
+    return this.client.call<{ checkRunId?: number; commentId?: number; sentVersion?: number }>(what, () =>
       call.kind === "check-run" ? this.checkRun(github, call, retried) : this.comment(github, call, retried),
     );
   }
@@ -42,21 +46,21 @@ export class GitHubCallSender {
     github: GitHubOctokit,
     call: GitHubCall,
     retried: boolean,
-  ): Promise<{ checkRunId: number }> {
+  ): Promise<{ checkRunId: number; sentVersion: number }> {
     const { view, headSha } = call;
     if (!view || !headSha) throw new GitHubTerminalError(`${call._id} has no view`, 0, "INTERNAL");
     const owner = call.repo.owner;
     const repo = call.repo.name;
     const externalId = externalIdOf(call._id);
-    const fields = {
-      status: view.status,
-      ...(view.conclusion !== undefined && {
-        conclusion: view.conclusion,
+    const fieldsOf = (shown: CheckRunView) => ({
+      status: shown.status,
+      ...(shown.conclusion !== undefined && {
+        conclusion: shown.conclusion,
         completed_at: new Date().toISOString(),
       }),
       ...(call.detailsUrl !== undefined && { details_url: call.detailsUrl }),
-      output: { title: view.title, summary: view.summary },
-    };
+      output: { title: shown.title, summary: shown.summary },
+    });
     let checkRunId = call.checkRunId;
     if (checkRunId === undefined && retried) {
       const listed = await github.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
@@ -75,19 +79,24 @@ export class GitHubCallSender {
         owner,
         repo,
         check_run_id: checkRunId,
-        ...fields,
+        ...fieldsOf(view),
       });
-      return { checkRunId };
+      return { checkRunId, sentVersion: call.version };
     }
+    // Created with the view of the first event; a later one follows as an update (the call stays pending).
+    const first = call.firstView ?? view;
     const created = await github.request("POST /repos/{owner}/{repo}/check-runs", {
       owner,
       repo,
       name: CHECK_RUN_NAME,
       head_sha: headSha,
       external_id: externalId,
-      ...fields,
+      ...fieldsOf(first),
     });
-    return { checkRunId: Number(created.data.id) };
+    return {
+      checkRunId: Number(created.data.id),
+      sentVersion: call.firstView ? (call.firstVersion ?? 0) : call.version,
+    };
   }
 
   private async comment(

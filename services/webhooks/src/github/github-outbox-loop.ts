@@ -16,35 +16,46 @@ export interface GitHubOutboxLoopOptions {
   retryMs: number;
   /** Longest sleep between looks at the outbox (writes of this process wake it at once). */
   pollMs: number;
+  /**
+   * Calls in flight at once. Writes stay spaced per installation by the App client, so several workers let one
+   * installation's queue of writes not hold up another's. Default 4.
+   */
+  workers?: number;
   now?: () => Date;
 }
 
 const MAX_BACKOFF_MS = 10 * 60_000;
+const MIN_IDLE_MS = 20;
 
 /**
- * Sends the outbox to GitHub, one call at a time (GitHub asks integrators not to send writes concurrently),
- * oldest due first. A call leaves the outbox only when GitHub has it or refused it for good.
+ * Sends the outbox to GitHub, oldest due first, with a few workers; each call is held by one worker at a time
+ * (a lease in the store), and the App client spaces an installation's writes as GitHub asks. A call leaves the
+ * outbox only when GitHub has it or refused it for good.
  */
 export class GitHubOutboxLoop {
   private stopped = false;
-  private wake: (() => void) | undefined;
+  private readonly sleepers = new Set<() => void>();
+  /** PRs a worker of this process is sending a call for: their other calls wait, to keep GitHub's order. */
+  private readonly busy = new Set<string>();
+  private claiming: Promise<void> = Promise.resolve();
   private running: Promise<void> | undefined;
   private readonly abort = new AbortController();
   private readonly now: () => Date;
 
   constructor(private readonly options: GitHubOutboxLoopOptions) {
     this.now = options.now ?? (() => new Date());
-    options.outbox.onDue(() => this.wake?.());
+    options.outbox.onDue(() => this.wakeAll());
   }
 
   start(): void {
-    this.running ??= this.loop();
+    const workers = this.options.workers ?? 4;
+    this.running ??= Promise.all(Array.from({ length: workers }, () => this.loop())).then(() => undefined);
   }
 
   /** Finishes the call in hand, then stops. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.wake?.();
+    this.wakeAll();
     await this.running;
   }
 
@@ -52,17 +63,30 @@ export class GitHubOutboxLoop {
   kill(): void {
     this.stopped = true;
     this.abort.abort();
-    this.wake?.();
+    this.wakeAll();
+  }
+
+  private wakeAll(): void {
+    for (const wake of this.sleepers) wake();
+    this.sleepers.clear();
   }
 
   private async loop(): Promise<void> {
-    const { outbox, logger } = this.options;
+    const { logger } = this.options;
     while (!this.stopped) {
       let call: GitHubCall | null = null;
       try {
-        call = await outbox.claimDue(this.now(), this.options.leaseMs);
-        if (call) await this.attempt(call);
-        else await this.idle();
+        call = await this.claim();
+        if (!call) await this.idle();
+        else {
+          try {
+            await this.attempt(call);
+          } finally {
+            this.busy.delete(call.prKey);
+            // The PR's next call (if any) may go now.
+            this.wakeAll();
+          }
+        }
       } catch (error) {
         if (this.stopped) return;
         logger.warn({ err: error, call: call?._id }, "GitHub outbox: pass failed; trying again shortly");
@@ -71,13 +95,28 @@ export class GitHubOutboxLoop {
     }
   }
 
+  /** Claims are made one at a time in this process, so no two workers hold calls of one PR. */
+  private claim(): Promise<GitHubCall | null> {
+    const claimed = this.claiming.then(async () => {
+      const call = await this.options.outbox.claimDue(this.now(), this.options.leaseMs, [...this.busy]);
+      if (call) this.busy.add(call.prKey);
+      return call;
+    });
+    this.claiming = claimed.then(
+      () => undefined,
+      () => undefined,
+    );
+    return claimed;
+  }
+
   private async attempt(call: GitHubCall): Promise<void> {
     const { outbox, sender, logger } = this.options;
     const retried = (call.claims ?? 1) > 1;
     try {
       const ids = await sender.send(call, retried);
       if (this.stopped && this.abort.signal.aborted) return;
-      await outbox.done(call, ids, this.now());
+      const { sentVersion, ...gitHubIds } = ids;
+      await outbox.done({ ...call, version: sentVersion ?? call.version }, gitHubIds, this.now());
       logger.info({ call: call._id, attempts: call.attempts }, "GitHub outbox: sent");
     } catch (error) {
       if (this.abort.signal.aborted) return;
@@ -104,12 +143,15 @@ export class GitHubOutboxLoop {
   private async idle(atMostMs = this.options.pollMs): Promise<void> {
     const next = await this.options.outbox.nextDueAt().catch(() => undefined);
     const untilDue = next ? Math.max(0, next.getTime() - this.now().getTime()) : atMostMs;
-    const waitMs = Math.min(untilDue, atMostMs);
-    if (waitMs <= 0) return;
-    const woken = new Promise<void>((resolve) => (this.wake = resolve));
+    // Never less than a few ms: a due call of a PR another worker holds must not make this a busy loop (the
+    // holder wakes the sleepers when it is done).
+    const waitMs = Math.max(MIN_IDLE_MS, Math.min(untilDue, atMostMs));
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    this.sleepers.add(wake);
     const timer = new AbortController();
     await Promise.race([woken, sleep(waitMs, undefined, { signal: timer.signal }).catch(() => undefined)]);
     timer.abort();
-    this.wake = undefined;
+    this.sleepers.delete(wake);
   }
 }

@@ -51,6 +51,7 @@ export function startPullRequestTalkBack(options: TalkBackOptions): Promise<Cons
     durable: DURABLE,
     codec,
     logger: options.logger,
+    // One at a time, in stream order: a check run is created with the view of its PR's first event.
     async handler({ data: event, streamSequence }) {
       const repo: RepoTarget | undefined = event.repository && {
         host: event.repository.host,
@@ -59,11 +60,12 @@ export function startPullRequestTalkBack(options: TalkBackOptions): Promise<Cons
       };
       if (!repo || event.status === PullRequestState.UNSPECIFIED) return;
       const { facts, outbox } = options;
-      if ((await facts.installationFor(event.org, repo)) === undefined) return;
-      const [pr, queue] = await Promise.all([
+      const [installation, pr, queue] = await Promise.all([
+        facts.installationFor(event.org, repo),
         facts.pullRequest(event.org, repo, event.targetBranch, event.prNumber),
         facts.queue(event.org, repo, event.targetBranch),
       ]);
+      if (installation === undefined) return;
       // The queue or the PR is gone (deleted since): nothing left to show.
       if (!pr || !queue || !pr.headSha) return;
       const target = { org: event.org, repo, prNumber: event.prNumber };

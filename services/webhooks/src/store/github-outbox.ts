@@ -19,9 +19,14 @@ export interface GitHubCall {
   org: string;
   repo: RepoTarget;
   prNumber: number;
+  /** The PR the call is about: one sender works on one PR's calls at a time, so GitHub sees them in order. */
+  prKey: string;
   /** check-run: the PR head it is on, what it should say, and GitHub's id once created. */
   headSha?: string;
   view?: CheckRunView;
+  /** The view the check run is created with: GitHub shows where the PR started (queued), then where it is. */
+  firstView?: CheckRunView;
+  firstVersion?: number;
   detailsUrl?: string;
   checkRunId?: number;
   /** comment: the text, and GitHub's id once posted. */
@@ -31,6 +36,11 @@ export interface GitHubCall {
   version: number;
   pending: boolean;
   nextAttemptAt: Date;
+  /**
+   * A sender holds the call until then (epoch when none does). Apart from nextAttemptAt: a newer view makes the
+   * call due at once but still waits for the holder, so two senders never create the same check run.
+   */
+  leasedUntil: Date;
   /** Attempts at the current version (a claim counts one). */
   attempts: number;
   /** Claims ever made: above 1, an earlier attempt may have reached GitHub before its process died. */
@@ -43,6 +53,8 @@ export interface GitHubCall {
 }
 
 export type CallTarget = Pick<GitHubCall, "org" | "repo" | "prNumber">;
+
+const NO_LEASE = new Date(0);
 
 export class GitHubOutbox {
   private listeners: (() => void)[] = [];
@@ -80,7 +92,16 @@ export class GitHubOutbox {
         {
           $set: { view, detailsUrl, version, pending: true, nextAttemptAt: now, attempts: 0, updatedAt: now },
           $unset: { lastError: "", gaveUpAt: "" },
-          $setOnInsert: { kind: "check-run", ...target, headSha, createdAt: now },
+          $setOnInsert: {
+            kind: "check-run",
+            ...target,
+            prKey: prKeyOf(target),
+            headSha,
+            firstView: view,
+            firstVersion: version,
+            leasedUntil: NO_LEASE,
+            createdAt: now,
+          },
         },
         { upsert: true },
       );
@@ -100,10 +121,12 @@ export class GitHubOutbox {
         _id: `comment:${key}`,
         kind: "comment",
         ...target,
+        prKey: prKeyOf(target),
         body,
         version: 1,
         pending: true,
         nextAttemptAt: now,
+        leasedUntil: NO_LEASE,
         attempts: 0,
         createdAt: now,
         updatedAt: now,
@@ -117,48 +140,66 @@ export class GitHubOutbox {
   }
 
   /**
-   * Takes the most overdue call for `leaseMs`: another sender (or this one after a crash) takes it again only
-   * when the lease runs out without an outcome.
+   * Takes the most overdue call nobody holds, for `leaseMs`: another sender (or this one after a crash) takes it
+   * again only when the lease runs out without an outcome. Calls of the PRs in `busy` are left for later; among
+   * calls due at the same time the older goes first (a PR's check run before the comment of the same event).
    */
-  claimDue(now: Date, leaseMs: number): Promise<GitHubCall | null> {
+  claimDue(now: Date, leaseMs: number, busy: readonly string[] = []): Promise<GitHubCall | null> {
     return this.calls.findOneAndUpdate(
-      { pending: true, nextAttemptAt: { $lte: now } },
       {
-        $set: { nextAttemptAt: new Date(now.getTime() + leaseMs), updatedAt: now },
+        pending: true,
+        nextAttemptAt: { $lte: now },
+        leasedUntil: { $lte: now },
+        ...(busy.length > 0 && { prKey: { $nin: [...busy] } }),
+      },
+      {
+        $set: { leasedUntil: new Date(now.getTime() + leaseMs), updatedAt: now },
         $inc: { attempts: 1, claims: 1 },
       },
-      { sort: { nextAttemptAt: 1 }, returnDocument: "after" },
+      { sort: { nextAttemptAt: 1, createdAt: 1 }, returnDocument: "after" },
     );
   }
 
-  /** GitHub has this version; a newer view stored meanwhile stays pending. */
+  /** GitHub has this version; a newer view stored meanwhile stays pending (and keeps GitHub's id). */
   async done(call: GitHubCall, ids: { checkRunId?: number; commentId?: number }, now: Date): Promise<void> {
-    if (ids.checkRunId !== undefined || ids.commentId !== undefined)
-      await this.calls.updateOne({ _id: call._id }, { $set: { ...ids, updatedAt: now } });
-    await this.calls.updateOne(
+    const finished = await this.calls.updateOne(
       { _id: call._id, version: call.version },
-      { $set: { pending: false, updatedAt: now }, $unset: { lastError: "" } },
+      { $set: { ...ids, pending: false, leasedUntil: NO_LEASE, updatedAt: now }, $unset: { lastError: "" } },
     );
+    if (finished.matchedCount === 0) await this.release(call, ids, now);
   }
 
   async retryLater(call: GitHubCall, delayMs: number, error: string, now: Date): Promise<void> {
-    await this.calls.updateOne(
+    const next = new Date(now.getTime() + delayMs);
+    const updated = await this.calls.updateOne(
       { _id: call._id, version: call.version },
-      { $set: { nextAttemptAt: new Date(now.getTime() + delayMs), lastError: error, updatedAt: now } },
+      { $set: { nextAttemptAt: next, lastError: error, leasedUntil: NO_LEASE, updatedAt: now } },
     );
+    if (updated.matchedCount === 0) await this.release(call, {}, now);
   }
 
   async giveUp(call: GitHubCall, error: string, now: Date): Promise<void> {
-    await this.calls.updateOne(
+    const updated = await this.calls.updateOne(
       { _id: call._id, version: call.version },
-      { $set: { pending: false, gaveUpAt: now, lastError: error, updatedAt: now } },
+      { $set: { pending: false, gaveUpAt: now, lastError: error, leasedUntil: NO_LEASE, updatedAt: now } },
     );
+    if (updated.matchedCount === 0) await this.release(call, {}, now);
   }
 
-  /** The earliest time a pending call falls due, to sleep until then. */
+  /** The earliest time a pending call can be taken, to sleep until then. */
   async nextDueAt(): Promise<Date | undefined> {
-    const [next] = await this.calls.find({ pending: true }, { sort: { nextAttemptAt: 1 }, limit: 1 });
-    return next?.nextAttemptAt;
+    const pending = await this.calls.find({ pending: true }, { sort: { nextAttemptAt: 1 }, limit: 50 });
+    const times = pending.map((c) => Math.max(c.nextAttemptAt.getTime(), c.leasedUntil.getTime()));
+    return times.length > 0 ? new Date(Math.min(...times)) : undefined;
+  }
+
+  /** A newer view arrived while this sender held the call: let it go (due at once), keeping GitHub's ids. */
+  private async release(call: GitHubCall, ids: { checkRunId?: number; commentId?: number }, now: Date) {
+    await this.calls.updateOne(
+      { _id: call._id },
+      { $set: { ...ids, leasedUntil: NO_LEASE, updatedAt: now } },
+    );
+    this.notify();
   }
 
   /** An organisation's calls, most recent first (what `mainline github status` shows). */
@@ -171,8 +212,12 @@ export class GitHubOutbox {
   }
 }
 
+export function prKeyOf(target: CallTarget): string {
+  const { host, owner, name } = target.repo;
+  return `${target.org}|${host}/${owner}/${name}#${target.prNumber}`;
+}
+
 /** One check run per PR head: a new push gets its own, as GitHub shows checks per commit. */
 export function checkRunKey(target: CallTarget, headSha: string): string {
-  const { host, owner, name } = target.repo;
-  return `check:${target.org}|${host}/${owner}/${name}#${target.prNumber}@${headSha}`;
+  return `check:${prKeyOf(target)}@${headSha}`;
 }

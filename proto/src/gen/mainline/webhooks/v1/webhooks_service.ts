@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Timestamp } from "../../../google/protobuf/timestamp.js";
 import { RepoRef } from "../../common/v1/common.js";
 import { Delivery, Subscription } from "./webhooks.js";
 
@@ -97,6 +98,34 @@ export interface EnableSubscriptionRequest {
 export interface EnableSubscriptionResponse {
   /** Without the secret. */
   subscription?: Subscription | undefined;
+}
+
+export interface ListGitHubCallsRequest {
+  org: string;
+  /** Default 50, at most 500. */
+  limit: number;
+}
+
+export interface GitHubCall {
+  id: string;
+  /** "check-run" or "comment". */
+  kind: string;
+  repo?: RepoRef | undefined;
+  prNumber: number;
+  /** "pending", "sent" or "gave_up". */
+  state: string;
+  attempts: number;
+  lastError?:
+    | string
+    | undefined;
+  /** For a check run: its title now (e.g. "Position 2 of 5 in the queue"). */
+  title?: string | undefined;
+  updatedAt?: Date | undefined;
+}
+
+export interface ListGitHubCallsResponse {
+  /** Most recent first. */
+  calls: GitHubCall[];
 }
 
 function createBasePostPullRequestCommentRequest(): PostPullRequestCommentRequest {
@@ -1292,6 +1321,379 @@ export const EnableSubscriptionResponse: MessageFns<EnableSubscriptionResponse> 
   },
 };
 
+function createBaseListGitHubCallsRequest(): ListGitHubCallsRequest {
+  return { org: "", limit: 0 };
+}
+
+export const ListGitHubCallsRequest: MessageFns<ListGitHubCallsRequest> = {
+  encode(message: ListGitHubCallsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.org !== "") {
+      writer.uint32(10).string(message.org);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(16).uint32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListGitHubCallsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListGitHubCallsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.org = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListGitHubCallsRequest {
+    return {
+      org: isSet(object.org) ? globalThis.String(object.org) : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListGitHubCallsRequest): unknown {
+    const obj: any = {};
+    if (message.org !== "") {
+      obj.org = message.org;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListGitHubCallsRequest>, I>>(base?: I): ListGitHubCallsRequest {
+    return ListGitHubCallsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListGitHubCallsRequest>, I>>(object: I): ListGitHubCallsRequest {
+    const message = createBaseListGitHubCallsRequest();
+    message.org = object.org ?? "";
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseGitHubCall(): GitHubCall {
+  return {
+    id: "",
+    kind: "",
+    repo: undefined,
+    prNumber: 0,
+    state: "",
+    attempts: 0,
+    lastError: undefined,
+    title: undefined,
+    updatedAt: undefined,
+  };
+}
+
+export const GitHubCall: MessageFns<GitHubCall> = {
+  encode(message: GitHubCall, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.repo !== undefined) {
+      RepoRef.encode(message.repo, writer.uint32(26).fork()).join();
+    }
+    if (message.prNumber !== 0) {
+      writer.uint32(32).uint32(message.prNumber);
+    }
+    if (message.state !== "") {
+      writer.uint32(42).string(message.state);
+    }
+    if (message.attempts !== 0) {
+      writer.uint32(48).uint32(message.attempts);
+    }
+    if (message.lastError !== undefined) {
+      writer.uint32(58).string(message.lastError);
+    }
+    if (message.title !== undefined) {
+      writer.uint32(66).string(message.title);
+    }
+    if (message.updatedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(74).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GitHubCall {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGitHubCall();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.repo = RepoRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.prNumber = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.attempts = reader.uint32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.lastError = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GitHubCall {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      repo: isSet(object.repo) ? RepoRef.fromJSON(object.repo) : undefined,
+      prNumber: isSet(object.prNumber)
+        ? globalThis.Number(object.prNumber)
+        : isSet(object.pr_number)
+        ? globalThis.Number(object.pr_number)
+        : 0,
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      attempts: isSet(object.attempts) ? globalThis.Number(object.attempts) : 0,
+      lastError: isSet(object.lastError)
+        ? globalThis.String(object.lastError)
+        : isSet(object.last_error)
+        ? globalThis.String(object.last_error)
+        : undefined,
+      title: isSet(object.title) ? globalThis.String(object.title) : undefined,
+      updatedAt: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+        ? fromJsonTimestamp(object.updated_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GitHubCall): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.repo !== undefined) {
+      obj.repo = RepoRef.toJSON(message.repo);
+    }
+    if (message.prNumber !== 0) {
+      obj.prNumber = Math.round(message.prNumber);
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.attempts !== 0) {
+      obj.attempts = Math.round(message.attempts);
+    }
+    if (message.lastError !== undefined) {
+      obj.lastError = message.lastError;
+    }
+    if (message.title !== undefined) {
+      obj.title = message.title;
+    }
+    if (message.updatedAt !== undefined) {
+      obj.updatedAt = message.updatedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GitHubCall>, I>>(base?: I): GitHubCall {
+    return GitHubCall.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GitHubCall>, I>>(object: I): GitHubCall {
+    const message = createBaseGitHubCall();
+    message.id = object.id ?? "";
+    message.kind = object.kind ?? "";
+    message.repo = (object.repo !== undefined && object.repo !== null) ? RepoRef.fromPartial(object.repo) : undefined;
+    message.prNumber = object.prNumber ?? 0;
+    message.state = object.state ?? "";
+    message.attempts = object.attempts ?? 0;
+    message.lastError = object.lastError ?? undefined;
+    message.title = object.title ?? undefined;
+    message.updatedAt = object.updatedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListGitHubCallsResponse(): ListGitHubCallsResponse {
+  return { calls: [] };
+}
+
+export const ListGitHubCallsResponse: MessageFns<ListGitHubCallsResponse> = {
+  encode(message: ListGitHubCallsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.calls) {
+      GitHubCall.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListGitHubCallsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListGitHubCallsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.calls.push(GitHubCall.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListGitHubCallsResponse {
+    return {
+      calls: globalThis.Array.isArray(object?.calls) ? object.calls.map((e: any) => GitHubCall.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListGitHubCallsResponse): unknown {
+    const obj: any = {};
+    if (message.calls?.length) {
+      obj.calls = message.calls.map((e) => GitHubCall.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListGitHubCallsResponse>, I>>(base?: I): ListGitHubCallsResponse {
+    return ListGitHubCallsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListGitHubCallsResponse>, I>>(object: I): ListGitHubCallsResponse {
+    const message = createBaseListGitHubCallsResponse();
+    message.calls = object.calls?.map((e) => GitHubCall.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /** The webhooks service: subscriptions and signed (Standard Webhooks), durable delivery. */
 export type WebhooksService = typeof WebhooksService;
 export const WebhooksService = {
@@ -1379,6 +1781,18 @@ export const WebhooksService = {
     responseDeserialize: (value: Buffer): PostPullRequestCommentResponse =>
       PostPullRequestCommentResponse.decode(value),
   },
+  /** The organisation's most recent GitHub calls (check runs, comments): sent, pending or given up, and why. */
+  listGitHubCalls: {
+    path: "/mainline.webhooks.v1.Webhooks/ListGitHubCalls" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListGitHubCallsRequest): Buffer =>
+      Buffer.from(ListGitHubCallsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListGitHubCallsRequest => ListGitHubCallsRequest.decode(value),
+    responseSerialize: (value: ListGitHubCallsResponse): Buffer =>
+      Buffer.from(ListGitHubCallsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListGitHubCallsResponse => ListGitHubCallsResponse.decode(value),
+  },
 } as const;
 
 export interface WebhooksServer extends UntypedServiceImplementation {
@@ -1396,6 +1810,8 @@ export interface WebhooksServer extends UntypedServiceImplementation {
    * GitHub App from a durable outbox with retries. FAILED_PRECONDITION when no App is configured.
    */
   postPullRequestComment: handleUnaryCall<PostPullRequestCommentRequest, PostPullRequestCommentResponse>;
+  /** The organisation's most recent GitHub calls (check runs, comments): sent, pending or given up, and why. */
+  listGitHubCalls: handleUnaryCall<ListGitHubCallsRequest, ListGitHubCallsResponse>;
 }
 
 export interface WebhooksClient extends Client {
@@ -1511,6 +1927,22 @@ export interface WebhooksClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: PostPullRequestCommentResponse) => void,
   ): ClientUnaryCall;
+  /** The organisation's most recent GitHub calls (check runs, comments): sent, pending or given up, and why. */
+  listGitHubCalls(
+    request: ListGitHubCallsRequest,
+    callback: (error: ServiceError | null, response: ListGitHubCallsResponse) => void,
+  ): ClientUnaryCall;
+  listGitHubCalls(
+    request: ListGitHubCallsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListGitHubCallsResponse) => void,
+  ): ClientUnaryCall;
+  listGitHubCalls(
+    request: ListGitHubCallsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListGitHubCallsResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const WebhooksClient = makeGenericClientConstructor(
@@ -1534,6 +1966,28 @@ type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function toTimestamp(date: Date): Timestamp {
+  const seconds = Math.trunc(date.getTime() / 1_000);
+  const nanos = (date.getTime() % 1_000) * 1_000_000;
+  return { seconds, nanos };
+}
+
+function fromTimestamp(t: Timestamp): Date {
+  let millis = (t.seconds || 0) * 1_000;
+  millis += (t.nanos || 0) / 1_000_000;
+  return new globalThis.Date(millis);
+}
+
+function fromJsonTimestamp(o: any): Date {
+  if (o instanceof globalThis.Date) {
+    return o;
+  } else if (typeof o === "string") {
+    return new globalThis.Date(o);
+  } else {
+    return fromTimestamp(Timestamp.fromJSON(o));
+  }
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;
