@@ -19,7 +19,7 @@ import { WebhooksClient } from "@mainline/proto/webhooks";
 import { connect } from "nats";
 import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
 import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
-import { WebhooksApp } from "@mainline/webhooks/webhooks-app";
+import { WebhooksApp } from "@mainline/webhooks";
 
 const { values } = parseArgs({
   options: { prs: { type: "string", default: "200" }, comments: { type: "string", default: "200" } },
