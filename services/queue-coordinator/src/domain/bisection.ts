@@ -41,6 +41,12 @@ export interface Bisection {
    */
   mergesAtStart?: number;
   groupsMerged?: number;
+  /**
+   * In parallel lanes: a PR of its lane (sharing a target with a member) was sent to merge since the
+   * bisection began, so its runs no longer sit on the target as it will be. Merges of other lanes
+   * do not count: they change nothing the runs tested.
+   */
+  laneMoved?: boolean;
 }
 
 export interface NeededCombination {

@@ -1,5 +1,6 @@
 import type { Batch } from "./batch.js";
 import type { Draft } from "./draft.js";
+import { targetsOverlap } from "./impacted-targets.js";
 import type { LaneGraph } from "./lanes.js";
 import { insertAt, requeueIndex } from "./queue-order.js";
 import { restartBatch } from "./restarts.js";
@@ -94,17 +95,32 @@ export function canMergeFromBisection(d: Draft, graph: LaneGraph, batchId: strin
   // A bisection that began while batches were ahead (a failed probe) tested without them.
   if (graph.depsOf(batchId).length > 0) return false;
   if (!ejectsFailures(d)) return true;
-  const bisection = d.batch(batchId)?.bisection;
-  const mergesAtStart = bisection?.mergesAtStart;
-  const expected = (mergesAtStart ?? 0) + (bisection?.groupsMerged ?? 0);
-  if (mergesAtStart !== undefined && expected !== d.state.counters.merge) return false;
+  const batch = d.batch(batchId);
+  const bisection = batch?.bisection;
+  const parallel = d.state.settings.mode !== "SINGLE";
+  if (parallel) {
+    if (bisection?.laneMoved === true) return false;
+  } else {
+    const mergesAtStart = bisection?.mergesAtStart;
+    const expected = (mergesAtStart ?? 0) + (bisection?.groupsMerged ?? 0);
+    if (mergesAtStart !== undefined && expected !== d.state.counters.merge) return false;
+  }
   const index = graph.indexOf(batchId);
   for (const id of graph.batchOrder.slice(index + 1)) {
-    const status = d.batch(id)?.status;
-    if (status !== undefined && status !== "FORMING" && status !== "QUEUED" && !isOffline(d, id))
-      return false;
+    const other = d.batch(id);
+    const status = other?.status;
+    if (status === undefined || status === "FORMING" || status === "QUEUED" || isOffline(d, id)) continue;
+    // In parallel lanes only a batch of its own lane that started without it makes its runs stale.
+    if (!parallel || sameLane(d, batch?.prs ?? [], other?.prs ?? [])) return false;
   }
   return true;
+}
+
+/** Whether any PR of `a` shares a lane with any PR of `b` (rules 11, 12); one lane in single mode. */
+export function sameLane(d: Draft, a: readonly number[], b: readonly number[]): boolean {
+  if (d.state.settings.mode === "SINGLE") return true;
+  const targetsOf = (n: number) => d.pr(n)?.impactedTargets?.targets ?? "ALL";
+  return a.some((x) => b.some((y) => targetsOverlap(targetsOf(x), targetsOf(y))));
 }
 
 /**

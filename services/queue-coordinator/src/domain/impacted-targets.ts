@@ -23,3 +23,9 @@ export function sameTargets(a: ImpactedTargets["targets"], b: ImpactedTargets["t
   if (a === "ALL" || b === "ALL") return a === b;
   return a.length === b.length && a.every((t, i) => t === b[i]);
 }
+
+/** Whether two PRs with these targets are in one lane (rules 11, 12): ALL meets everything. */
+export function targetsOverlap(a: ImpactedTargets["targets"], b: ImpactedTargets["targets"]): boolean {
+  if (a === "ALL" || b === "ALL") return true;
+  return a.some((t) => b.includes(t));
+}

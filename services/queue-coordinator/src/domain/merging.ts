@@ -1,4 +1,5 @@
 import type { Draft } from "./draft.js";
+import { sameLane } from "./ejection.js";
 import type { LaneGraph } from "./lanes.js";
 import { isProgressing } from "./queue-state.js";
 import { isProbeRun } from "./observed-failures.js";
@@ -65,8 +66,23 @@ function startMerge(d: Draft, batchIds: readonly string[], runId: string, optimi
       if (d.pr(n)?.state !== "TESTS_PASSED") setPrState(d, n, "TESTS_PASSED", "OPTIMISTIC_MERGE", runId);
     }
   }
+  markLanesMoved(d, prs, runId);
   d.putMerge({ id: mergeId, prs, runId, batchIds: [...batchIds], optimistic });
   d.decide({ type: "MERGE", mergeId, prs, runId, optimistic });
+}
+
+/**
+ * In parallel lanes a bisection's passing runs stay mergeable while nothing of its own lane lands
+ * (see canMergeFromBisection); a merge from one of its own runs (a good group) is what it tested.
+ */
+function markLanesMoved(d: Draft, prs: readonly number[], runId: string): void {
+  if (d.state.settings.mode === "SINGLE") return;
+  for (const [id, batch] of Object.entries(d.state.batches)) {
+    const bisection = batch.status === "BISECTING" ? batch.bisection : null;
+    if (bisection == null || bisection.laneMoved === true) continue;
+    if (Object.values(bisection.results).some((r) => r.runId === runId)) continue;
+    if (sameLane(d, batch.prs, prs)) d.editBatch(id).bisection = { ...bisection, laneMoved: true };
+  }
 }
 
 /** Applies a merge result; a result for an unknown merge (a redelivery) changes nothing. */

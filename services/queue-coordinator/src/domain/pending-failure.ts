@@ -3,6 +3,7 @@ import { startBisection } from "./bisection.js";
 import type { Draft } from "./draft.js";
 import type { LaneGraph } from "./lanes.js";
 import { endPr } from "./membership.js";
+import type { FailureReason } from "./reasons.js";
 import { restartBatch } from "./restarts.js";
 
 /** A successor has finished when its run that contained the failed batch has a result. */
@@ -29,7 +30,7 @@ export function resolvePendingFailures(d: Draft, graph: LaneGraph): void {
       restartBatch(d, batchId, "ITEM_AHEAD_REMOVED");
       continue;
     }
-    if (batch.prs.length === 1 && failure.probe !== true) {
+    if (batch.prs.length === 1 && failure.probe !== true && !confirmsAlone(d, failure.reason)) {
       endPr(d, batch.prs[0] as number, "FAILED", failure.reason, failure.runId);
       continue;
     }
@@ -43,6 +44,17 @@ export function resolvePendingFailures(d: Draft, graph: LaneGraph): void {
     // The bisection starts in the next round, which sees this batch among the bisecting ones.
     d.shape++;
   }
+}
+
+/**
+ * With batching on, one failed run of a PR alone may be a flake, and a flake alone must never fail
+ * a good PR: the PR is tested once more (a bisection of one) and fails only if that fails too.
+ * Only failed tests are confirmed: a timeout would hold the line as long again, and a merge conflict or
+ * broken build does not come and go. Without
+ * batching the queue keeps the hosted behaviour: the first failure fails the PR.
+ */
+function confirmsAlone(d: Draft, reason: FailureReason): boolean {
+  return d.state.settings.batch && reason === "TESTS_FAILED";
 }
 
 function successorsFinished(d: Draft, graph: LaneGraph, batchId: string): boolean {

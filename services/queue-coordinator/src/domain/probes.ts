@@ -23,8 +23,6 @@ import { setPrState } from "./transitions.js";
 export function probeWaitingBatches(d: Draft, graph: LaneGraph): void {
   // With a pending-failure depth a failed batch stays in line to be rescued: no stepping aside.
   if (!isProgressing(d.state.queueState) || !d.state.settings.batch || !ejectsFailures(d)) return;
-  // In parallel lanes a failure holds back only its own lane while the others use the slots.
-  if (d.state.settings.mode !== "SINGLE") return;
   const cap = effectiveBisectionConcurrency(d.state.settings);
   let slots = cap - reserveFor(cap) - runningCount(d, "bisection");
   if (slots <= 0) return;
@@ -52,8 +50,17 @@ function worthProbing(d: Draft, graph: LaneGraph, batchId: string, batch: Readon
 
 const PROBE_BREAK_EVEN = 1;
 
-/** In one lane every batch in line behind this one is built on it; counted up to `cap` only. */
+/**
+ * In one lane every batch in line behind this one is built on it; in parallel lanes those that
+ * depend on it, which in lanes that share targets are many. Counted up to `cap` only.
+ */
 function stackedBehind(d: Draft, graph: LaneGraph, batchId: string, cap: number): number {
+  if (d.state.settings.mode !== "SINGLE") {
+    return graph
+      .descendantsOf(batchId)
+      .filter((id) => !isOffline(d, id))
+      .slice(0, cap).length;
+  }
   let count = 0;
   const order = graph.batchOrder;
   for (let i = graph.indexOf(batchId) + 1; i < order.length && count < cap; i++) {

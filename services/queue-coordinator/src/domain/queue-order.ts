@@ -44,7 +44,7 @@ export function insertAt(d: Draft, n: number, index: number): void {
   order.splice(index, 0, n);
   if (index < order.length - 1) {
     dissolveStraddledBatches(d, index);
-    reformUnstartedBehind(d, index, true);
+    reformUnstartedBehind(d, index);
   }
 }
 
@@ -53,7 +53,7 @@ export function insertAt(d: Draft, n: number, index: number): void {
  * order, so that the PR batches with them: priority reorders what has not started, it does not
  * cut the line into a batch of one ahead of batches already formed.
  */
-function reformUnstartedBehind(d: Draft, index: number, keepProbed = false): void {
+function reformUnstartedBehind(d: Draft, index: number): void {
   const order = d.state.order;
   const seen = new Set<string>();
   for (let i = index + 1; i < order.length; i++) {
@@ -63,9 +63,10 @@ function reformUnstartedBehind(d: Draft, index: number, keepProbed = false): voi
     const batch = d.batch(id);
     const unstarted = batch?.status === "FORMING" || (batch?.status === "QUEUED" && batch.runId === null);
     if (batch === undefined || !unstarted || batch.closed) continue;
-    // PRs put back after a bisection go ahead of probed batches, which keep their shape (and
-    // their probe); a more urgent PR re-forms them, or it would wait as a batch of one.
-    if (keepProbed && batch.probe != null) continue;
+    // A probed batch keeps its shape (and its probe): re-forming it would throw away a run
+    // whose answer is on its way, and a failure it finds spares every run stacked on it. The PR
+    // inserted ahead may then test in a smaller batch; in the simulator this costs less.
+    if (batch.probe != null) continue;
     dropRunsOf(d, id, "BATCH_REFORMED");
     for (const n of batch.prs) d.editPr(n).batchId = null;
     d.deleteBatch(id);

@@ -51,4 +51,49 @@ describe("planner: a failure whose bisection finds no culprit is a flake", () =>
       ["merged D", { D: "MERGED" }, []],
     ]);
   });
+
+  it("a PR tested alone whose run fails is tested once more, and fails only if that fails too", () => {
+    const settings = { batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 1 };
+    new Scenario(settings).play([
+      ["submit A", {}],
+      ["wait 1", { A: "TESTING" }, ["test A"]],
+      ["fail A", { A: "PENDING_FAILURE" }, ["bisect A"]],
+      ["pass A", { A: "TESTS_PASSED" }, ["merge A"]],
+      ["merged A", { A: "MERGED" }, []],
+    ]);
+    new Scenario(settings).play([
+      ["submit A", {}],
+      ["wait 1", { A: "TESTING" }, ["test A"]],
+      ["submit B", { B: "PENDING" }, []],
+      ["fail A", { A: "PENDING_FAILURE" }, ["bisect A"]],
+      ["fail A", { A: "FAILED" }, []],
+      ["wait 1", { B: "TESTING" }, ["test B"]],
+    ]);
+  });
+
+  it("in parallel lanes a bisection's passing group still merges after another lane merged", () => {
+    new Scenario({
+      mode: "PARALLEL",
+      concurrency: 2,
+      batch: true,
+      batchingMinSize: 2,
+      batchingMaxWaitTimeMinutes: 1,
+    }).play([
+      ["submit A", {}],
+      ["targets A front", {}],
+      ["submit B", {}],
+      ["targets B front", {}, ["test AB"]],
+      ["submit C", {}],
+      ["targets C back", {}],
+      ["wait 1", { C: "TESTING" }, ["test C"]],
+      ["fail AB", { A: "PENDING_FAILURE", B: "PENDING_FAILURE" }, ["bisect A"]],
+      ["pass C", {}, ["merge C"]],
+      ["merged C", { C: "MERGED" }, []],
+      // C shares no target with A: the target moved only outside A's lane, so A merges as tested.
+      ["pass A", { A: "TESTS_PASSED" }, ["bisect B on A", "merge A"]],
+      ["merged A", { A: "MERGED" }, []],
+      ["pass B", { B: "TESTS_PASSED" }, ["merge B"]],
+      ["merged B", { B: "MERGED" }, []],
+    ]);
+  });
 });

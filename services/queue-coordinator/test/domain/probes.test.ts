@@ -31,10 +31,11 @@ function busyQueue(rate: number) {
     for (const n of result.notices) if (n.type === "PR_STATE_CHANGED") states[n.pr] = n.to;
     return result.decisions;
   };
-  const submit = (n: number): Decision[] =>
+  const submit = (n: number, priority?: "high"): Decision[] =>
     step({
       type: "PR_SUBMITTED",
       pr: n,
+      ...(priority === undefined ? {} : { priority }),
       facts: {
         headBranch: `f-${n}`,
         headSha: `s-${n}`,
@@ -102,5 +103,20 @@ describe("planner: probes of waiting batches (one lane)", () => {
     const decisions = q.finish(probe, "PASSED");
     expect(decisions.filter((d) => d.type === "MERGE")).to.deep.equal([]);
     expect(q.states[7]).to.equal("PENDING");
+  });
+
+  it("a more urgent PR goes ahead of a probed batch without re-forming it: the probe goes on", () => {
+    const q = busyQueue(0.3);
+    for (let n = 1; n <= 12; n++) q.submit(n);
+    const probe = q.started.find((d) => isProbe(d) && d.prs.join() === "7,8") as StartRun;
+    const decisions = q.submit(13, "high");
+    expect(decisions.filter((d) => d.type === "CANCEL_TEST_RUN")).to.deep.equal([]);
+    expect(q.state().runs[probe.runId]?.status).to.equal("RUNNING");
+    const order = q.state().order;
+    expect(order.indexOf(13)).to.be.lessThan(order.indexOf(7));
+    // Its answer still counts: a failure steps the same batch aside.
+    q.finish(probe, "FAILED");
+    expect(q.states[7]).to.equal("PENDING_FAILURE");
+    expect(q.states[8]).to.equal("PENDING_FAILURE");
   });
 });

@@ -1,0 +1,35 @@
+// Geometric means of p50 / CI runs / merged per hour over 24 generated loads per mode: a check that a planner
+// change helps beyond the six bench files (one workload swings ~10% on any small change).
+//   node --conditions=mainline-source --import tsx tools/bench/merge-efficiency/generated-loads.ts
+import { runSimulation } from "../../src/sim/simulate.js";
+import { DEFAULT_WORKLOAD } from "../../src/sim/workload.js";
+
+for (const mode of ["SINGLE", "PARALLEL"]) {
+  let logP50 = 0;
+  let logRuns = 0;
+  let logPerHour = 0;
+  let count = 0;
+  let goodFailed = 0;
+  let badMerged = 0;
+  let stuck = 0;
+  for (const arrivalsPerHour of [12, 24, 40])
+    for (const failureProbability of [0.03, 0.08])
+      for (const seed of [1, 2, 3, 4]) {
+        const r = runSimulation({
+          settings: { mode, concurrency: 4, batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 1 },
+          workload: { ...DEFAULT_WORKLOAD, seed, prCount: 250, arrivalsPerHour, failureProbability },
+        });
+        logP50 += Math.log(r.timeToMergeMinutes.p50);
+        logRuns += Math.log(r.mainRuns + r.bisectionRuns);
+        logPerHour += Math.log(r.mergedPerHour);
+        count++;
+        goodFailed += r.goodFailed;
+        badMerged += r.badMerged;
+        stuck += r.stuck;
+      }
+  const mean = (sum: number, digits: number): string => Math.exp(sum / count).toFixed(digits);
+  console.log(
+    `${mode.padEnd(8)} p50 ${mean(logP50, 0)}  runs ${mean(logRuns, 0)}  merged/h ${mean(logPerHour, 2)}  ` +
+      `good PRs failed ${goodFailed}  bad merged ${badMerged}  stuck ${stuck}`,
+  );
+}
