@@ -2,6 +2,7 @@ import { expect } from "chai";
 import {
   createPlannerState,
   createQueueSettings,
+  parsePriority,
   plan,
   type Decision,
   type PlannerState,
@@ -35,7 +36,7 @@ function busyQueue(rate: number) {
     step({
       type: "PR_SUBMITTED",
       pr: n,
-      ...(priority === undefined ? {} : { priority }),
+      ...(priority === undefined ? {} : { priority: parsePriority(priority) }),
       facts: {
         headBranch: `f-${n}`,
         headSha: `s-${n}`,
