@@ -59,9 +59,19 @@ describe("a queue's state change reaches its open pages (coordinator -> NATS -> 
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect((await gw.post("/updateQueue", { ...queue, state: "PAUSED" }, token)).status).to.equal(200);
       const notice = { org: "acme", repo: "github.com/acme/widgets", branch: "main", kind: "queue" };
-      await eventually(() => expect(notices).to.deep.equal([notice]), 5_000);
+      // A repeated publish of the same outbox entry (the stream drops it, a plain subscriber hears it) may add a
+      // second, identical notice: a page re-reads once more, which is harmless.
+      const paused = await eventually(() => {
+        expect(notices).to.not.be.empty;
+        expect(
+          notices.every((n) => JSON.stringify(n) === JSON.stringify(notice)),
+          JSON.stringify(notices),
+        ).to.be.true;
+        return notices.length;
+      }, 5_000);
       expect((await gw.post("/updateQueue", { ...queue, mode: "PARALLEL" }, token)).status).to.equal(200);
-      await eventually(() => expect(notices).to.deep.equal([notice, notice]), 5_000);
+      await eventually(() => expect(notices.length).to.be.above(paused), 5_000);
+      expect(notices.every((n) => JSON.stringify(n) === JSON.stringify(notice))).to.be.true;
     } finally {
       controller.abort();
       await reading;
