@@ -1,4 +1,5 @@
 import type { Batch } from "./batch.js";
+import type { Bisection } from "./bisection.js";
 import type { Draft } from "./draft.js";
 import { targetsOverlap } from "./impacted-targets.js";
 import type { LaneGraph } from "./lanes.js";
@@ -92,11 +93,12 @@ export function restartStaleRuns(d: Draft, graph: LaneGraph): void {
  * without it. Otherwise it goes back into the line (requeueGoodGroup).
  */
 export function canMergeFromBisection(d: Draft, graph: LaneGraph, batchId: string): boolean {
-  // A bisection that began while batches were ahead (a failed probe) tested without them.
-  if (graph.depsOf(batchId).length > 0) return false;
-  if (!ejectsFailures(d)) return true;
   const batch = d.batch(batchId);
   const bisection = batch?.bisection;
+  // A bisection that began while batches were ahead (a failed probe) tested without them. Its own
+  // good groups still merging ahead of it do not count: its later runs were built on them.
+  if (graph.ancestorsOf(batchId).some((id) => !isOwnGoodGroup(d, id, bisection))) return false;
+  if (!ejectsFailures(d)) return true;
   const parallel = d.state.settings.mode !== "SINGLE";
   if (parallel) {
     if (bisection?.laneMoved === true) return false;
@@ -114,6 +116,13 @@ export function canMergeFromBisection(d: Draft, graph: LaneGraph, batchId: strin
     if (!parallel || sameLane(d, batch?.prs ?? [], other?.prs ?? [])) return false;
   }
   return true;
+}
+
+/** A batch detached from this bisection (see detachGoodGroup): its run is one of the bisection's. */
+function isOwnGoodGroup(d: Draft, batchId: string, bisection: Bisection | null | undefined): boolean {
+  const runId = d.batch(batchId)?.runId;
+  if (runId == null || bisection == null) return false;
+  return Object.values(bisection.results).some((r) => r.runId === runId);
 }
 
 /** Whether any PR of `a` shares a lane with any PR of `b` (rules 11, 12); one lane in single mode. */

@@ -61,4 +61,31 @@ describe("planner: pending failure depth and optimistic merging (rules 13-14)", 
       ["restart A", { A: "TESTING", B: "TESTING" }, ["test A"]],
     ]);
   });
+  it("a group a bisection cleared on top of its own merging group merges from that run, ahead of later PRs", () => {
+    const settings = {
+      batch: true,
+      batchingMinSize: 4,
+      batchingMaxWaitTimeMinutes: 1,
+      pendingFailureDepth: 1,
+    };
+    new Scenario({ ...settings, concurrency: 1, bisectionConcurrency: 2 }).play([
+      ["submit A", {}],
+      ["submit B", {}],
+      ["submit C", {}],
+      ["submit D", {}, ["test ABCD"]],
+      ["submit E", {}, []],
+      ["fail ABCD", { A: "PENDING_FAILURE", E: "PENDING" }, []],
+      ["wait 2", { E: "TESTING" }, ["test E on ABCD"]],
+      ["fail E", {}, ["bisect AB", "bisect C on AB"]],
+      ["fail AB", {}, ["cancel C", "bisect A", "bisect CD on A"]],
+      ["pass A", { A: "TESTS_PASSED", B: "FAILED" }, ["merge A", "test E on ACD"]],
+      // CD passed on top of A, which is merging as planned: the run is what lands after A, so C
+      // and D keep their place ahead of E (submitted after them) instead of being tested again.
+      ["pass CD", { C: "TESTS_PASSED", D: "TESTS_PASSED", E: "TESTING" }, []],
+      ["merged A", { A: "MERGED" }, ["merge CD"]],
+      ["merged C", { C: "MERGED", D: "MERGED" }, []],
+      ["pass E", {}, ["merge E"]],
+      ["merged E", { E: "MERGED" }, []],
+    ]);
+  });
 });
