@@ -243,7 +243,19 @@ export function parseSetConnection(req: SetRepositoryConnectionRequest): SetConn
   };
 }
 
+/**
+ * The JUnit of a report is committed with the queue (its outbox) and published as one NATS message: base64 in
+ * the stored queue, it must stay well under the server's max_payload (8 MiB as deployed).
+ */
+const MAX_REPORT_JUNIT_BYTES = 4 * 1024 * 1024;
+
 export function parseReport(req: ReportTestRunResultRequest): ReportCommand {
+  const junitBytes = req.junitXml.reduce((sum, xml) => sum + Buffer.byteLength(xml, "utf8"), 0);
+  if (junitBytes > MAX_REPORT_JUNIT_BYTES)
+    throw new InvalidArgumentError(
+      "junit",
+      "must total at most 4 MiB (upload larger reports with /flaky-tests/upload)",
+    );
   return {
     org: requiredOrg(req.org),
     testRunId: req.testRunId,

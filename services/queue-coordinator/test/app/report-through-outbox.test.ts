@@ -176,6 +176,16 @@ describe("queue-coordinator: an external CI's report goes through the outbox", f
     expect((contrary as RemoteCallError).message).to.equal(`test run ${testRunId} is already failed`);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await storedUploads(restarted.nc)).to.have.length(1);
+
+    // A JUnit too large to travel with the queue's commit is refused up front, naming the field.
+    const tooLarge = await rejection(
+      callUnary(second.reportTestRunResult.bind(second), {
+        ...report,
+        junitXml: ["x".repeat(4 * 1024 * 1024 + 1)],
+      }),
+    );
+    expect((tooLarge as RemoteCallError).code).to.equal("INVALID_ARGUMENT");
+    expect((tooLarge as RemoteCallError).message).to.match(/^junit: must total at most 4 MiB/);
     second.close();
   });
 });
