@@ -10,7 +10,9 @@ import { RemoteFixture } from "./remote-fixture.js";
 
 const TITLES: Record<number, string> = { 1: "One", 2: "Two", 3: "Three" };
 
-describe("fastForwardTarget after the PRs ahead merged from their own runs", () => {
+describe("fastForwardTarget after the PRs ahead merged from their own runs", function () {
+  // Each case runs some 60 real git commands; on a loaded 2-core machine one took over 20 s.
+  this.timeout(60_000);
   let fx: RemoteFixture;
   let originalMain: string;
   // Another replica a moment later: its commits of the same PRs get other shas, as in production.
