@@ -264,7 +264,6 @@ describe("the web page in a real browser, against the whole system as make dev s
     expect(await runs.nth(0).textContent()).to.match(/passed.*feature\/cart · PR #7/);
     expect(await runs.nth(1).textContent()).to.match(/failed.*CI · main/);
     // The summary replaces volatile details (numbers) with placeholders, so alike failures group together.
-    // The summary replaces volatile details (numbers) with placeholders, so alike failures group together.
     expect(await page.locator("li", { hasText: "expected <n>, got <n>" }).textContent()).to.match(
       / 1×, last /,
     );
@@ -273,6 +272,11 @@ describe("the web page in a real browser, against the whole system as make dev s
     await page.getByLabel("Always quarantine").check();
     await page.getByRole("button", { name: "Save override" }).click();
     await page.locator("#test-quarantined", { hasText: "yes" }).waitFor({ timeout: 5_000 });
+    // Opened again, the form shows the override the test has: saving another choice is never blind.
+    await page.reload();
+    await page.locator("#test-quarantined", { hasText: "yes (always, by override)" }).waitFor();
+    expect(await page.getByLabel("Always quarantine").isChecked()).to.equal(true);
+    expect(await page.getByLabel("Automatic (the repository's rules decide)").isChecked()).to.equal(false);
     await page.screenshot({ path: path.join(SHOTS, "test.png"), fullPage: true });
     expect(await accessibilityProblems(page), "test page").to.deep.equal([]);
     // The list of failing tests links to the same page.
