@@ -211,8 +211,11 @@ describe("the web page in a real browser, against the whole system as make dev s
     expect(await reopened.locator(".timeline li").last().textContent()).to.match(
       /^FAILED .* — TESTS_FAILED \(run \S+\)$/,
     );
-    // The run the history names: its test branch, though the PR is no longer in the queue.
+    // The runs the history names: test branch, the PRs tested with it, though the PR is no longer in the queue.
     await reopened.locator(".run-details", { hasText: "Test branch" }).waitFor();
+    const failedRuns = reopened.locator("ol.runs > li");
+    expect(await failedRuns.count()).to.equal(1);
+    expect(await failedRuns.first().textContent()).to.match(new RegExp(`FAILED.*Tested with#${bad.number}`));
     const link = reopened.getByRole("link", { name: "The run's output" });
     expect(await link.getAttribute("href")).to.match(/^\/v1\/test-runs\/[^/]+\/output$/);
     await reopened.screenshot({ path: path.join(SHOTS, "pull-request-failed.png"), fullPage: true });
