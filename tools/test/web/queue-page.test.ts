@@ -113,3 +113,46 @@ describe("the PR page's test runs", () => {
     expect(runIdOfOutput(undefined)).to.equal(undefined);
   });
 });
+
+const BATCHES = "../../../web/src/batches.js";
+interface Batched {
+  prNumber: number;
+  testRunId?: string;
+  batchId?: string;
+  batchStatus?: string;
+  lane?: string;
+}
+const { waitingBatches, laneLabels } = (await import(BATCHES)) as {
+  waitingBatches: (prs: Batched[]) => {
+    batches: { batchId: string; status: string; lane?: string; prs: Batched[] }[];
+    unbatched: Batched[];
+  };
+  laneLabels: (prs: Batched[]) => Map<string, string>;
+};
+
+describe("the queue page's waiting batches and lanes", () => {
+  // PARALLEL: #1 under test in lane-1; #2 and #3 batched behind it in lane-1; #4 alone in lane-4; #5 not ready.
+  const prs: Batched[] = [
+    { prNumber: 1, testRunId: "run-1", batchId: "1", batchStatus: "TESTING", lane: "lane-1" },
+    { prNumber: 2, batchId: "2", batchStatus: "QUEUED", lane: "lane-1" },
+    { prNumber: 4, batchId: "4", batchStatus: "FORMING", lane: "lane-4" },
+    { prNumber: 3, batchId: "2", batchStatus: "QUEUED", lane: "lane-1" },
+    { prNumber: 5 },
+  ];
+
+  it("groups the waiting PRs by planned batch, in queue order, and keeps the rest apart", () => {
+    const { batches, unbatched } = waitingBatches(prs);
+    expect(batches.map((b) => [b.batchId, b.status, b.lane, b.prs.map((p) => p.prNumber)])).to.deep.equal([
+      ["2", "QUEUED", "lane-1", [2, 3]],
+      ["4", "FORMING", "lane-4", [4]],
+    ]);
+    expect(unbatched.map((p) => p.prNumber)).to.deep.equal([5]);
+  });
+
+  it("numbers the lanes in queue order", () => {
+    expect([...laneLabels(prs)]).to.deep.equal([
+      ["lane-1", "Lane 1"],
+      ["lane-4", "Lane 2"],
+    ]);
+  });
+});
