@@ -314,12 +314,42 @@ describe("the web page in a real browser, against the whole system as make dev s
     }
   });
 
+  it("pauses and resumes a queue from the queues page, and cancels a PR from its page", async () => {
+    await page.goto(`${origin}/`);
+    const row = page.getByRole("row", { name: new RegExp(`${repoKey} main`) });
+    await row.getByText("RUNNING").waitFor();
+    await page.getByRole("button", { name: `Pause ${repoKey} main` }).click();
+    // The row follows the queue's own event: the state the coordinator now has, and the button to undo it.
+    await row.getByText("PAUSED").waitFor({ timeout: 5_000 });
+    await page.getByRole("button", { name: `Resume ${repoKey} main` }).waitFor();
+    expect((await api("/getQueue", { repo, targetBranch: "main" })).state).to.equal("PAUSED");
+
+    // The failed PR submitted again waits in the paused queue; its page cancels it.
+    await api("/submitPullRequest", { repo, targetBranch: "main", pr: { number: bad.number } });
+    await page.goto(
+      `${origin}/pull-request?repo=${encodeURIComponent(repoKey)}&branch=main&pr=${bad.number}`,
+    );
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.locator("#pr-state", { hasText: "CANCELLED" }).waitFor({ timeout: 5_000 });
+    expect(await page.locator("#pr-reason").textContent()).to.match(/^Cancelled: /);
+    expect(await page.getByRole("button", { name: "Cancel" }).count(), "nothing left to cancel").to.equal(0);
+    expect(await page.locator(".timeline li").last().textContent()).to.match(/^CANCELLED /);
+
+    await page.goto(`${origin}/`);
+    await page.getByRole("button", { name: `Resume ${repoKey} main` }).click();
+    await row.getByText("RUNNING").waitFor({ timeout: 5_000 });
+    await page.getByRole("button", { name: `Pause ${repoKey} main` }).waitFor();
+    expect((await api("/getQueue", { repo, targetBranch: "main" })).state).to.equal("RUNNING");
+  });
+
   it("signs out, and the old session is refused", async () => {
     const before = (await page.context().cookies()).find((c) => c.name === "mainline_session")!;
     await page.goto(`${origin}/`);
-    // The queue list first: what the queue got done in the last hour (#1 merged, #4 failed above).
+    // The queue list first: what the queue got done in the last hour (#1 merged, #4 failed, then cancelled above).
     const row = page.getByRole("row", { name: new RegExp(`${repoKey} main`) });
-    await row.locator(".last-hour", { hasText: /^1 merged, 1 failed$/ }).waitFor({ timeout: 5_000 });
+    await row
+      .locator(".last-hour", { hasText: /^1 merged, 1 failed, 1 cancelled$/ })
+      .waitFor({ timeout: 5_000 });
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByLabel("API token").waitFor();
     const replay = await fetch(`${origin}/ui/session`, {
