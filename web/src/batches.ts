@@ -18,8 +18,8 @@ export interface PlannedBatch<T extends Batched> {
 const PLANNED = new Set(["FORMING", "QUEUED"]);
 
 /**
- * The waiting batches in queue order, each with its PRs (a PR under test is never in one), and the waiting PRs
- * that are in no planned batch (not ready, or not batched yet).
+ * The waiting batches in queue order, each with its PRs (a PR under test is never in one), and the other PRs not
+ * under test: not ready or not batched yet, or in a batch past planning (a pending failure, a bisection, merging).
  */
 export function waitingBatches<T extends Batched>(
   prs: readonly T[],

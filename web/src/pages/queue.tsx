@@ -172,7 +172,7 @@ export function QueuePage({ repo, branch }: { repo: string; branch: string }) {
       )}
       {unbatched.length > 0 && (
         <section aria-labelledby="waiting-heading">
-          <h2 id="waiting-heading">{batches.length > 0 ? "Waiting, in no batch yet" : "Waiting"}</h2>
+          <h2 id="waiting-heading">{batches.length > 0 ? "Other PRs waiting" : "Waiting"}</h2>
           <ol class="prs">
             {unbatched.map((pr) => (
               <PrRow key={pr.id} pr={pr} position={position.get(pr.id)!} repo={repo} branch={branch} />
