@@ -139,6 +139,10 @@ describe("the web page in a real browser, against the whole system as make dev s
   it("watches a PR go from PENDING to MERGED without reloading, and a failed PR says why", async () => {
     await page.getByRole("link", { name: new RegExp(`${repoKey} main`) }).click();
     await page.locator(`li.pr[data-pr="${good.number}"][data-state="PENDING"]`).waitFor();
+    // Nothing runs while paused: both PRs wait, each in the batch the planner made for it (no batching here).
+    for (const pr of [good, bad])
+      await page.locator(`.batch li.pr[data-pr="${pr.number}"]`, { hasText: "PENDING" }).waitFor();
+    expect(await page.locator(".batch h3").allTextContents()).to.have.length(2);
     await page.screenshot({ path: path.join(SHOTS, "queue.png") });
     expect(await accessibilityProblems(page), "queue page").to.deep.equal([]);
     await page.getByRole("link", { name: new RegExp(`#${good.number} `) }).click();
