@@ -72,6 +72,9 @@ export function useLive<T>(
       const s = new EventSource(`/ui/events?${new URLSearchParams(filter).toString()}`);
       source = s;
       s.addEventListener("change", () => void run());
+      // The session ended (signed out elsewhere, its token revoked, expired): the read is refused, and the page
+      // asks to sign in again.
+      s.addEventListener("ended", () => void run());
       // Events may have been missed before the stream (re)opened: read again once it is open.
       s.addEventListener("open", () => void run());
       // The browser retries a dropped stream by itself, but gives up for good when an attempt is answered with an

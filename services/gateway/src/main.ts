@@ -55,7 +55,7 @@ if (isEntryPoint(import.meta.url)) {
     };
     if (!config.GATEWAY_SESSION_KEY)
       runtime.logger.info(
-        "GATEWAY_SESSION_KEY is unset: web sessions are signed with a random key and end on restart",
+        "GATEWAY_SESSION_KEY is unset: web sessions are signed with a random key of this process: they end on restart, and another gateway replica refuses them (the Helm chart and docker-compose set one)",
       );
     const sessions = WebSessions.open(auth, runtime.store, {
       key: config.GATEWAY_SESSION_KEY,

@@ -312,11 +312,54 @@ describe("Helm chart deploy/helm/mainline", function () {
       "mongodb-uri",
       "api-token",
       "page-token-key",
+      "session-key",
       ...runnableServices().map((name) => `nats-password-${name}`),
       "nats-authorization.conf",
     ]);
     const env = ofKind(manifests, "ConfigMap")[0]?.data as JsonObject;
     expect(env.NATS_URL).to.equal("nats://nats:4222");
+  });
+
+  it("gives every gateway replica the same web session key, generated once or from values, and no other service", () => {
+    // Without it each replica signs session cookies with its own random key: a session fails on the other one.
+    const sessionKeyRefs = (manifests: Manifest[]) =>
+      ofKind(manifests, "Deployment").flatMap((d) =>
+        spec<DeploymentSpec>(d).template.spec.containers.flatMap((c) =>
+          (c.env ?? []).flatMap((e) =>
+            e.name === "GATEWAY_SESSION_KEY"
+              ? [
+                  {
+                    component: componentOf(d),
+                    replicas: spec<DeploymentSpec>(d).replicas,
+                    ref: e.valueFrom?.secretKeyRef,
+                  },
+                ]
+              : [],
+          ),
+        ),
+      );
+    const secretValue = (manifests: Manifest[], key: string) => {
+      const data = ofKind(manifests, "Secret")[0]?.data as Record<string, string> | undefined;
+      return data?.[key] === undefined ? undefined : Buffer.from(data[key], "base64").toString();
+    };
+
+    const defaults = renderChart("ci/default-values.yaml");
+    const [gateway, ...others] = sessionKeyRefs(defaults);
+    expect(others, "only the gateway reads GATEWAY_SESSION_KEY").to.deep.equal([]);
+    expect(gateway?.component).to.equal("gateway");
+    expect(gateway?.replicas).to.equal(2);
+    expect(gateway?.ref?.key).to.equal("session-key");
+    expect(gateway?.ref?.name).to.equal(ofKind(defaults, "Secret")[0]?.metadata.name);
+    // The gateway refuses a key under 32 characters (services/gateway/src/config.ts).
+    expect(secretValue(defaults, "session-key")).to.match(/^[A-Za-z0-9]{48}$/);
+
+    const full = renderChart("ci/full-values.yaml");
+    expect(secretValue(full, "session-key")).to.equal("full-session-key-0123456789abcdefghijkl");
+
+    const external = sessionKeyRefs(renderChart("ci/external-secrets-values.yaml"));
+    expect(external.map((g) => g.ref)).to.deep.equal([
+      { name: "mainline-credentials", key: "GATEWAY_SESSION_KEY", optional: true },
+    ]);
   });
 
   it("autoscales the gateway and the batch-runner, and scrapes metrics, with everything on", () => {
@@ -433,6 +476,7 @@ describe("Helm chart deploy/helm/mainline", function () {
       { components: { Gateway: { protocol: "http", port: 8080 } } },
       { auth: { bootstrapToken: "short" } },
       { auth: { pageTokenKey: "short" } },
+      { auth: { sessionKey: "shorter-than-thirty-two-chars" } },
       { components: { gateway: { secretEnv: { DEV_API_TOKEN: "noSuchKey" } } } },
       { mongodb: { uri: "postgres://db" } },
       { image: { digest: "latest" } },

@@ -136,6 +136,10 @@ describe("merge queue through the HTTP API (gateway -> gRPC -> queue-coordinator
     const q = await getQueue();
     const testRunId = q.enqueuedPullRequests[0]?.testRunId as string;
     expect(testRunId).to.be.a("string");
+    // Its batch, under test, and the lane it runs in (the queue page groups PRs by them).
+    expect(q.enqueuedPullRequests[0]).to.include({ batchStatus: "TESTING" });
+    expect(q.enqueuedPullRequests[0]?.batchId).to.be.a("string");
+    expect(q.enqueuedPullRequests[0]?.lane).to.match(/^lane-/);
     const details = await call("/getMergeQueueTestingDetails", { ...queue, testRunId });
     expect(details.status).to.equal(200);
     expect(details.body).to.deep.include({ status: "IN_PROGRESS", dependentPrs: [] });

@@ -139,6 +139,10 @@ describe("the web page in a real browser, against the whole system as make dev s
   it("watches a PR go from PENDING to MERGED without reloading, and a failed PR says why", async () => {
     await page.getByRole("link", { name: new RegExp(`${repoKey} main`) }).click();
     await page.locator(`li.pr[data-pr="${good.number}"][data-state="PENDING"]`).waitFor();
+    // Nothing runs while paused: both PRs wait, each in the batch the planner made for it (no batching here).
+    for (const pr of [good, bad])
+      await page.locator(`.batch li.pr[data-pr="${pr.number}"]`, { hasText: "PENDING" }).waitFor();
+    expect(await page.locator(".batch h3").allTextContents()).to.have.length(2);
     await page.screenshot({ path: path.join(SHOTS, "queue.png") });
     expect(await accessibilityProblems(page), "queue page").to.deep.equal([]);
     await page.getByRole("link", { name: new RegExp(`#${good.number} `) }).click();
@@ -211,8 +215,11 @@ describe("the web page in a real browser, against the whole system as make dev s
     expect(await reopened.locator(".timeline li").last().textContent()).to.match(
       /^FAILED .* — TESTS_FAILED \(run \S+\)$/,
     );
-    // The run the history names: its test branch, though the PR is no longer in the queue.
+    // The runs the history names: test branch, the PRs tested with it, though the PR is no longer in the queue.
     await reopened.locator(".run-details", { hasText: "Test branch" }).waitFor();
+    const failedRuns = reopened.locator("ol.runs > li");
+    expect(await failedRuns.count()).to.equal(1);
+    expect(await failedRuns.first().textContent()).to.match(new RegExp(`FAILED.*Tested with#${bad.number}`));
     const link = reopened.getByRole("link", { name: "The run's output" });
     expect(await link.getAttribute("href")).to.match(/^\/v1\/test-runs\/[^/]+\/output$/);
     await reopened.screenshot({ path: path.join(SHOTS, "pull-request-failed.png"), fullPage: true });
@@ -264,7 +271,6 @@ describe("the web page in a real browser, against the whole system as make dev s
     expect(await runs.nth(0).textContent()).to.match(/passed.*feature\/cart · PR #7/);
     expect(await runs.nth(1).textContent()).to.match(/failed.*CI · main/);
     // The summary replaces volatile details (numbers) with placeholders, so alike failures group together.
-    // The summary replaces volatile details (numbers) with placeholders, so alike failures group together.
     expect(await page.locator("li", { hasText: "expected <n>, got <n>" }).textContent()).to.match(
       / 1×, last /,
     );
@@ -273,6 +279,11 @@ describe("the web page in a real browser, against the whole system as make dev s
     await page.getByLabel("Always quarantine").check();
     await page.getByRole("button", { name: "Save override" }).click();
     await page.locator("#test-quarantined", { hasText: "yes" }).waitFor({ timeout: 5_000 });
+    // Opened again, the form shows the override the test has: saving another choice is never blind.
+    await page.reload();
+    await page.locator("#test-quarantined", { hasText: "yes (always, by override)" }).waitFor();
+    expect(await page.getByLabel("Always quarantine").isChecked()).to.equal(true);
+    expect(await page.getByLabel("Automatic (the repository's rules decide)").isChecked()).to.equal(false);
     await page.screenshot({ path: path.join(SHOTS, "test.png"), fullPage: true });
     expect(await accessibilityProblems(page), "test page").to.deep.equal([]);
     // The list of failing tests links to the same page.
@@ -307,12 +318,42 @@ describe("the web page in a real browser, against the whole system as make dev s
     }
   });
 
+  it("pauses and resumes a queue from the queues page, and cancels a PR from its page", async () => {
+    await page.goto(`${origin}/`);
+    const row = page.getByRole("row", { name: new RegExp(`${repoKey} main`) });
+    await row.getByText("RUNNING").waitFor();
+    await page.getByRole("button", { name: `Pause ${repoKey} main` }).click();
+    // The row follows the queue's own event: the state the coordinator now has, and the button to undo it.
+    await row.getByText("PAUSED").waitFor({ timeout: 5_000 });
+    await page.getByRole("button", { name: `Resume ${repoKey} main` }).waitFor();
+    expect((await api("/getQueue", { repo, targetBranch: "main" })).state).to.equal("PAUSED");
+
+    // The failed PR submitted again waits in the paused queue; its page cancels it.
+    await api("/submitPullRequest", { repo, targetBranch: "main", pr: { number: bad.number } });
+    await page.goto(
+      `${origin}/pull-request?repo=${encodeURIComponent(repoKey)}&branch=main&pr=${bad.number}`,
+    );
+    await page.getByRole("button", { name: "Cancel" }).click();
+    await page.locator("#pr-state", { hasText: "CANCELLED" }).waitFor({ timeout: 5_000 });
+    expect(await page.locator("#pr-reason").textContent()).to.match(/^Cancelled: /);
+    expect(await page.getByRole("button", { name: "Cancel" }).count(), "nothing left to cancel").to.equal(0);
+    expect(await page.locator(".timeline li").last().textContent()).to.match(/^CANCELLED /);
+
+    await page.goto(`${origin}/`);
+    await page.getByRole("button", { name: `Resume ${repoKey} main` }).click();
+    await row.getByText("RUNNING").waitFor({ timeout: 5_000 });
+    await page.getByRole("button", { name: `Pause ${repoKey} main` }).waitFor();
+    expect((await api("/getQueue", { repo, targetBranch: "main" })).state).to.equal("RUNNING");
+  });
+
   it("signs out, and the old session is refused", async () => {
     const before = (await page.context().cookies()).find((c) => c.name === "mainline_session")!;
     await page.goto(`${origin}/`);
-    // The queue list first: what the queue got done in the last hour (#1 merged, #4 failed above).
+    // The queue list first: what the queue got done in the last hour (#1 merged, #4 failed, then cancelled above).
     const row = page.getByRole("row", { name: new RegExp(`${repoKey} main`) });
-    await row.locator(".last-hour", { hasText: /^1 merged, 1 failed$/ }).waitFor({ timeout: 5_000 });
+    await row
+      .locator(".last-hour", { hasText: /^1 merged, 1 failed, 1 cancelled$/ })
+      .waitFor({ timeout: 5_000 });
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByLabel("API token").waitFor();
     const replay = await fetch(`${origin}/ui/session`, {

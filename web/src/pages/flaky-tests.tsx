@@ -18,7 +18,17 @@ export interface FailingTest {
   codeowners: string[];
   pull_requests_impacted_last_7d: number;
   quarantined: boolean;
+  /** Absent from a gateway older than the field: treat as NONE. */
+  quarantine_override?: "ALWAYS_QUARANTINE" | "NEVER_QUARANTINE" | "NONE";
   ticket?: { html_url: string };
+}
+
+/** "yes" / "no", and who decided when an override did. */
+export function quarantineText(t: Pick<FailingTest, "quarantined" | "quarantine_override">): string {
+  const answer = t.quarantined ? "yes" : "no";
+  if (t.quarantine_override === "ALWAYS_QUARANTINE") return `${answer} (always, by override)`;
+  if (t.quarantine_override === "NEVER_QUARANTINE") return `${answer} (never, by override)`;
+  return answer;
 }
 
 /** list-failing-tests over the last `hours` (at most 7 days), first 100 tests. */
@@ -113,7 +123,7 @@ export function FlakyTestsPage({ org, repo }: { org: string; repo?: string }) {
                   {percent(t.failure_rate_last_7d)} / {percent(t.failure_rate_last_24h)}
                 </td>
                 <td data-label="Owners">{t.codeowners.join(", ") || "—"}</td>
-                <td data-label="Quarantined">{t.quarantined ? "yes" : "no"}</td>
+                <td data-label="Quarantined">{quarantineText(t)}</td>
               </tr>
             ))}
           </tbody>

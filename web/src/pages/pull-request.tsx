@@ -6,6 +6,7 @@ import { queueHref } from "../router.js";
 import type { EnqueuedPullRequest } from "./queue.js";
 import { PriorityForm, priorityLabel } from "./priority-form.js";
 import { RunOutput } from "./run-output.js";
+import { pullRequestRunIds, runIdOfOutput } from "../pr-runs.js";
 
 interface SubmittedPullRequest {
   state: string;
@@ -39,9 +40,17 @@ interface TestingDetails {
   dependentPrs: number[];
 }
 
+interface Run {
+  id: string;
+  details: TestingDetails;
+}
+
 interface PullRequestView {
   pr: SubmittedPullRequest;
-  run?: { id: string; details: TestingDetails };
+  /** Newest first, at most MAX_RUNS_SHOWN. */
+  runs: Run[];
+  /** Runs of the PR older than those listed. */
+  olderRuns: number;
 }
 
 interface Transition {
@@ -54,7 +63,8 @@ interface Transition {
 
 export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: string; pr: number }) {
   const ref = parseRepoKey(repo);
-  const lastRun = useRef<string>();
+  // A finished run never changes: read once, not again on every event.
+  const finished = useRef(new Map<string, TestingDetails>());
   const [actionError, setActionError] = useState<string>();
   const load = async (): Promise<PullRequestView> => {
     const queue = { repo: ref, targetBranch: branch };
@@ -62,18 +72,22 @@ export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: st
       api<SubmittedPullRequest>("/getSubmittedPullRequest", { ...queue, pr: { number: pr } }),
       api<{ enqueuedPullRequests: EnqueuedPullRequest[] }>("/getQueue", queue).catch(() => undefined),
     ]);
-    // The run under test while the PR is in the queue; after it left, the last run its history names.
-    const runId =
-      q?.enqueuedPullRequests.find((p) => p.prNumber === pr)?.testRunId ??
-      submitted.history.findLast((t) => t.testRunId)?.testRunId ??
-      lastRun.current;
-    lastRun.current = runId;
-    const details = runId
-      ? await api<TestingDetails>("/getMergeQueueTestingDetails", { ...queue, testRunId: runId }).catch(
-          () => undefined,
-        )
-      : undefined;
-    return { pr: submitted, ...(runId && details ? { run: { id: runId, details } } : {}) };
+    // The run under test while the PR is in the queue, then every run its history names (kept after it left).
+    const current = q?.enqueuedPullRequests.find((p) => p.prNumber === pr)?.testRunId;
+    const { ids, older } = pullRequestRunIds(submitted.history, current);
+    const runs = await Promise.all(
+      ids.map(async (id): Promise<Run | undefined> => {
+        const known = finished.current.get(id);
+        if (known) return { id, details: known };
+        const details = await api<TestingDetails>("/getMergeQueueTestingDetails", {
+          ...queue,
+          testRunId: id,
+        }).catch(() => undefined);
+        if (details && details.status !== "IN_PROGRESS") finished.current.set(id, details);
+        return details && { id, details };
+      }),
+    );
+    return { pr: submitted, runs: runs.filter((r) => r !== undefined), olderRuns: older };
   };
   const { data, error, reload } = useLive(load, { repo, branch }, `${repo} ${branch} ${pr}`);
   const act = (path: string) =>
@@ -82,7 +96,8 @@ export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: st
       (e: Error) => setActionError(e.message),
     );
   const p = data?.pr;
-  const run = data?.run;
+  const runs = data?.runs ?? [];
+  const failedRun = runIdOfOutput(p?.failureDetailsUrl);
   const reason = p?.failureReason ?? p?.cancellationReason;
   return (
     <main id="main">
@@ -171,29 +186,56 @@ export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: st
             </ol>
           </section>
           <section aria-labelledby="run-heading">
-            <h2 id="run-heading">Test run</h2>
-            {!run && <p>No test run of this PR is known to this page yet; it appears when one starts.</p>}
-            {run && (
-              <dl class="run-details">
-                <dt>Run</dt>
-                <dd>
-                  <code>{run.id}</code>{" "}
-                  <span class={stateClass(run.details.status)}>{run.details.status}</span>
-                </dd>
-                <dt>Test branch</dt>
-                <dd>
-                  <code>{run.details.testBranch}</code> at{" "}
-                  <code>{run.details.testBranchSha.slice(0, 12)}</code>
-                </dd>
-                <dt>Tested with</dt>
-                <dd>
-                  {run.details.testedPullRequests.map((t) => `#${t.prNumber}`).join(", ") || "—"}
-                  {run.details.dependentPrs.length > 0 &&
-                    ` (on top of ${run.details.dependentPrs.map((n) => `#${n}`).join(", ")})`}
-                </dd>
-                <dt>Output</dt>
-                <dd>{p.failureDetailsUrl ? <a href="#output-heading">Below</a> : <RunLink run={run} />}</dd>
-              </dl>
+            <h2 id="run-heading">Test runs</h2>
+            {runs.length === 0 && (
+              <p>No test run of this PR is known to this page yet; it appears when one starts.</p>
+            )}
+            <ol class="runs">
+              {runs.map((run) => (
+                <li key={run.id} data-run={run.id}>
+                  <dl class="run-details">
+                    <dt>Run</dt>
+                    <dd>
+                      <code>{run.id}</code>{" "}
+                      <span class={stateClass(run.details.status)}>{run.details.status}</span>
+                      {run.details.createdAt && (
+                        <>
+                          {" "}
+                          started{" "}
+                          <time dateTime={run.details.createdAt}>
+                            {new Date(run.details.createdAt).toLocaleString()}
+                          </time>
+                        </>
+                      )}
+                    </dd>
+                    <dt>Test branch</dt>
+                    <dd>
+                      <code>{run.details.testBranch}</code> at{" "}
+                      <code>{run.details.testBranchSha.slice(0, 12)}</code>
+                    </dd>
+                    <dt>Tested with</dt>
+                    <dd>
+                      {run.details.testedPullRequests.map((t) => `#${t.prNumber}`).join(", ") || "—"}
+                      {run.details.dependentPrs.length > 0 &&
+                        ` (on top of ${run.details.dependentPrs.map((n) => `#${n}`).join(", ")})`}
+                    </dd>
+                    <dt>Output</dt>
+                    <dd>
+                      {p.failureDetailsUrl && failedRun === run.id ? (
+                        <a href="#output-heading">Below</a>
+                      ) : (
+                        <RunLink run={run} />
+                      )}
+                    </dd>
+                  </dl>
+                </li>
+              ))}
+            </ol>
+            {(data?.olderRuns ?? 0) > 0 && (
+              <p>
+                and {data?.olderRuns} earlier run{data?.olderRuns === 1 ? "" : "s"} (the page lists the latest{" "}
+                {runs.length})
+              </p>
             )}
           </section>
           {p.failureDetailsUrl && (

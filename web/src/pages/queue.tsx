@@ -5,6 +5,7 @@ import { pullRequestHref } from "../router.js";
 import { BisectionTree } from "./bisection-tree.js";
 import type { RunInFlight } from "../run-tree.js";
 import { PendingFailures } from "./pending-failures.js";
+import { laneLabels, waitingBatches } from "../batches.js";
 
 export interface EnqueuedPullRequest {
   id: string;
@@ -19,6 +20,10 @@ export interface EnqueuedPullRequest {
   testRunId?: string;
   /** Best case, from the PR's place and the queue's recent run durations; absent until a run finished. */
   estimatedMergeAt?: string;
+  /** The planner's batch of the PR, its status and its lane; absent until it is in a batch. */
+  batchId?: string;
+  batchStatus?: string;
+  lane?: string;
 }
 
 interface QueueView {
@@ -85,7 +90,10 @@ export function QueuePage({ repo, branch }: { repo: string; branch: string }) {
   );
   const prs = data?.enqueuedPullRequests ?? [];
   const runs = runsInFlight(prs);
-  const waiting = prs.filter((p) => !p.testRunId);
+  const { batches, unbatched } = waitingBatches(prs);
+  // Lanes only mean something in PARALLEL mode: in SINGLE mode every batch waits for the one ahead.
+  const lanes = data?.mode === "PARALLEL" ? laneLabels(prs) : new Map<string, string>();
+  const laneOf = (pr: EnqueuedPullRequest | undefined) => (pr?.lane ? lanes.get(pr.lane) : undefined);
   const position = new Map(prs.map((p, i) => [p.id, i + 1]));
   return (
     <main id="main">
@@ -124,10 +132,11 @@ export function QueuePage({ repo, branch }: { repo: string; branch: string }) {
       {runs.length > 0 && (
         <section aria-labelledby="runs-heading">
           <h2 id="runs-heading">Runs in flight</h2>
-          {runs.map(([runId, members], lane) => (
+          {runs.map(([runId, members], i) => (
             <div class="run" key={runId}>
               <h3>
-                Lane {lane + 1}: {members.length > 1 ? `batch of ${members.length}` : "one PR"}{" "}
+                {laneOf(members[0]) ?? `Run ${i + 1}`}:{" "}
+                {members.length > 1 ? `batch of ${members.length}` : "one PR"}{" "}
                 <code class="run-id">{runId}</code>
               </h3>
               <ol class="prs">
@@ -141,11 +150,31 @@ export function QueuePage({ repo, branch }: { repo: string; branch: string }) {
       )}
       {data && <BisectionTree runs={data.testRunsInFlight} />}
       {data && <PendingFailures prs={prs} runs={data.testRunsInFlight} repo={repo} branch={branch} />}
-      {waiting.length > 0 && (
+      {batches.length > 0 && (
+        <section aria-labelledby="batches-heading">
+          <h2 id="batches-heading">Waiting batches</h2>
+          {batches.map((batch) => (
+            <div class="run batch" key={batch.batchId} data-batch={batch.batchId}>
+              <h3>
+                {laneOf(batch.prs[0]) && `${laneOf(batch.prs[0])}: `}
+                {batch.prs.length > 1 ? `batch of ${batch.prs.length}` : "one PR"},{" "}
+                {batch.status === "FORMING" ? "forming (more PRs may join)" : "queued for a test slot"}{" "}
+                <code class="run-id">batch {batch.batchId}</code>
+              </h3>
+              <ol class="prs">
+                {batch.prs.map((pr) => (
+                  <PrRow key={pr.id} pr={pr} position={position.get(pr.id)!} repo={repo} branch={branch} />
+                ))}
+              </ol>
+            </div>
+          ))}
+        </section>
+      )}
+      {unbatched.length > 0 && (
         <section aria-labelledby="waiting-heading">
-          <h2 id="waiting-heading">Waiting</h2>
+          <h2 id="waiting-heading">{batches.length > 0 ? "Other PRs waiting" : "Waiting"}</h2>
           <ol class="prs">
-            {waiting.map((pr) => (
+            {unbatched.map((pr) => (
               <PrRow key={pr.id} pr={pr} position={position.get(pr.id)!} repo={repo} branch={branch} />
             ))}
           </ol>

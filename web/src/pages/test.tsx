@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { api, parseRepoKey, type SessionInfo } from "../api.js";
 import { percent, stateClass } from "../format.js";
 import { useLive } from "../live.js";
-import type { FailingTest } from "./flaky-tests.js";
+import { quarantineText, type FailingTest } from "./flaky-tests.js";
 
 interface RecentRun {
   at: string;
@@ -38,7 +38,8 @@ export function TestPage({
   repo: string;
   testId: string;
 }) {
-  const [override, setOverride] = useState<string>("NONE");
+  // What the user picked; until then the radio shows the override the test has now (get-test).
+  const [chosen, setChosen] = useState<string>();
   const [message, setMessage] = useState<string>();
   const {
     data: details,
@@ -50,6 +51,7 @@ export function TestPage({
     `${repo} ${testId}`,
   );
   const data = details?.test;
+  const override = chosen ?? data?.quarantine_override ?? "NONE";
   if (org !== session.org)
     return (
       <main id="main">
@@ -69,6 +71,7 @@ export function TestPage({
         override,
       });
       setMessage("Saved.");
+      setChosen(undefined);
       reload();
     } catch (e) {
       setMessage((e as Error).message);
@@ -91,8 +94,7 @@ export function TestPage({
             <span class={stateClass(data.status.value)} id="test-status">
               {data.status.value}
             </span>{" "}
-            {data.status.reason} · quarantined:{" "}
-            <strong id="test-quarantined">{data.quarantined ? "yes" : "no"}</strong>
+            {data.status.reason} · quarantined: <strong id="test-quarantined">{quarantineText(data)}</strong>
           </p>
           <dl class="run-details">
             <dt>Failure rate</dt>
@@ -173,7 +175,7 @@ export function TestPage({
                     name="override"
                     value={value}
                     checked={override === value}
-                    onChange={() => setOverride(value)}
+                    onChange={() => setChosen(value)}
                   />{" "}
                   {label}
                 </label>

@@ -72,6 +72,17 @@ export function overrideOf(value: QuarantineOverride): DomainOverride | undefine
   }
 }
 
+export function toProtoOverride(value: DomainOverride | undefined): QuarantineOverride {
+  switch (value) {
+    case "ALWAYS_QUARANTINE":
+      return QuarantineOverride.ALWAYS_QUARANTINE;
+    case "NEVER_QUARANTINE":
+      return QuarantineOverride.NEVER_QUARANTINE;
+    default:
+      return QuarantineOverride.NONE;
+  }
+}
+
 export function toProtoFailingTest(record: FailingTestRecord): FailingTest {
   return {
     id: record.id,
@@ -97,6 +108,7 @@ export function toProtoFailingTest(record: FailingTestRecord): FailingTest {
     codeowners: record.codeowners,
     pullRequestsImpactedLast7d: record.pullRequestsImpactedLast7d,
     quarantined: record.quarantined,
+    quarantineOverride: toProtoOverride(record.quarantineOverride),
     ticket: record.ticketUrl === undefined ? undefined : { htmlUrl: record.ticketUrl },
   };
 }

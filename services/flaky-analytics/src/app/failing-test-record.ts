@@ -1,5 +1,5 @@
 import { isQuarantined, judgeStatus, mostCommonFailures, testFigures } from "../domain/index.js";
-import type { Codeowners, FailureGroup, TestStatus } from "../domain/index.js";
+import type { Codeowners, FailureGroup, QuarantineOverride, TestStatus } from "../domain/index.js";
 import type { RepositoryDocument, TestDocument } from "../store/documents.js";
 import type { Links } from "./links.js";
 
@@ -20,6 +20,8 @@ export interface FailingTestRecord {
   codeowners: string[];
   pullRequestsImpactedLast7d: number;
   quarantined: boolean;
+  /** The override set on the test; undefined when automatic quarantining decides. */
+  quarantineOverride?: QuarantineOverride | undefined;
   ticketUrl?: string | undefined;
 }
 
@@ -54,6 +56,7 @@ export function failingTestRecord(
     codeowners: doc.file ? codeowners.ownersOf(doc.file) : [],
     pullRequestsImpactedLast7d: figures.pull_requests_impacted_last_7d,
     quarantined: isQuarantined(repository, doc.quarantineOverride, status.value),
+    quarantineOverride: doc.quarantineOverride,
     ticketUrl: doc.ticketUrl,
   };
 }

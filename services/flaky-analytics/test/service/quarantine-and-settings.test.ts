@@ -40,6 +40,10 @@ describe("flaky-analytics over gRPC: quarantine, settings, code owners and ticke
       testId,
       quarantineOverride,
     });
+  /** The override one test's page shows (get-test), so a user sees it before changing it. */
+  const overrideOf = async (testId: string) =>
+    (await callUnary(svc.client.getTest.bind(svc.client), { org, repo: REPO, testId })).test
+      ?.quarantineOverride;
   const update = (patch: Omit<UpdateRepositorySettingsRequest, "org" | "repo">) =>
     callUnary(svc.client.updateRepositorySettings.bind(svc.client), {
       org,
@@ -57,19 +61,24 @@ describe("flaky-analytics over gRPC: quarantine, settings, code owners and ticke
   it("auto-quarantines flaky tests, and overrides win both ways", async () => {
     await update({ autoQuarantineEnabled: true });
     expect((await quarantineConfig()).testIds).to.include(flakyId);
+    expect(await overrideOf(flakyId)).to.equal(QuarantineOverride.NONE);
     await setOverride(flakyId, QuarantineOverride.NEVER_QUARANTINE);
     expect((await quarantineConfig()).testIds).to.not.include(flakyId);
     const listed = (await svc.list()).tests.find((t) => t.id === flakyId);
     expect(listed?.quarantined).to.equal(false);
+    expect(listed?.quarantineOverride).to.equal(QuarantineOverride.NEVER_QUARANTINE);
+    expect(await overrideOf(flakyId)).to.equal(QuarantineOverride.NEVER_QUARANTINE);
     await setOverride(flakyId, QuarantineOverride.NONE);
     expect((await quarantineConfig()).testIds).to.include(flakyId);
     expect((await svc.list()).tests.find((t) => t.id === flakyId)?.quarantined).to.equal(true);
+    expect(await overrideOf(flakyId)).to.equal(QuarantineOverride.NONE);
   });
 
   it("quarantines a healthy test with ALWAYS_QUARANTINE", async () => {
     expect((await quarantineConfig()).testIds).to.not.include(healthyId);
     await setOverride(healthyId, QuarantineOverride.ALWAYS_QUARANTINE);
     expect((await quarantineConfig()).testIds).to.include(healthyId);
+    expect(await overrideOf(healthyId)).to.equal(QuarantineOverride.ALWAYS_QUARANTINE);
   });
 
   it("refuses overrides of unknown tests and tests of another organisation", async () => {

@@ -45,8 +45,25 @@ export function enqueuedToJson(pr: EnqueuedPullRequest) {
     prBaseBranch: pr.prBaseBranch,
     prAuthor: pr.prAuthor,
     ...(pr.testRunId ? { testRunId: pr.testRunId } : {}),
+    ...(pr.batchId ? { batchId: pr.batchId } : {}),
+    ...(pr.batchStatus && BATCH_STATUSES.has(pr.batchStatus)
+      ? { batchStatus: pr.batchStatus as BatchStatusName }
+      : {}),
+    ...(pr.lane ? { lane: pr.lane } : {}),
   };
 }
+
+const BATCH_STATUSES: ReadonlySet<string> = new Set<BatchStatusName>([
+  "FORMING",
+  "QUEUED",
+  "TESTING",
+  "PASSED",
+  "PENDING_FAILURE",
+  "BISECTING",
+  "MERGING",
+] as const);
+type BatchStatusName =
+  "FORMING" | "QUEUED" | "TESTING" | "PASSED" | "PENDING_FAILURE" | "BISECTING" | "MERGING";
 
 type PullRequestStateName = (typeof PR_STATES)[number];
 

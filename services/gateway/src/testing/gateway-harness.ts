@@ -32,6 +32,8 @@ export interface GatewayHarnessOptions {
   logger?: Logger;
   /** How long a web session lasts (the gateway's GATEWAY_SESSION_TTL_MINUTES, here in ms); 8 hours unless set. */
   sessionTtlMs?: number;
+  /** How often an open event stream re-checks its session (revoked, signed out elsewhere); 5 s unless set. */
+  sessionRecheckMs?: number;
   /** GATEWAY_TRUST_PROXY: X-Forwarded-Proto decides whether the session cookie is Secure. */
   trustProxy?: boolean;
   /**
@@ -107,6 +109,7 @@ export class GatewayHarness {
     const sessions = WebSessions.open(auth, store, {
       key: undefined,
       ttlMs: options.sessionTtlMs ?? 8 * 3_600_000,
+      ...(options.sessionRecheckMs !== undefined ? { recheckMs: options.sessionRecheckMs } : {}),
     });
     const feed = new LifecycleFeed(nc, logger);
     feed.start();

@@ -34,14 +34,19 @@ export function eventStreamRoute(sessions: WebSessions, feed: LifecycleFeed): Ro
     const heartbeat = setInterval(() => stream.write(": keep-alive\n\n"), HEARTBEAT_MS);
     const close = () => {
       clearInterval(heartbeat);
+      unwatch();
       unlisten();
       stream.end();
     };
     ctx.req.on("close", close);
-    // The session may expire while the page stays open: end the stream then, and the page signs in again.
-    const untilExpiry = setTimeout(close, Math.max(0, found.session.expiresAt - Date.now()));
-    untilExpiry.unref();
-    ctx.req.on("close", () => clearTimeout(untilExpiry));
+    // The stream lasts no longer than its session: signed out (here at once, on another replica within the
+    // re-check), its token revoked, or expired, it says so and ends; the page's next read is refused and it
+    // asks to sign in again (a reconnect is refused too).
+    const unwatch = sessions.watch(found.session, (reason) => {
+      stream.write(`event: ended\ndata: ${JSON.stringify({ reason })}\n\n`);
+      close();
+    });
+    ctx.req.on("close", unwatch);
     ctx.req.socket.setTimeout(0);
     ctx.set("cache-control", "no-store");
     ctx.set("x-accel-buffering", "no");

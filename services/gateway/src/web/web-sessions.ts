@@ -18,8 +18,15 @@ export interface WebSessionOptions {
   /** GATEWAY_SESSION_KEY; a random key per process when unset. */
   key: string | undefined;
   ttlMs: number;
+  /**
+   * How often an open event stream checks that its session still stands (its token not revoked, not signed out
+   * on another replica); a sign-out on this replica ends its streams at once.
+   */
+  recheckMs?: number;
   now?: () => number;
 }
+
+const DEFAULT_RECHECK_MS = 5_000;
 
 /**
  * Browser sessions: an API token pasted once becomes a signed, expiring, HttpOnly cookie. The cookie is checked
@@ -33,7 +40,11 @@ export class WebSessions {
     private readonly signer: SessionSigner,
     readonly ttlMs: number,
     private readonly now: () => number,
+    private readonly recheckMs: number,
   ) {}
+
+  /** The watchers of each session signed in here (its open event streams), told when it is signed out. */
+  private readonly watchers = new Map<string, Set<(reason: string) => void>>();
 
   static open(auth: AuthRepository, store: Store, options: WebSessionOptions): WebSessions {
     return new WebSessions(
@@ -42,6 +53,7 @@ export class WebSessions {
       new SessionSigner(options.key),
       options.ttlMs,
       options.now ?? Date.now,
+      options.recheckMs ?? DEFAULT_RECHECK_MS,
     );
   }
 
@@ -58,6 +70,49 @@ export class WebSessions {
 
   async signOut(session: Session): Promise<void> {
     await this.ended.insertOne({ _id: session.id, expiresAt: session.expiresAt }).catch(() => undefined);
+    for (const ended of [...(this.watchers.get(session.id) ?? [])]) ended("signed out");
+  }
+
+  /**
+   * Calls `ended` once when the session ends while something holds it open (an event stream): at once when it is
+   * signed out on this replica, within `recheckMs` when its token is revoked or it is signed out on another
+   * replica, and when it expires. Returns the function that stops watching.
+   */
+  watch(session: Session, ended: (reason: string) => void): () => void {
+    let done = false;
+    const finish = (reason: string) => {
+      if (done) return;
+      stop();
+      ended(reason);
+    };
+    const set = this.watchers.get(session.id) ?? new Set();
+    set.add(finish);
+    this.watchers.set(session.id, set);
+    const recheck = setInterval(() => {
+      this.refusal(session).then(
+        (reason) => reason && finish(reason),
+        // The store or the auth lookup failing is no answer: check again next time.
+        () => undefined,
+      );
+    }, this.recheckMs);
+    recheck.unref();
+    const expiry = setTimeout(() => finish("expired"), Math.max(0, session.expiresAt - this.now()));
+    expiry.unref();
+    const stop = () => {
+      done = true;
+      clearInterval(recheck);
+      clearTimeout(expiry);
+      set.delete(finish);
+      if (set.size === 0 && this.watchers.get(session.id) === set) this.watchers.delete(session.id);
+    };
+    return stop;
+  }
+
+  /** Why a decoded session no longer stands, or undefined while it does. */
+  private async refusal(session: Session): Promise<string | undefined> {
+    if (await this.ended.findOne({ _id: session.id })) return "signed out";
+    if (!(await this.auth.authenticateHash(session.tokenHash))) return "revoked";
+    return undefined;
   }
 
   /** The session of the request's cookie, or undefined when it carries none. Throws when one is refused. */

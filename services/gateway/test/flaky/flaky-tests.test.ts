@@ -234,6 +234,18 @@ describe("gateway: flaky-test endpoints against the real flaky-analytics service
       acme,
     );
     expect(never.status).to.equal(200);
+    // The test's page reads the override back, so it can show it before anyone changes it.
+    const overrideOnPage = async () =>
+      (
+        (await (await gw.post("/flaky-tests/get-test", { repo, test_id: flakyId }, acme)).json()) as {
+          test: { quarantine_override: string };
+        }
+      ).test.quarantine_override;
+    expect(await overrideOnPage()).to.equal("NEVER_QUARANTINE");
+    const listed = (await (await list(acme)).json()) as {
+      tests: { id: string; quarantine_override: string }[];
+    };
+    expect(listed.tests.find((t) => t.id === flakyId)?.quarantine_override).to.equal("NEVER_QUARANTINE");
     const after = (await (await gw.post("/flaky-tests/get-quarantine-config", { repo }, acme)).json()) as {
       testIds: string[];
     };
@@ -245,6 +257,13 @@ describe("gateway: flaky-test endpoints against the real flaky-analytics service
       globex,
     );
     expect(foreign.status).to.equal(404);
+    const cleared = await gw.post(
+      "/flaky-tests/set-quarantine-override",
+      { repo, test_id: flakyId, override: null },
+      acme,
+    );
+    expect(cleared.status).to.equal(200);
+    expect(await overrideOnPage()).to.equal("NONE");
     const badSetting = await gw.post("/flaky-tests/update-repository-settings", { repo, min_runs: 0 }, acme);
     expect(badSetting.status).to.equal(400);
     expect(await badSetting.text()).to.match(/^min_runs: must be at least 1/);

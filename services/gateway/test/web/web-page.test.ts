@@ -16,10 +16,11 @@ async function cookieFor(gw: GatewayHarness, token: string): Promise<string> {
   return response.headers.getSetCookie()[0]!.split(";")[0]!;
 }
 
-/** Reads server-sent events into `events` until aborted. */
+/** Reads server-sent events into `events` until aborted; `state.ended` once the server ended the stream. */
 function listen(url: string, cookie: string) {
   const controller = new AbortController();
   const events: { event: string; data: unknown; at: number }[] = [];
+  const state = { ended: false };
   const opened = fetch(url, { headers: { cookie }, signal: controller.signal }).then((response) => {
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";
@@ -27,7 +28,10 @@ function listen(url: string, cookie: string) {
       try {
         for (;;) {
           const { value, done } = await reader.read();
-          if (done) return;
+          if (done) {
+            state.ended = true;
+            return;
+          }
           buffer += value;
           let end: number;
           while ((end = buffer.indexOf("\n\n")) >= 0) {
@@ -44,7 +48,7 @@ function listen(url: string, cookie: string) {
     })();
     return response;
   });
-  return { opened, events, close: () => controller.abort() };
+  return { opened, events, state, close: () => controller.abort() };
 }
 
 function prEvent(org: string, pr: number) {
@@ -134,6 +138,72 @@ describe("gateway: the web page and its live events", () => {
     } finally {
       mine.close();
       theirs.close();
+    }
+  });
+});
+
+describe("gateway: an open event stream ends with its session", () => {
+  let gw: GatewayHarness;
+  const url = () => `${gw.origin}/ui/events?repo=github.com/acme/widgets&branch=main`;
+
+  before(async () => {
+    gw = await GatewayHarness.start({}, { sessionRecheckMs: 200 });
+    await gw.organization("acme");
+  });
+  after(() => gw.stop());
+
+  async function signIn(token: string) {
+    const response = await fetch(`${gw.origin}/ui/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token }),
+    });
+    const { csrfToken } = (await response.json()) as { csrfToken: string };
+    return { cookie: response.headers.getSetCookie()[0]!.split(";")[0]!, csrfToken };
+  }
+
+  it("ends at once when the session signs out, and a reconnect is refused", async () => {
+    const { token } = await gw.auth.createToken("acme", "signs out", false);
+    const s = await signIn(token);
+    const page = listen(url(), s.cookie);
+    // Another page of another session of the same token keeps its stream.
+    const other = listen(url(), (await signIn(token)).cookie);
+    try {
+      expect((await page.opened).status).to.equal(200);
+      expect((await other.opened).status).to.equal(200);
+      const out = await fetch(`${gw.origin}/ui/session`, {
+        method: "DELETE",
+        headers: { cookie: s.cookie, "x-csrf-token": s.csrfToken },
+      });
+      expect(out.status).to.equal(204);
+      await eventually(() => expect(page.state.ended, "the stream ended").to.equal(true), 1_000);
+      expect(page.events.map((e) => [e.event, e.data])).to.deep.equal([["ended", { reason: "signed out" }]]);
+      expect((await fetch(url(), { headers: { cookie: s.cookie } })).status).to.equal(401);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(other.state.ended, "the other session's stream stays open").to.equal(false);
+      gw.nc.publish(SUBJECTS.pullRequestEvent, prEvent("acme", 8));
+      await eventually(() => expect(other.events.map((e) => e.event)).to.deep.equal(["change"]), 1_000);
+    } finally {
+      page.close();
+      other.close();
+    }
+  });
+
+  it("ends within its re-check when the session's token is revoked", async () => {
+    const { token, summary } = await gw.auth.createToken("acme", "revoked while open", false);
+    const s = await signIn(token);
+    const page = listen(url(), s.cookie);
+    try {
+      expect((await page.opened).status).to.equal(200);
+      await gw.auth.revokeToken("acme", summary.id);
+      await eventually(() => expect(page.state.ended, "the stream ended").to.equal(true), 2_000);
+      expect(page.events.map((e) => [e.event, e.data])).to.deep.equal([["ended", { reason: "revoked" }]]);
+      // Nothing more reaches it: the stream is gone, and no listener is left behind.
+      gw.nc.publish(SUBJECTS.pullRequestEvent, prEvent("acme", 9));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(page.events).to.have.length(1);
+    } finally {
+      page.close();
     }
   });
 });

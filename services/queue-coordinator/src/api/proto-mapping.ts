@@ -12,10 +12,12 @@ import {
   type SubmittedPullRequest,
 } from "@mainline/proto/queue";
 import {
+  batchPlacement,
   effectiveBisectionConcurrency,
   effectiveOptimizationMode,
   readinessOf,
   type PlannerState,
+  type Placement,
   type PullRequestEntry,
 } from "../domain/index.js";
 import { prStateToProto } from "../app/outbox.js";
@@ -47,9 +49,7 @@ export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue
     statusCheckEnabled: s.statusCheckEnabled,
     directMergeMode: DirectMergeMode[s.directMergeMode],
     optimizationMode: OptimizationMode[effectiveOptimizationMode(s)],
-    enqueuedPullRequests: withPullRequests
-      ? enqueuedInOrder(p).map((e) => enqueuedToProto(e, p, suffix))
-      : [],
+    enqueuedPullRequests: withPullRequests ? enqueuedWithPlacement(p, suffix) : [],
     activeTestRuns: withPullRequests
       ? Object.values(p.runs)
           .filter((r) => r.status === "RUNNING")
@@ -78,13 +78,23 @@ function enqueuedInOrder(p: PlannerState): PullRequestEntry[] {
   return [...inOrder, ...waiting];
 }
 
+function enqueuedWithPlacement(p: PlannerState, suffix: string): EnqueuedPullRequest[] {
+  const placement = batchPlacement(p);
+  return enqueuedInOrder(p).map((e) => enqueuedToProto(e, p, suffix, placement.get(e.number)));
+}
+
 function testRunOf(e: PullRequestEntry, p: PlannerState): string | undefined {
   for (const run of Object.values(p.runs))
     if (run.status === "RUNNING" && run.prs.includes(e.number)) return run.id;
   return undefined;
 }
 
-export function enqueuedToProto(e: PullRequestEntry, p: PlannerState, suffix: string): EnqueuedPullRequest {
+export function enqueuedToProto(
+  e: PullRequestEntry,
+  p: PlannerState,
+  suffix: string,
+  placement?: Placement,
+): EnqueuedPullRequest {
   const local = testRunOf(e, p);
   const runId = local ? globalId(local, suffix) : undefined;
   return {
@@ -101,6 +111,9 @@ export function enqueuedToProto(e: PullRequestEntry, p: PlannerState, suffix: st
     prAuthor: e.facts?.author ?? "",
     submittedAt: new Date(e.submittedAt),
     ...(runId ? { testRunId: runId } : {}),
+    ...(placement
+      ? { batchId: placement.batchId, batchStatus: placement.batchStatus, lane: placement.lane }
+      : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 /** The merge-queue planner and its vocabulary: pure, no I/O (DESIGN.md rule 2). */
 export * from "./batch.js";
+export * from "./batch-placement.js";
 export * from "./bisection.js";
 export * from "./decisions.js";
 export * from "./events.js";

@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { Scenario } from "./scenario-table.js";
+import { batchPlacement } from "../../src/domain/index.js";
+import { num, Scenario } from "./scenario-table.js";
 
 describe("planner: parallel lanes", () => {
   it("C[frontend,backend] waits for A[frontend] and B[backend]; D[docs] waits for nothing", () => {
@@ -83,5 +84,40 @@ describe("planner: parallel lanes", () => {
       ["targets C frontend", { A: "TESTING", C: "TESTING" }, ["test AC"]],
       ["wait 5", { B: "TESTING" }, ["test B"]],
     ]);
+  });
+});
+
+describe("getQueue's batches and lanes (batchPlacement)", () => {
+  it("names each queued PR's batch, its status and its lane, the waiting batches too", () => {
+    const s = new Scenario({ mode: "PARALLEL", concurrency: 1 }).play([
+      ["submit A", {}],
+      ["targets A frontend", { A: "TESTING" }, ["test A"]],
+      ["submit B", {}],
+      ["targets B backend", { B: "PENDING" }, []],
+      ["submit C", {}],
+      ["targets C frontend", { C: "PENDING" }, []],
+      ["submit D", { D: "NOT_READY" }],
+    ]);
+    const placed = batchPlacement(s.state);
+    const a = placed.get(num("A"))!;
+    const b = placed.get(num("B"))!;
+    const c = placed.get(num("C"))!;
+    expect([a.batchStatus, b.batchStatus, c.batchStatus]).to.deep.equal(["TESTING", "QUEUED", "QUEUED"]);
+    expect(new Set([a.batchId, b.batchId, c.batchId]).size, "three batches").to.equal(3);
+    // C shares frontend with A: it runs in A's lane; B touches nothing of theirs, so it has a lane of its own.
+    expect(c.lane).to.equal(a.lane);
+    expect(b.lane).to.not.equal(a.lane);
+    expect(placed.has(num("D")), "a PR not ready is in no batch").to.equal(false);
+  });
+
+  it("puts every batch in one lane in SINGLE mode", () => {
+    const s = new Scenario({ mode: "SINGLE", concurrency: 1 }).play([
+      ["submit A", {}],
+      ["submit B", {}],
+      ["submit C", {}],
+    ]);
+    const lanes = new Set([...batchPlacement(s.state).values()].map((p) => p.lane));
+    expect(batchPlacement(s.state).size).to.equal(3);
+    expect(lanes.size).to.equal(1);
   });
 });

@@ -300,6 +300,11 @@ function failingTestToJson(test: FailingTest): z.infer<typeof listFailingTestsRe
     codeowners: test.codeowners,
     pull_requests_impacted_last_7d: test.pullRequestsImpactedLast7d,
     quarantined: test.quarantined,
+    quarantine_override:
+      test.quarantineOverride === QuarantineOverride.ALWAYS_QUARANTINE ||
+      test.quarantineOverride === QuarantineOverride.NEVER_QUARANTINE
+        ? test.quarantineOverride
+        : "NONE",
     ...(test.ticket ? { ticket: { html_url: test.ticket.htmlUrl } } : {}),
   };
 }

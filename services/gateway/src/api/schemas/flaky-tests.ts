@@ -56,6 +56,9 @@ const failingTest = z.object({
   codeowners: z.array(z.string()),
   pull_requests_impacted_last_7d: z.int().min(0),
   quarantined: z.boolean(),
+  quarantine_override: z
+    .enum(["ALWAYS_QUARANTINE", "NEVER_QUARANTINE", "NONE"])
+    .describe("The override set on the test (set-quarantine-override); NONE: automatic quarantining decides"),
   ticket: z.object({ html_url: z.url() }).optional(),
 });
 

@@ -166,6 +166,18 @@ export const enqueuedPullRequest = z.object({
   testRunId: z.string().optional(),
   /** Ours (getQueue only): best-case merge time, as getSubmittedPullRequest's; absent until a run finished. */
   estimatedMergeAt: isoDateTime.optional(),
+  /** Ours (getQueue only): the batch the planner put the PR in, its status and its lane; absent until batched. */
+  batchId: z.string().optional().describe("The batch the planner put the PR in; absent until it is in one"),
+  batchStatus: z
+    .enum(["FORMING", "QUEUED", "TESTING", "PASSED", "PENDING_FAILURE", "BISECTING", "MERGING"])
+    .optional()
+    .describe("The batch's status: FORMING and QUEUED batches are planned and wait for a test slot"),
+  lane: z
+    .string()
+    .optional()
+    .describe(
+      "The lane the batch runs in: one in SINGLE mode; PARALLEL mode runs unrelated batches side by side",
+    ),
 });
 
 const queueFields = {

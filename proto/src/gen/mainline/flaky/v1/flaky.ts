@@ -238,7 +238,11 @@ export interface FailingTest {
   codeowners: string[];
   pullRequestsImpactedLast7d: number;
   quarantined: boolean;
-  ticket?: TicketLink | undefined;
+  ticket?:
+    | TicketLink
+    | undefined;
+  /** The override set on this test; NONE when automatic quarantining decides. */
+  quarantineOverride: QuarantineOverride;
 }
 
 export interface PageQuery {
@@ -657,6 +661,7 @@ function createBaseFailingTest(): FailingTest {
     pullRequestsImpactedLast7d: 0,
     quarantined: false,
     ticket: undefined,
+    quarantineOverride: QuarantineOverride.UNSPECIFIED,
   };
 }
 
@@ -709,6 +714,9 @@ export const FailingTest: MessageFns<FailingTest> = {
     }
     if (message.ticket !== undefined) {
       TicketLink.encode(message.ticket, writer.uint32(130).fork()).join();
+    }
+    if (message.quarantineOverride !== QuarantineOverride.UNSPECIFIED) {
+      writer.uint32(136).int32(quarantineOverrideToNumber(message.quarantineOverride));
     }
     return writer;
   },
@@ -854,6 +862,14 @@ export const FailingTest: MessageFns<FailingTest> = {
             message.ticket = TicketLink.decode(reader, reader.uint32());
             continue;
           }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.quarantineOverride = quarantineOverrideFromJSON(reader.int32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -910,6 +926,11 @@ export const FailingTest: MessageFns<FailingTest> = {
         : 0,
       quarantined: isSet(object.quarantined) ? globalThis.Boolean(object.quarantined) : false,
       ticket: isSet(object.ticket) ? TicketLink.fromJSON(object.ticket) : undefined,
+      quarantineOverride: isSet(object.quarantineOverride)
+        ? quarantineOverrideFromJSON(object.quarantineOverride)
+        : isSet(object.quarantine_override)
+        ? quarantineOverrideFromJSON(object.quarantine_override)
+        : QuarantineOverride.UNSPECIFIED,
     };
   },
 
@@ -963,6 +984,9 @@ export const FailingTest: MessageFns<FailingTest> = {
     if (message.ticket !== undefined) {
       obj.ticket = TicketLink.toJSON(message.ticket);
     }
+    if (message.quarantineOverride !== QuarantineOverride.UNSPECIFIED) {
+      obj.quarantineOverride = quarantineOverrideToJSON(message.quarantineOverride);
+    }
     return obj;
   },
 
@@ -993,6 +1017,7 @@ export const FailingTest: MessageFns<FailingTest> = {
     message.ticket = (object.ticket !== undefined && object.ticket !== null)
       ? TicketLink.fromPartial(object.ticket)
       : undefined;
+    message.quarantineOverride = object.quarantineOverride ?? QuarantineOverride.UNSPECIFIED;
     return message;
   },
 };

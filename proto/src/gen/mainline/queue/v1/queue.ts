@@ -929,7 +929,17 @@ export interface EnqueuedPullRequest {
     | Date
     | undefined;
   /** The running test run this PR is part of, when TESTING. */
-  testRunId?: string | undefined;
+  testRunId?:
+    | string
+    | undefined;
+  /**
+   * The batch the planner put it in (absent until it is in one): its id, its status (FORMING, QUEUED, TESTING,
+   * PASSED, PENDING_FAILURE, BISECTING or MERGING) and the lane it runs in (one lane in SINGLE mode; in PARALLEL
+   * mode batches that share no impacted target run in different lanes).
+   */
+  batchId?: string | undefined;
+  batchStatus?: string | undefined;
+  lane?: string | undefined;
 }
 
 /** A test run in progress (for gauges such as mq_testing_slots_active). */
@@ -1752,6 +1762,9 @@ function createBaseEnqueuedPullRequest(): EnqueuedPullRequest {
     prAuthor: "",
     submittedAt: undefined,
     testRunId: undefined,
+    batchId: undefined,
+    batchStatus: undefined,
+    lane: undefined,
   };
 }
 
@@ -1795,6 +1808,15 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
     }
     if (message.testRunId !== undefined) {
       writer.uint32(106).string(message.testRunId);
+    }
+    if (message.batchId !== undefined) {
+      writer.uint32(114).string(message.batchId);
+    }
+    if (message.batchStatus !== undefined) {
+      writer.uint32(122).string(message.batchStatus);
+    }
+    if (message.lane !== undefined) {
+      writer.uint32(130).string(message.lane);
     }
     return writer;
   },
@@ -1916,6 +1938,30 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
             message.testRunId = reader.string();
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.batchId = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.batchStatus = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.lane = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1987,6 +2033,17 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
         : isSet(object.test_run_id)
         ? globalThis.String(object.test_run_id)
         : undefined,
+      batchId: isSet(object.batchId)
+        ? globalThis.String(object.batchId)
+        : isSet(object.batch_id)
+        ? globalThis.String(object.batch_id)
+        : undefined,
+      batchStatus: isSet(object.batchStatus)
+        ? globalThis.String(object.batchStatus)
+        : isSet(object.batch_status)
+        ? globalThis.String(object.batch_status)
+        : undefined,
+      lane: isSet(object.lane) ? globalThis.String(object.lane) : undefined,
     };
   },
 
@@ -2031,6 +2088,15 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
     if (message.testRunId !== undefined) {
       obj.testRunId = message.testRunId;
     }
+    if (message.batchId !== undefined) {
+      obj.batchId = message.batchId;
+    }
+    if (message.batchStatus !== undefined) {
+      obj.batchStatus = message.batchStatus;
+    }
+    if (message.lane !== undefined) {
+      obj.lane = message.lane;
+    }
     return obj;
   },
 
@@ -2052,6 +2118,9 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
     message.prAuthor = object.prAuthor ?? "";
     message.submittedAt = object.submittedAt ?? undefined;
     message.testRunId = object.testRunId ?? undefined;
+    message.batchId = object.batchId ?? undefined;
+    message.batchStatus = object.batchStatus ?? undefined;
+    message.lane = object.lane ?? undefined;
     return message;
   },
 };
