@@ -95,6 +95,7 @@ export function restartStaleRuns(d: Draft, graph: LaneGraph): void {
 export function canMergeFromBisection(d: Draft, graph: LaneGraph, batchId: string): boolean {
   const batch = d.batch(batchId);
   const bisection = batch?.bisection;
+  if (bisection?.requeueOnly === true) return false;
   // A bisection that began while batches were ahead (a failed probe) tested without them. Its own
   // good groups still merging ahead of it do not count: its later runs were built on them.
   if (graph.ancestorsOf(batchId).some((id) => !isOwnGoodGroup(d, id, bisection))) return false;
@@ -137,7 +138,13 @@ export function sameLane(d: Draft, a: readonly number[], b: readonly number[]): 
  * they belong by priority and submission, that is ahead of every PR that has not started
  * testing, and are tested again with them (most often filling a forming batch).
  */
-export function requeueGoodGroup(d: Draft, batchId: string, prs: readonly number[], runId: string): void {
+export function requeueGoodGroup(
+  d: Draft,
+  batchId: string,
+  prs: readonly number[],
+  runId: string,
+  reason: "BISECTION_PASSED" | "BATCH_REFORMED" = "BISECTION_PASSED",
+): void {
   const present = new Set(prs.filter((n) => d.pr(n) !== undefined));
   if (present.size === 0) return;
   const mine = d.editBatch(batchId);
@@ -148,7 +155,10 @@ export function requeueGoodGroup(d: Draft, batchId: string, prs: readonly number
     const entry = d.editPr(n);
     entry.batchId = null;
     entry.startedTesting = false;
-    setPrState(d, n, "PENDING", "BISECTION_PASSED", runId);
+    // Vouched for by this run; a member sent back untested (BATCH_REFORMED) has used its voucher.
+    if (reason === "BISECTION_PASSED") entry.cleared = true;
+    else delete entry.cleared;
+    setPrState(d, n, "PENDING", reason, runId);
   }
   let index = requeueIndex(d, d.pr(prs.find((n) => present.has(n)) as number)?.priority.value ?? 0);
   for (const n of prs) if (present.has(n)) insertAt(d, n, index++);

@@ -145,5 +145,6 @@ export function takeOutOfQueue(d: Draft, n: number, exceptBatch: string | null =
   const mine = d.editPr(n);
   mine.startedTesting = false;
   mine.enqueuedAt = null;
+  if (mine.cleared !== undefined) delete mine.cleared;
   restartRunsContaining(d, new Set([n]), "ITEM_AHEAD_REMOVED", exceptBatch);
 }
