@@ -40,6 +40,11 @@ export function ejectFailures(d: Draft, graph: LaneGraph): void {
   for (const batchId of [...graph.withStatus("PENDING_FAILURE")]) {
     const batch = d.batch(batchId);
     if (batch === undefined || batch.aside === true) continue;
+    if (disprovedBySuccessor(d, batch)) {
+      restartBatch(d, batchId, "RESTART_REQUESTED");
+      d.editBatch(batchId).retried = true;
+      continue;
+    }
     const ahead = graph.ancestorsOf(batchId);
     if (!ahead.every((id) => SETTLED_AHEAD.has(d.batch(id)?.status ?? "QUEUED"))) continue;
     d.editBatch(batchId).aside = true;
@@ -48,6 +53,27 @@ export function ejectFailures(d: Draft, graph: LaneGraph): void {
     // failure is resolved in this very round, which changes the shape anyway.
     if (graph.depsOf(batchId).length > 0) d.shape++;
   }
+}
+
+/**
+ * A failed batch that a run built on it has since passed with (a speculative run behind it, which
+ * contained all of its PRs) most likely failed by a flake: instead of stepping aside, which throws
+ * away every run built on it and searches it aside, it is tested once more in its place, and the
+ * runs behind it stay valid. Only a failure of the tests, and once per batch: if it fails again,
+ * it steps aside as usual (a bad PR never merges: the batch merges from its own passing run only).
+ */
+function disprovedBySuccessor(d: Draft, batch: Readonly<Batch>): boolean {
+  if (batch.retried === true || batch.failure === null || batch.failure.probe === true) return false;
+  if (batch.failure.reason !== "TESTS_FAILED") return false;
+  const prs = batch.prs;
+  return d.allRuns().some(
+    (run) =>
+      run.kind === "main" &&
+      run.status === "PASSED" &&
+      run.batchId !== batch.id &&
+      d.batch(run.batchId)?.runId === run.id &&
+      prs.every((p) => run.base.includes(p)),
+  );
 }
 
 /**
