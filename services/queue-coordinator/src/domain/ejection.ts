@@ -1,4 +1,4 @@
-import type { Batch } from "./batch.js";
+import { isCurrentProbe, type Batch } from "./batch.js";
 import type { Bisection } from "./bisection.js";
 import type { Draft } from "./draft.js";
 import { targetsOverlap } from "./impacted-targets.js";
@@ -40,13 +40,17 @@ export function ejectFailures(d: Draft, graph: LaneGraph): void {
   for (const batchId of [...graph.withStatus("PENDING_FAILURE")]) {
     const batch = d.batch(batchId);
     if (batch === undefined || batch.aside === true) continue;
-    if (disprovedBySuccessor(d, batch)) {
-      restartBatch(d, batchId, "RESTART_REQUESTED");
-      d.editBatch(batchId).retried = true;
+    if (mayRetry(batch) && disprovedBySuccessor(d, batch)) {
+      retryInPlace(d, batchId);
       continue;
     }
     const ahead = graph.ancestorsOf(batchId);
     if (!ahead.every((id) => SETTLED_AHEAD.has(d.batch(id)?.status ?? "QUEUED"))) continue;
+    // Its probe passed on the target alone and everything ahead passed: only a flake failed it.
+    if (mayRetry(batch) && batch.probe?.passed === true && isCurrentProbe(batch, batch.probe.runId)) {
+      retryInPlace(d, batchId);
+      continue;
+    }
     d.editBatch(batchId).aside = true;
     ejectFailedBatch(d, batchId);
     // The lanes change shape: the line now goes on without this batch. With nothing ahead, the
@@ -57,14 +61,23 @@ export function ejectFailures(d: Draft, graph: LaneGraph): void {
 
 /**
  * A failed batch that a run built on it has since passed with (a speculative run behind it, which
- * contained all of its PRs) most likely failed by a flake: instead of stepping aside, which throws
- * away every run built on it and searches it aside, it is tested once more in its place, and the
- * runs behind it stay valid. Only a failure of the tests, and once per batch: if it fails again,
- * it steps aside as usual (a bad PR never merges: the batch merges from its own passing run only).
+ * contained all of its PRs), or whose probe passed once everything ahead passed, most likely failed
+ * by a flake: instead of stepping aside, which throws away every run built on it and searches it
+ * aside, it is tested once more in its place, and the runs behind it stay valid. Only a failure of
+ * the tests, and once per batch: if it fails again, it steps aside as usual (a bad PR never merges:
+ * the batch merges from its own passing run only).
  */
-function disprovedBySuccessor(d: Draft, batch: Readonly<Batch>): boolean {
+function mayRetry(batch: Readonly<Batch>): boolean {
   if (batch.retried === true || batch.failure === null || batch.failure.probe === true) return false;
-  if (batch.failure.reason !== "TESTS_FAILED") return false;
+  return batch.failure.reason === "TESTS_FAILED";
+}
+
+function retryInPlace(d: Draft, batchId: string): void {
+  restartBatch(d, batchId, "RESTART_REQUESTED");
+  d.editBatch(batchId).retried = true;
+}
+
+function disprovedBySuccessor(d: Draft, batch: Readonly<Batch>): boolean {
   const prs = batch.prs;
   return d.allRuns().some(
     (run) =>
