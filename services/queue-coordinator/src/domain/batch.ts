@@ -33,6 +33,11 @@ export interface Batch {
    * states stored before ejection existed.
    */
   aside?: boolean;
+  /**
+   * Its failure was disproved once by a passing run built on it, and it was tested again in its
+   * place (see ejection.ts); a second failure is searched as usual. Absent when never.
+   */
+  retried?: boolean;
   /** The batch's probe run (see probes.ts) and the members it tested; absent when never probed. */
   probe?: BatchProbe | null;
 }

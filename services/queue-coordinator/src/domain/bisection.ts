@@ -47,6 +47,11 @@ export interface Bisection {
    * do not count: they change nothing the runs tested.
    */
   laneMoved?: boolean;
+  /**
+   * Its good groups go back into the line whatever happens (set when members it vouched for went
+   * back at its start, see pending-failure.ts): merging one from its run would put it ahead of them.
+   */
+  requeueOnly?: boolean;
 }
 
 export interface NeededCombination {

@@ -1,4 +1,4 @@
-import type { Batch } from "./batch.js";
+import { isCurrentProbe, type Batch } from "./batch.js";
 import type { Bisection } from "./bisection.js";
 import type { Draft } from "./draft.js";
 import { targetsOverlap } from "./impacted-targets.js";
@@ -40,14 +40,53 @@ export function ejectFailures(d: Draft, graph: LaneGraph): void {
   for (const batchId of [...graph.withStatus("PENDING_FAILURE")]) {
     const batch = d.batch(batchId);
     if (batch === undefined || batch.aside === true) continue;
+    if (mayRetry(batch) && disprovedBySuccessor(d, batch)) {
+      retryInPlace(d, batchId);
+      continue;
+    }
     const ahead = graph.ancestorsOf(batchId);
     if (!ahead.every((id) => SETTLED_AHEAD.has(d.batch(id)?.status ?? "QUEUED"))) continue;
+    // Its probe passed on the target alone and everything ahead passed: only a flake failed it.
+    if (mayRetry(batch) && batch.probe?.passed === true && isCurrentProbe(batch, batch.probe.runId)) {
+      retryInPlace(d, batchId);
+      continue;
+    }
     d.editBatch(batchId).aside = true;
     ejectFailedBatch(d, batchId);
     // The lanes change shape: the line now goes on without this batch. With nothing ahead, the
     // failure is resolved in this very round, which changes the shape anyway.
     if (graph.depsOf(batchId).length > 0) d.shape++;
   }
+}
+
+/**
+ * A failed batch that a run built on it has since passed with (a speculative run behind it, which
+ * contained all of its PRs), or whose probe passed once everything ahead passed, most likely failed
+ * by a flake: instead of stepping aside, which throws away every run built on it and searches it
+ * aside, it is tested once more in its place, and the runs behind it stay valid. Only a failure of
+ * the tests, and once per batch: if it fails again, it steps aside as usual (a bad PR never merges:
+ * the batch merges from its own passing run only).
+ */
+function mayRetry(batch: Readonly<Batch>): boolean {
+  if (batch.retried === true || batch.failure === null || batch.failure.probe === true) return false;
+  return batch.failure.reason === "TESTS_FAILED";
+}
+
+function retryInPlace(d: Draft, batchId: string): void {
+  restartBatch(d, batchId, "RESTART_REQUESTED");
+  d.editBatch(batchId).retried = true;
+}
+
+function disprovedBySuccessor(d: Draft, batch: Readonly<Batch>): boolean {
+  const prs = batch.prs;
+  return d.allRuns().some(
+    (run) =>
+      run.kind === "main" &&
+      run.status === "PASSED" &&
+      run.batchId !== batch.id &&
+      d.batch(run.batchId)?.runId === run.id &&
+      prs.every((p) => run.base.includes(p)),
+  );
 }
 
 /**
@@ -95,6 +134,7 @@ export function restartStaleRuns(d: Draft, graph: LaneGraph): void {
 export function canMergeFromBisection(d: Draft, graph: LaneGraph, batchId: string): boolean {
   const batch = d.batch(batchId);
   const bisection = batch?.bisection;
+  if (bisection?.requeueOnly === true) return false;
   // A bisection that began while batches were ahead (a failed probe) tested without them. Its own
   // good groups still merging ahead of it do not count: its later runs were built on them.
   if (graph.ancestorsOf(batchId).some((id) => !isOwnGoodGroup(d, id, bisection))) return false;
@@ -137,7 +177,13 @@ export function sameLane(d: Draft, a: readonly number[], b: readonly number[]): 
  * they belong by priority and submission, that is ahead of every PR that has not started
  * testing, and are tested again with them (most often filling a forming batch).
  */
-export function requeueGoodGroup(d: Draft, batchId: string, prs: readonly number[], runId: string): void {
+export function requeueGoodGroup(
+  d: Draft,
+  batchId: string,
+  prs: readonly number[],
+  runId: string,
+  reason: "BISECTION_PASSED" | "BATCH_REFORMED" = "BISECTION_PASSED",
+): void {
   const present = new Set(prs.filter((n) => d.pr(n) !== undefined));
   if (present.size === 0) return;
   const mine = d.editBatch(batchId);
@@ -148,7 +194,10 @@ export function requeueGoodGroup(d: Draft, batchId: string, prs: readonly number
     const entry = d.editPr(n);
     entry.batchId = null;
     entry.startedTesting = false;
-    setPrState(d, n, "PENDING", "BISECTION_PASSED", runId);
+    // Vouched for by this run; a member sent back untested (BATCH_REFORMED) has used its voucher.
+    if (reason === "BISECTION_PASSED") entry.cleared = true;
+    else delete entry.cleared;
+    setPrState(d, n, "PENDING", reason, runId);
   }
   let index = requeueIndex(d, d.pr(prs.find((n) => present.has(n)) as number)?.priority.value ?? 0);
   for (const n of prs) if (present.has(n)) insertAt(d, n, index++);

@@ -2,6 +2,7 @@ import type { Batch } from "./batch.js";
 import { startBisection } from "./bisection.js";
 import type { Draft } from "./draft.js";
 import type { LaneGraph } from "./lanes.js";
+import { canMergeFromBisection, ejectsFailures, requeueGoodGroup } from "./ejection.js";
 import { endPr } from "./membership.js";
 import type { FailureReason } from "./reasons.js";
 import { restartBatch } from "./restarts.js";
@@ -41,6 +42,7 @@ export function resolvePendingFailures(d: Draft, graph: LaneGraph): void {
       ...startBisection(mine.prs, failure.runId, failure.reason, d.options.reuseBisectionResults),
       mergesAtStart: d.state.counters.merge,
     };
+    sendVouchedBack(d, graph, batchId);
     // The bisection starts in the next round, which sees this batch among the bisecting ones.
     d.shape++;
   }
@@ -55,6 +57,32 @@ export function resolvePendingFailures(d: Draft, graph: LaneGraph): void {
  */
 function confirmsAlone(d: Draft, reason: FailureReason): boolean {
   return d.state.settings.batch && reason === "TESTS_FAILED";
+}
+
+/**
+ * A member that a bisection cleared once already (it passed on the target and went back into the
+ * line) is rarely the culprit of the next batch that fails with it. When the batch's good groups
+ * can only go back into the line anyway (the line behind started without it), such members go
+ * back at once, untested, and the search looks at the others only: the runs that would clear them
+ * again are saved, and they are tested again in line, as they would have been. Each voucher is used
+ * once: if one of them was the culprit after all, its next failure is searched as usual.
+ */
+function sendVouchedBack(d: Draft, graph: LaneGraph, batchId: string): void {
+  if (!ejectsFailures(d)) return;
+  const batch = d.batch(batchId);
+  const bisection = batch?.bisection;
+  if (batch === undefined || bisection == null) return;
+  const vouched = batch.prs.filter((n) => d.pr(n)?.cleared === true);
+  if (vouched.length === 0 || vouched.length === batch.prs.length) return;
+  if (canMergeFromBisection(d, graph, batchId)) return;
+  const rest = batch.prs.filter((n) => !vouched.includes(n));
+  const failure = batch.failure as NonNullable<Batch["failure"]>;
+  d.editBatch(batchId).bisection = {
+    ...startBisection(rest, failure.runId, failure.reason, d.options.reuseBisectionResults),
+    mergesAtStart: bisection.mergesAtStart,
+    requeueOnly: true,
+  };
+  requeueGoodGroup(d, batchId, vouched, failure.runId, "BATCH_REFORMED");
 }
 
 function successorsFinished(d: Draft, graph: LaneGraph, batchId: string): boolean {

@@ -13,7 +13,7 @@ import type { PlannerState } from "./planner-state.js";
 import { DEFAULT_PLANNER_OPTIONS, type PlannerOptions } from "./planner-options.js";
 import { restartBatch } from "./restarts.js";
 import { startMainRuns } from "./scheduling.js";
-import { ejectFailures, restartStaleRuns } from "./ejection.js";
+import { ejectFailures, isOffline, restartStaleRuns } from "./ejection.js";
 import { expireTimedOutRuns, nextTimeoutAt } from "./test-results.js";
 
 export interface PlanningStep {
@@ -80,14 +80,21 @@ function fingerprint(d: Draft): number {
   return d.shape;
 }
 
-/** Only urgent PRs interrupt running tests: everything behind one in its lane restarts. */
+/**
+ * Only urgent PRs interrupt running tests: everything behind one in its lane restarts. A failed
+ * batch resolved aside is not in the line: its search goes on (restarting it would forget its
+ * failure and put a batch known to fail back in line).
+ */
 function restartBehindUrgent(d: Draft, graph: LaneGraph): void {
   const inserted = d.urgentInsertions;
   d.urgentInsertions = [];
   for (const n of inserted) {
     const batchId = d.pr(n)?.batchId;
     if (batchId === null || batchId === undefined) continue;
-    for (const behind of graph.descendantsOf(batchId)) restartBatch(d, behind, "URGENT_PR_AHEAD");
+    for (const behind of graph.descendantsOf(batchId)) {
+      if (isOffline(d, behind)) continue;
+      restartBatch(d, behind, "URGENT_PR_AHEAD");
+    }
   }
 }
 

@@ -70,6 +70,12 @@ export interface PullRequestEntry {
   mergeId: string | null;
   /** Absent in entries stored before priorities could change. */
   priorityChanges?: PriorityChange[];
+  /**
+   * A bisection run passed with this PR and sent it back into the line to be tested again (see
+   * requeueGoodGroup); when a batch holding it fails, the search looks at the others (see
+   * pending-failure.ts). Forgotten when used or when the PR leaves the queue; absent when never set.
+   */
+  cleared?: boolean;
 }
 
 export type Readiness =

@@ -106,7 +106,10 @@ function dissolveStraddledBatches(d: Draft, index: number): void {
 
 /**
  * Dissolves batches whose PRs must be batched again in their places: each restarts, and so does
- * every run built on it.
+ * every main run built on it. A bisection's runs are left alone: the only line PRs one contains are
+ * the good groups it sent back into the line, whose new cut into batches changes nothing the
+ * search tested (restarting it would forget its failure and put it back in line ahead of every
+ * run in flight, making them all stale).
  */
 export function dissolveBatches(d: Draft, batchIds: readonly string[]): void {
   for (const id of batchIds) {
@@ -114,7 +117,7 @@ export function dissolveBatches(d: Draft, batchIds: readonly string[]): void {
     if (batch === undefined || batch.status === "MERGING") continue;
     restartBatch(d, id, "BATCH_REFORMED");
     dropRunsOf(d, id, "BATCH_REFORMED");
-    restartRunsContaining(d, new Set(batch.prs), "BATCH_REFORMED", id);
+    restartRunsContaining(d, new Set(batch.prs), "BATCH_REFORMED", id, true);
     for (const n of batch.prs) d.editPr(n).batchId = null;
     d.deleteBatch(id);
   }
@@ -145,5 +148,6 @@ export function takeOutOfQueue(d: Draft, n: number, exceptBatch: string | null =
   const mine = d.editPr(n);
   mine.startedTesting = false;
   mine.enqueuedAt = null;
+  if (mine.cleared !== undefined) delete mine.cleared;
   restartRunsContaining(d, new Set([n]), "ITEM_AHEAD_REMOVED", exceptBatch);
 }

@@ -45,15 +45,20 @@ export function restartBatch(d: Draft, batchId: string, reason: RestartReason): 
   }
 }
 
-/** Restarts every batch whose runs contain one of `prs` (under test or in the base). */
+/**
+ * Restarts every batch whose runs contain one of `prs` (under test or in the base); with
+ * `mainOnly`, only main runs count.
+ */
 export function restartRunsContaining(
   d: Draft,
   prs: ReadonlySet<number>,
   reason: RestartReason,
   exceptBatch: string | null = null,
+  mainOnly = false,
 ): void {
   const affected = new Set<string>();
   for (const run of d.allRuns()) {
+    if (mainOnly && run.kind !== "main") continue;
     if (run.batchId !== exceptBatch && containsAny(run, prs)) affected.add(run.batchId);
   }
   for (const id of affected) restartBatch(d, id, reason);

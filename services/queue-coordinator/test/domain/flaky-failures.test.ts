@@ -52,6 +52,31 @@ describe("planner: a failure whose bisection finds no culprit is a flake", () =>
     ]);
   });
 
+  it("a failed batch that a run built on it passed with is tested again in its place, and the run behind it stays", () => {
+    new Scenario({ batch: true, batchingMinSize: 2, concurrency: 2 }).play([
+      ["submit A", {}],
+      ["submit B", {}, ["test AB"]],
+      ["submit C", {}],
+      ["submit D", {}, ["test CD on AB"]],
+      ["pass CD", { C: "TESTS_PASSED", D: "TESTS_PASSED" }, []],
+      // CD passed with A and B in its base: AB's failure was a flake. No bisection, CD not restarted.
+      ["fail AB", { A: "TESTING", B: "TESTING", C: "TESTS_PASSED" }, ["test AB"]],
+      ["pass AB", { A: "TESTS_PASSED" }, ["merge AB"]],
+      ["merged A", { A: "MERGED", B: "MERGED" }, ["merge CD"]],
+      ["merged C", { C: "MERGED", D: "MERGED" }, []],
+    ]);
+    // Once only: a second failure is searched as usual.
+    new Scenario({ batch: true, batchingMinSize: 2, concurrency: 2 }).play([
+      ["submit A", {}],
+      ["submit B", {}, ["test AB"]],
+      ["submit C", {}],
+      ["submit D", {}, ["test CD on AB"]],
+      ["pass CD", { C: "TESTS_PASSED" }, []],
+      ["fail AB", { A: "TESTING" }, ["test AB"]],
+      ["fail AB", { A: "PENDING_FAILURE", C: "TESTING" }, ["bisect A", "test CD"]],
+    ]);
+  });
+
   it("a PR tested alone whose run fails is tested once more, and fails only if that fails too", () => {
     const settings = { batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 1 };
     new Scenario(settings).play([

@@ -14,6 +14,17 @@ describe("planner: priorities", () => {
     ]);
   });
 
+  it("an urgent PR leaves a failed batch being searched aside alone", () => {
+    new Scenario({ batch: true, batchingMinSize: 2, concurrency: 2 }).play([
+      ["submit A", {}],
+      ["submit B", {}, ["test AB"]],
+      ["fail AB", { A: "PENDING_FAILURE" }, ["bisect A"]],
+      // The search is not in the line: it goes on, and AB does not come back into line to fail again.
+      ["submit U urgent", { U: "TESTING", A: "PENDING_FAILURE", B: "PENDING_FAILURE" }, ["test U"]],
+      ["pass A", { A: "PENDING" }, ["bisect B on A"]],
+    ]);
+  });
+
   it("an urgent PR takes a slot from the latest run in another lane", () => {
     new Scenario({ mode: "PARALLEL", concurrency: 2 }).play([
       ["submit A", {}],
