@@ -73,20 +73,22 @@ function mayRetry(batch: Readonly<Batch>): boolean {
 }
 
 function retryInPlace(d: Draft, batchId: string): void {
-  restartBatch(d, batchId, "RESTART_REQUESTED");
+  restartBatch(d, batchId, "FAILURE_NOT_CONFIRMED");
   d.editBatch(batchId).retried = true;
 }
 
 function disprovedBySuccessor(d: Draft, batch: Readonly<Batch>): boolean {
   const prs = batch.prs;
-  return d.allRuns().some(
-    (run) =>
-      run.kind === "main" &&
-      run.status === "PASSED" &&
-      run.batchId !== batch.id &&
-      d.batch(run.batchId)?.runId === run.id &&
-      prs.every((p) => run.base.includes(p)),
-  );
+  return d
+    .allRuns()
+    .some(
+      (run) =>
+        run.kind === "main" &&
+        run.status === "PASSED" &&
+        run.batchId !== batch.id &&
+        d.batch(run.batchId)?.runId === run.id &&
+        prs.every((p) => run.base.includes(p)),
+    );
 }
 
 /**
@@ -182,7 +184,7 @@ export function requeueGoodGroup(
   batchId: string,
   prs: readonly number[],
   runId: string,
-  reason: "BISECTION_PASSED" | "BATCH_REFORMED" = "BISECTION_PASSED",
+  reason: "BISECTION_PASSED" | "CLEARED_BY_EARLIER_BISECTION" = "BISECTION_PASSED",
 ): void {
   const present = new Set(prs.filter((n) => d.pr(n) !== undefined));
   if (present.size === 0) return;
@@ -194,7 +196,7 @@ export function requeueGoodGroup(
     const entry = d.editPr(n);
     entry.batchId = null;
     entry.startedTesting = false;
-    // Vouched for by this run; a member sent back untested (BATCH_REFORMED) has used its voucher.
+    // Vouched for by this run; a member sent back untested (CLEARED_BY_EARLIER_BISECTION) has used its voucher.
     if (reason === "BISECTION_PASSED") entry.cleared = true;
     else delete entry.cleared;
     setPrState(d, n, "PENDING", reason, runId);

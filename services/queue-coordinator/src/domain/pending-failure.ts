@@ -82,7 +82,7 @@ function sendVouchedBack(d: Draft, graph: LaneGraph, batchId: string): void {
     mergesAtStart: bisection.mergesAtStart,
     requeueOnly: true,
   };
-  requeueGoodGroup(d, batchId, vouched, failure.runId, "BATCH_REFORMED");
+  requeueGoodGroup(d, batchId, vouched, failure.runId, "CLEARED_BY_EARLIER_BISECTION");
 }
 
 function successorsFinished(d: Draft, graph: LaneGraph, batchId: string): boolean {

@@ -20,6 +20,11 @@ export const RESTART_REASONS = [
   "HEAD_CHANGED",
   "TARGETS_CHANGED",
   "BASE_BRANCH_CHANGED",
+  // A failed batch tested once more where it stands: a later run built on it passed, so its failure
+  // was most likely a flake.
+  "FAILURE_NOT_CONFIRMED",
+  // A PR a bisection already cleared once goes back into line untested when its next batch fails.
+  "CLEARED_BY_EARLIER_BISECTION",
 ] as const;
 export type RestartReason = (typeof RESTART_REASONS)[number];
 
