@@ -322,7 +322,10 @@ async function comment(ctx: Context, payload: unknown): Promise<Outcome> {
   const repo = repoOf(input.repository);
   const refusal = foreign(ctx, repo);
   if (refusal) return refusal;
-  const result = await runCommentCommand(ctx.deps.queue, ctx.org, input, ctx.delivery);
+  const result = await runCommentCommand(ctx.deps.queue, ctx.org, input, {
+    idempotencyKey: ctx.delivery,
+    requireAuthorAssociation: true,
+  });
   if (result.outcome === "ignored") return ignored(result.reason ?? "");
   const reply = result.reply ?? "";
   if (reply && ctx.deps.replies) {

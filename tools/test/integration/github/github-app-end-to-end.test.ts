@@ -252,6 +252,43 @@ describe("GitHub App end to end: webhooks in, CI on the test branch, merge, chec
     await rm(dir, { recursive: true, force: true });
   });
 
+  it("refuses /svc commands of commenters who are not the repository's owners, members or collaborators, and says so on the PR", async () => {
+    for (const [association, body] of [
+      ["NONE", "/svc merge"],
+      ["CONTRIBUTOR", "/svc cancel"],
+      ["FIRST_TIME_CONTRIBUTOR", "/svc merge --priority=urgent"],
+      [undefined, "/svc merge"],
+    ] as const) {
+      const p = mergeComment(9);
+      p.comment.body = body;
+      p.comment.user = { ...p.comment.user, login: "stranger" };
+      if (association === undefined) delete p.comment.author_association;
+      else p.comment.author_association = association;
+      const answer = await deliver("issue_comment", p);
+      expect(answer.outcome, String(association)).to.equal("refused");
+      expect(answer.reply).to.match(
+        new RegExp(
+          `^@stranger, only the repository's owners.*\\(your association .* is ${association ?? "unknown"}\\)`,
+        ),
+      );
+    }
+    const pr = await gw.post(
+      "/getSubmittedPullRequest",
+      { repo, targetBranch: "main", pr: { number: 9 } },
+      admin,
+    );
+    expect(pr.status, "nothing was submitted").to.equal(404);
+    // The refusals are posted on the PR, once each.
+    await eventually(() => {
+      const refusals = double
+        .calls("issues/create-comment")
+        .filter((r) => r.pathParams.issue_number === "9")
+        .map((r) => String((r.body as { body: string }).body));
+      expect(refusals.filter((b) => b.startsWith("@stranger, only"))).to.have.length(4);
+    }, 30_000);
+    double.assertNoViolations();
+  });
+
   it("merges a PR by git fast-forward after /svc merge and a green check suite on its test branch", async () => {
     await call("/createQueue", { repo, targetBranch: "main" });
     await call("/updateQueue", { repo, targetBranch: "main", mergeMethod: "MERGE_COMMIT" });
