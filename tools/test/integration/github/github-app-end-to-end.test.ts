@@ -429,6 +429,53 @@ describe("GitHub App end to end: webhooks in, CI on the test branch, merge, chec
     double.assertNoViolations();
   });
 
+  it("marks merged the PRs GitHub merged when it refuses the next PR of the batch, and re-tests only that one", async () => {
+    git(work, "fetch", "-q", "origin", "main");
+    git(work, "push", "-q", "origin", "FETCH_HEAD:refs/heads/squash");
+    await call("/createQueue", { repo, targetBranch: "squash" });
+    await call("/updateQueue", {
+      repo,
+      targetBranch: "squash",
+      mergeMethod: "SQUASH",
+      batch: true,
+      batchingMinSize: 2,
+    });
+    double.script(
+      "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge",
+      (r) =>
+        r.pathParams.pull_number === "22"
+          ? { status: 405, body: { message: "Pull Request is not mergeable" } }
+          : undefined,
+      Infinity,
+    );
+    for (const n of [21, 22]) {
+      git(work, "fetch", "-q", "origin", "squash");
+      git(work, "checkout", "-q", "-B", `feature-${n}`, "FETCH_HEAD");
+      await writeFile(path.join(work, `change-${n}.txt`), `change ${n}\n`);
+      git(work, "add", ".");
+      git(work, "commit", "-q", "-m", `Change ${n}`);
+      git(work, "push", "-q", "-f", "origin", `HEAD:refs/heads/feature-${n}`, `HEAD:refs/pull/${n}/head`);
+      await deliver("pull_request", pullRequestOpened(n, "squash"));
+      expect((await deliver("issue_comment", mergeComment(n))).outcome).to.equal("applied");
+    }
+    const batch = await testBranchOf("squash", 22);
+    expect((await testBranchOf("squash", 21)).testRunId, "tested together").to.equal(batch.testRunId);
+    await deliver("check_suite", checkSuiteCompleted(batch.testBranch, batch.testBranchSha, "success"));
+
+    await eventually(async () => expect(await stateOf("squash", 21)).to.equal("MERGED"), 60_000);
+    // #22 is tested again, on its own, in a new run.
+    const again = await testBranchOf("squash", 22);
+    expect(again.testRunId).to.not.equal(batch.testRunId);
+    expect(await stateOf("squash", 22)).to.equal("TESTING");
+    expect(
+      double
+        .calls("PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge")
+        .map((c) => c.pathParams.pull_number),
+    ).to.include.members(["21", "22"]);
+    double.clearScripts();
+    double.assertNoViolations();
+  });
+
   it("restarts the runs of a queue whose target moved outside it, once per pushed head", async () => {
     await call("/createQueue", { repo, targetBranch: "hotfix" });
     git(work, "fetch", "-q", "origin", "main");
