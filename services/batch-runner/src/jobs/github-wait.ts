@@ -13,6 +13,7 @@ export const GITHUB_WAIT_DELIVERIES = 30;
 /** A retry-after is waited at least this long (GitHub sends 0 too) and at most this long per delivery. */
 const SHORTEST_WAIT_MS = 1_000;
 const LONGEST_WAIT_MS = 15 * 60_000;
+const MAX_TRACKED_JOBS = 10_000;
 
 /** The merge consumer's last delivery of a job (it allows `maxDeliver` failures and the waits on top). */
 export function isLastDelivery(deliveryCount: number, maxDeliver: number): boolean {
@@ -57,7 +58,11 @@ export class GitHubWaits {
     if (waited + delayMs > GITHUB_PATIENCE_MS) return undefined;
     // The consumer drops the job after its last delivery: that one must end with a result.
     if (isLastDelivery(deliveryCount, maxDeliver)) return undefined;
-    this.waits.set(jobId, (this.waits.get(jobId) ?? 0) + 1);
+    const waits = (this.waits.get(jobId) ?? 0) + 1;
+    this.waits.delete(jobId);
+    // Jobs another replica finished are never done here: keep the most recent ones only.
+    if (this.waits.size >= MAX_TRACKED_JOBS) this.waits.delete(this.waits.keys().next().value!);
+    this.waits.set(jobId, waits);
     const message = error instanceof Error ? error.message : String(error);
     return new UnavailableError(
       `${message}; waiting ${Math.round(delayMs / 1000)} s as GitHub asked`,
