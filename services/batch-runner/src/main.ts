@@ -200,7 +200,10 @@ if (isEntryPoint(import.meta.url)) {
         }),
         jobConcurrency: config.BATCH_RUNNER_JOB_CONCURRENCY,
         maxRunSeconds: config.BATCH_RUNNER_MAX_RUN_SECONDS,
-        ...(app && { github: new GitHubAppClient({ settings: app, logger: runtime.logger }) }),
+        // A longer retry-after goes back to NATS (the merge job is redelivered after it) instead of holding a job slot.
+        ...(app && {
+          github: new GitHubAppClient({ settings: app, logger: runtime.logger, maxInlineWaitMs: 10_000 }),
+        }),
       },
     });
     runtime.shutdown.on("stop-consuming", "batch-runner jobs", () => runner.stopConsuming());

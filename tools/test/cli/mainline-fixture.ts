@@ -1,12 +1,14 @@
 import path from "node:path";
 import { connect, type NatsConnection } from "nats";
-import { NatsServer } from "@mainline/testing";
+import { NatsServer, type TestAppCredentials } from "@mainline/testing";
 import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
 import { createFlakyService } from "@mainline/flaky-analytics";
 import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
-import { startGrpcServer, type GrpcServerHandle } from "@mainline/kit/grpc/index";
+import { GitHubAppClient } from "@mainline/kit/github/index";
+import { createGrpcClient, startGrpcServer, type GrpcServerHandle } from "@mainline/kit/grpc/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { openStore, type Store } from "@mainline/kit/store/index";
+import { QueueCoordinatorClient } from "@mainline/proto/queue";
 import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
 import { WebhooksApp } from "@mainline/webhooks";
 import type { CliIo, TextSink } from "../../src/cli/cli-io.js";
@@ -45,10 +47,15 @@ export class MainlineFixture {
     private readonly stops: (() => Promise<unknown>)[],
   ) {}
 
-  /** `github`: the GitHub App's webhook secret, which turns the App's routes on. */
+  /**
+   * `github`: the GitHub App's webhook secret, which turns the App's routes on; with `app` (a GitHub double's
+   * URL and the App's credentials) the webhooks service talks back to it and the gateway posts command replies.
+   */
   static async start(
     workDir: string,
-    options: { github?: { webhookSecret: string } } = {},
+    options: {
+      github?: { webhookSecret: string; app?: { apiUrl: string; credentials: TestAppCredentials } };
+    } = {},
   ): Promise<MainlineFixture> {
     const stops: (() => Promise<unknown>)[] = [];
     const logger = createLogger("cli-test", process.env.TEST_LOG_LEVEL ?? "silent");
@@ -116,6 +123,31 @@ export class MainlineFixture {
           WEBHOOKS_ACK_WAIT_MS: 30_000,
           WEBHOOKS_RECONCILE_INTERVAL_MS: 1000,
         },
+        ...(options.github?.app
+          ? {
+              github: {
+                client: new GitHubAppClient({
+                  settings: {
+                    appId: options.github.app.credentials.appId,
+                    privateKey: options.github.app.credentials.privateKey,
+                    webhookSecret: undefined,
+                    apiUrl: options.github.app.apiUrl,
+                  },
+                  logger,
+                  writeSpacingMs: 0,
+                  notificationSpacingMs: 0,
+                  retryUnitMs: 10,
+                  maxInlineWaitMs: 0,
+                }),
+                coordinator: createGrpcClient(QueueCoordinatorClient, coordinator.address),
+                publicUrl: "https://mainline.example.com",
+                leaseMs: 1_500,
+                maxAttempts: 10,
+                retryMs: 200,
+                pollMs: 200,
+              },
+            }
+          : {}),
       });
       stops.unshift(() => webhooks.stop());
       const webhooksAddress = await serve(webhooks.grpc);
@@ -126,7 +158,14 @@ export class MainlineFixture {
           flaky: flakyAddress,
           webhooks: webhooksAddress,
         },
-        options.github ? { github: options.github } : {},
+        options.github
+          ? {
+              github: {
+                webhookSecret: options.github.webhookSecret,
+                ...(options.github.app ? { replies: "webhooks-service" as const } : {}),
+              },
+            }
+          : {},
       );
       stops.unshift(() => gateway.stop());
       const token = await gateway.organization("acme");

@@ -231,6 +231,20 @@ describe("code-host events: signatures, pull_request facts and /svc comment comm
       expect(answer.reply).to.contain("urgent, high, medium, low, or an integer from 0 to 255");
     });
 
+    it("refuses commands of a commenter GitHub says is not an owner, member or collaborator, and says why", async () => {
+      for (const association of ["NONE", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR"]) {
+        const event = prComment("/svc merge");
+        event.comment.author_association = association;
+        const response = await send("/code-host/comment-events", event);
+        const answer = (await response.json()) as { outcome: string; reply?: string };
+        expect(answer, association).to.deep.include({ outcome: "refused", command: "merge" });
+        expect(answer.reply).to.match(
+          /only the repository's owners, members of its organisation and its collaborators can run `\/svc` commands/,
+        );
+      }
+      expect((await submitted()).status).to.equal(404);
+    });
+
     it("/svc merge --priority=high submits the PR to the queue of its base branch", async () => {
       const answer = await comment("LGTM, shipping it.\n\n/svc merge --priority=high");
       expect(answer).to.deep.equal({

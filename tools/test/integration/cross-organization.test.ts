@@ -325,6 +325,10 @@ describe("organisations are isolated on every endpoint (the whole system, one to
       expect(status.installations).to.deep.equal([]);
       expect(status).to.not.have.property("unclaimedInstallations");
     },
+    listGitHubCalls: async () => {
+      const own = await ok(call("GET", "/github/calls?limit=200", beta), "beta's GitHub calls");
+      expect(own.calls, "only beta's own calls, and beta has none").to.deep.equal([]);
+    },
     receiveGitHubWebhook: async () =>
       refused(await post("/github/webhooks", beta, prEvent(1, "main", "hijack")), [401]),
   };

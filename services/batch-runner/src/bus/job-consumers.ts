@@ -1,6 +1,7 @@
 import type { JetStreamManager } from "nats";
 import { ensureConsumer } from "@mainline/kit/bus/index";
 import { STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
+import { GITHUB_WAIT_DELIVERIES } from "../jobs/github-wait.js";
 
 /**
  * The batch-runner's durable consumers on the jobs stream. Every replica binds to the same
@@ -35,7 +36,9 @@ export async function provisionJobConsumers(
       durable,
       filterSubjects: [subject],
       ackWaitMs: settings.ackWaitMs,
-      maxDeliver: settings.maxDeliver,
+      // A merge through GitHub's API also waits out GitHub's retry-after, on deliveries of their own.
+      maxDeliver:
+        settings.maxDeliver + (durable === JOB_CONSUMERS.merge.durable ? GITHUB_WAIT_DELIVERIES : 0),
     });
   }
 }

@@ -1,6 +1,6 @@
 import type { GitHubAppClient } from "@mainline/kit/github/index";
 import { MergeMethod, type MergeJob } from "@mainline/proto/queue";
-import { InvalidArgumentError } from "@mainline/kit/errors/index";
+import { InvalidArgumentError, MainlineError, type ErrorCode } from "@mainline/kit/errors/index";
 import { TargetMovedError } from "../git/git-errors.js";
 import { assertSha } from "../git/ref-names.js";
 import type { Mirror, RepositoryCache } from "../git/repository-cache.js";
@@ -12,6 +12,35 @@ export interface ApiMergeResult {
   /** The target's head after each PR, in order. */
   readonly landedShas: string[];
   readonly alreadyMerged: boolean;
+}
+
+/**
+ * Some PRs of the merge are merged on GitHub and the next one was refused (a rate limit that outlasted the job's
+ * retries, a PR closed or pushed to meanwhile): the target holds what did land, which the result reports rather
+ * than failing the whole merge. Retryable as its cause is: a redelivery skips the PRs already merged.
+ */
+export class PartialMergeError extends MainlineError {
+  readonly code: ErrorCode;
+  readonly retryable: boolean;
+  override readonly retryAfterMs: number | undefined;
+  constructor(
+    /** The PRs merged on GitHub, in queue order. */
+    readonly mergedPrs: readonly number[],
+    /** The target's head after each of them. */
+    readonly landedShas: readonly string[],
+    /** The PR GitHub refused. */
+    readonly refusedPr: number,
+    readonly reason: unknown,
+  ) {
+    const why = reason instanceof Error ? reason.message : String(reason);
+    super(
+      `merged ${mergedPrs.map((n) => `#${n}`).join(", ")} through the GitHub API, then #${refusedPr} was refused: ${why}`,
+      { cause: reason },
+    );
+    this.code = reason instanceof MainlineError ? reason.code : "INTERNAL";
+    this.retryable = reason instanceof MainlineError ? reason.retryable : true;
+    this.retryAfterMs = reason instanceof MainlineError ? reason.retryAfterMs : undefined;
+  }
 }
 
 const METHOD: Partial<Record<MergeMethod, "merge" | "squash" | "rebase">> = {
@@ -41,6 +70,7 @@ export async function mergeThroughGitHub(
     throw new InvalidArgumentError("mergeMethod", "must be MERGE_COMMIT, SQUASH or REBASE");
   const repo = request.queue.repo;
   if (!repo) throw new InvalidArgumentError("queue.repo", "is required");
+  const { owner, name } = repo;
   for (const pr of job.pullRequests) {
     assertSha("pullRequests.headSha", pr.headSha);
     assertSha("pullRequests.testedCommitSha", pr.testedCommitSha);
@@ -85,13 +115,36 @@ export async function mergeThroughGitHub(
   });
 
   const landedShas: string[] = [];
+  const mergedPrs: number[] = [];
   for (const [i, pr] of job.pullRequests.entries()) {
     const state = states[i]!;
     if (state.merged) {
       landedShas.push(state.merge_commit_sha ?? "");
+      mergedPrs.push(pr.number);
       continue;
     }
-    if (state.state !== "open")
+    try {
+      landedShas.push(await mergeOne(pr, state.state));
+      mergedPrs.push(pr.number);
+    } catch (error) {
+      if (mergedPrs.length === 0) throw error;
+      throw new PartialMergeError(
+        mergedPrs,
+        landedShas.filter((s) => s !== ""),
+        pr.number,
+        error,
+      );
+    }
+  }
+  return {
+    previousSha,
+    mergedSha: landedShas.at(-1) ?? previousSha,
+    landedShas: landedShas.filter((s) => s !== ""),
+    alreadyMerged: states.every((s) => s.merged),
+  };
+
+  async function mergeOne(pr: MergeJob["pullRequests"][number], state: string): Promise<string> {
+    if (state !== "open")
       throw new TargetMovedError(
         target,
         previousSha,
@@ -100,8 +153,8 @@ export async function mergeThroughGitHub(
       );
     const merged = await github.call(`merge pull request #${pr.number}`, async () => {
       const { data } = await octokit.request("PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge", {
-        owner: repo.owner,
-        repo: repo.name,
+        owner,
+        repo: name,
         pull_number: pr.number,
         sha: pr.headSha,
         merge_method: method,
@@ -111,14 +164,8 @@ export async function mergeThroughGitHub(
       });
       return data;
     });
-    landedShas.push(merged.sha);
+    return merged.sha;
   }
-  return {
-    previousSha,
-    mergedSha: landedShas.at(-1) ?? previousSha,
-    landedShas: landedShas.filter((s) => s !== ""),
-    alreadyMerged: states.every((s) => s.merged),
-  };
 }
 
 async function targetHead(mirror: Mirror, branch: string): Promise<string> {

@@ -10,7 +10,8 @@ import { fastForwardTarget } from "../git/merge.js";
 import { assertRunId } from "../git/ref-names.js";
 import type { RepositoryCache } from "../git/repository-cache.js";
 import { deleteTestBranches } from "../git/test-branch-cleanup.js";
-import { mergeThroughGitHub } from "./github-api-merge.js";
+import { mergeThroughGitHub, PartialMergeError } from "./github-api-merge.js";
+import { GitHubWaits, isLastDelivery } from "./github-wait.js";
 import { readMergeJob, type MergeRequest } from "./merge-request.js";
 import { retryLater, shouldRetry } from "./retry-later.js";
 
@@ -31,7 +32,8 @@ export interface MergeHandlerDeps {
  * the target and reports MERGED again, pushing nothing.
  */
 export function mergeJobHandler(deps: MergeHandlerDeps): DeliveryHandler<MergeJob> {
-  return async ({ data: job, deliveryCount }) => {
+  const waits = new GitHubWaits();
+  return async ({ data: job, deliveryCount, publishedAt }) => {
     assertRunId("mergeId", job.mergeId);
     const log = deps.logger.child({ mergeId: job.mergeId, deliveryCount });
     let request: MergeRequest;
@@ -87,12 +89,32 @@ export function mergeJobHandler(deps: MergeHandlerDeps): DeliveryHandler<MergeJo
           message: error.message,
           finishedAt: deps.clock(),
         });
-      } else if (shouldRetry(error, deliveryCount, deps.maxDeliver)) {
-        throw retryLater(error, deliveryCount);
       } else {
-        result = failed(job, error, deps.clock());
+        const wait = waits.waitFor(
+          job.mergeId,
+          error,
+          deliveryCount,
+          deps.maxDeliver,
+          publishedAt,
+          deps.clock(),
+        );
+        if (wait !== undefined) {
+          log.warn(
+            { err: error, delayMs: wait.retryAfterMs },
+            "GitHub asked to wait; the merge is redelivered",
+          );
+          throw wait;
+        }
+        const failures = waits.failures(job.mergeId, deliveryCount);
+        if (!isLastDelivery(deliveryCount, deps.maxDeliver) && shouldRetry(error, failures, deps.maxDeliver))
+          throw retryLater(error, failures);
+        result =
+          error instanceof PartialMergeError
+            ? partiallyMerged(job, request, error, deps.clock())
+            : failed(job, error, deps.clock());
       }
     }
+    waits.done(job.mergeId);
     await publishMergeResult(deps.js, result);
     log.info({ outcome: MergeOutcome[result.outcome], newTargetSha: result.newTargetSha }, "merge finished");
     if (result.outcome === MergeOutcome.MERGED) await cleanUp(deps, request, log);
@@ -113,6 +135,29 @@ async function cleanUp(deps: MergeHandlerDeps, request: MergeRequest, log: Logge
   } catch (error) {
     log.warn({ err: error }, "could not delete obsolete test branches; leaving them");
   }
+}
+
+/**
+ * Some PRs landed on GitHub and the next was refused: the target moved by the queue's own merges. The result
+ * names the PRs that landed (the queue marks them merged) and the heads they left (their push events are the
+ * queue's own); the queue re-tests the rest on the new target.
+ */
+function partiallyMerged(
+  job: MergeJob,
+  request: MergeRequest,
+  error: PartialMergeError,
+  finishedAt: Date,
+): MergeResult {
+  return MergeResult.fromPartial({
+    mergeId: job.mergeId,
+    queue: request.queue,
+    outcome: MergeOutcome.TARGET_MOVED,
+    newTargetSha: error.landedShas.at(-1) ?? "",
+    landedShas: [...error.landedShas],
+    mergedPrNumbers: [...error.mergedPrs],
+    message: error.message,
+    finishedAt,
+  });
 }
 
 function failed(job: MergeJob, error: unknown, finishedAt: Date): MergeResult {

@@ -9,6 +9,23 @@ import { priorityOf } from "../api/queue-mapping.js";
 type Actionable = Extract<CommentCommand, { kind: "merge" | "cancel" }>;
 
 /**
+ * The comment authors whose `/svc` commands are acted on: the repository's owner, members of its organisation
+ * and its collaborators (GitHub's `comment.author_association`). Anyone else who can comment (on a public
+ * repository: anyone) is refused, so a stranger cannot queue or cancel a PR.
+ */
+export const COMMAND_AUTHOR_ASSOCIATIONS = ["OWNER", "MEMBER", "COLLABORATOR"] as const;
+
+export interface CommentCommandOptions {
+  /** The code host's delivery id: a redelivered comment then answers as the first delivery did. */
+  idempotencyKey?: string;
+  /**
+   * A comment without `author_association` is refused when true (GitHub App deliveries: GitHub always sends
+   * it); when false it is accepted, the relay that holds the API token vouching for the author.
+   */
+  requireAuthorAssociation?: boolean;
+}
+
+/**
  * Acts on a `/svc` command in a pull-request comment for the organisation `org`. Everything the commenter got
  * wrong, or that the queue refuses, becomes a reply (HTTP 200): the delivery itself succeeded, and a failed
  * delivery would only make the code host redeliver a comment that can never succeed. Only failures of our own
@@ -18,14 +35,21 @@ export async function runCommentCommand(
   queue: QueueCoordinatorClient,
   org: string,
   event: IssueCommentEvent,
-  /** The code host's delivery id: a redelivered comment then answers as the first delivery did. */
-  idempotencyKey?: string,
+  options: CommentCommandOptions = {},
 ): Promise<CommentCommandResponse> {
+  const { idempotencyKey } = options;
   // Editing or deleting a comment must not merge or cancel again.
   if (event.action !== "created") return ignored(`comment ${event.action}: only new comments carry commands`);
   if (!event.issue.pull_request) return ignored("the comment is on an issue, not on a pull request");
   const command = parseCommentCommand(event.comment.body ?? "");
   if (command.kind === "none") return ignored("the comment holds no /svc command");
+  const refusal = authorRefusal(event, options.requireAuthorAssociation === true);
+  if (refusal !== undefined)
+    return {
+      outcome: "refused",
+      ...(command.kind === "invalid" ? {} : { command: command.kind }),
+      reply: refusal,
+    };
   if (command.kind === "invalid") return { outcome: "refused", reply: command.reply };
   try {
     return await apply(queue, org, event, command, idempotencyKey);
@@ -107,6 +131,19 @@ async function apply(
     command: "merge",
     reply: `#${number} joined the merge queue of \`${branch}\` (${details.join("; ")}).`,
   };
+}
+
+/** Why the comment's author may not run commands, or undefined when they may. */
+function authorRefusal(event: IssueCommentEvent, required: boolean): string | undefined {
+  const association = event.comment.author_association?.toUpperCase();
+  if (association === undefined && !required) return undefined;
+  if (association !== undefined && (COMMAND_AUTHOR_ASSOCIATIONS as readonly string[]).includes(association))
+    return undefined;
+  return (
+    `@${event.comment.user.login}, only the repository's owners, members of its organisation and its ` +
+    `collaborators can run \`/svc\` commands (your association with the repository is ` +
+    `${association ?? "unknown"}). Ask a maintainer to run it.`
+  );
 }
 
 /** The queue's refusals, in words for the commenter; undefined for failures that are ours to retry. */

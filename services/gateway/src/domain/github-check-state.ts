@@ -30,3 +30,15 @@ export function branchOfRef(ref: string): string | undefined {
     ? ref.slice("refs/heads/".length)
     : undefined;
 }
+
+/** The App whose check suites run GitHub Actions workflows. */
+export const ACTIONS_APP = "GitHub Actions";
+
+/**
+ * The context of one check suite of an App, told apart by id: GitHub Actions runs one suite per workflow, all
+ * named by the App, so a name alone would let one workflow's suite overwrite another's. The coordinator's
+ * required-statuses reads the same shape (a required status naming the App is met once all its suites succeeded).
+ */
+export function checkSuiteContext(app: string, suiteId: number | undefined): string {
+  return suiteId === undefined ? app : `${app} (check suite ${suiteId})`;
+}

@@ -23,7 +23,9 @@ import { parseInput } from "../api/validation.js";
 import { runCommentCommand } from "../code-host/comment-commands.js";
 import { recordPullRequestEvent } from "../code-host/pull-request-facts.js";
 import {
+  ACTIONS_APP,
   branchOfRef,
+  checkSuiteContext,
   commitStatusState,
   conclusionState,
   type CheckState,
@@ -233,7 +235,7 @@ async function dispatch(ctx: Context, event: string, payload: unknown): Promise<
       return commitStatus(ctx, repo, {
         sha: s.head_sha,
         branch: s.head_branch ?? undefined,
-        context: s.app?.name ?? "check suite",
+        context: checkSuiteContext(s.app?.name ?? "check suite", s.id),
         state: conclusionState(s.status, s.conclusion),
         detailsUrl: `${input.repository.html_url}/commit/${s.head_sha}/checks`,
         suite: true,
@@ -268,11 +270,26 @@ async function dispatch(ctx: Context, event: string, payload: unknown): Promise<
     case "workflow_run": {
       const input = parse(workflowRunEvent, payload);
       const w = input.workflow_run;
+      const state = conclusionState(w.status, w.conclusion);
+      if (state === "PENDING" && typeof w.check_suite_id === "number") {
+        // GitHub sends check_suite events only when a suite completed: the workflow's start is what tells that
+        // its suite is still running, so a required "GitHub Actions" waits for it too.
+        const suite = await commitStatus(ctx, repoOf(input.repository), {
+          sha: w.head_sha,
+          branch: w.head_branch ?? undefined,
+          context: checkSuiteContext(ACTIONS_APP, w.check_suite_id),
+          state,
+          detailsUrl: w.html_url ?? undefined,
+          suite: true,
+          description: `${w.name ?? input.workflow?.name ?? "workflow"}: ${w.status ?? "pending"}`,
+        });
+        if (suite.outcome !== "applied") return suite;
+      }
       return commitStatus(ctx, repoOf(input.repository), {
         sha: w.head_sha,
         branch: w.head_branch ?? undefined,
         context: w.name ?? input.workflow?.name ?? "workflow",
-        state: conclusionState(w.status, w.conclusion),
+        state,
         detailsUrl: w.html_url ?? undefined,
         suite: true,
         description: w.conclusion ? `conclusion: ${w.conclusion}` : undefined,
@@ -322,7 +339,10 @@ async function comment(ctx: Context, payload: unknown): Promise<Outcome> {
   const repo = repoOf(input.repository);
   const refusal = foreign(ctx, repo);
   if (refusal) return refusal;
-  const result = await runCommentCommand(ctx.deps.queue, ctx.org, input, ctx.delivery);
+  const result = await runCommentCommand(ctx.deps.queue, ctx.org, input, {
+    idempotencyKey: ctx.delivery,
+    requireAuthorAssociation: true,
+  });
   if (result.outcome === "ignored") return ignored(result.reason ?? "");
   const reply = result.reply ?? "";
   if (reply && ctx.deps.replies) {

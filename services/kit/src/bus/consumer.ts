@@ -27,6 +27,8 @@ export interface Delivery<T> {
   /** The message's sequence in its stream: orders messages, the same on every redelivery. */
   streamSequence: number;
   headers: MsgHdrs | undefined;
+  /** When the message was stored in its stream (the same on every redelivery): how long it has been waiting. */
+  publishedAt?: Date;
 }
 
 /**
@@ -182,6 +184,7 @@ async function handleDelivery<T>(
         deliveryCount,
         streamSequence: msg.info.streamSequence,
         headers: msg.headers,
+        publishedAt: new Date(Math.floor(msg.info.timestampNanos / 1_000_000)),
       }),
     );
     settle("ack");

@@ -166,7 +166,8 @@ export async function startResultConsumers(deps: {
           "merge failed; the queue restarts the affected runs",
         );
       }
-      if (data.outcome === MergeOutcome.MERGED && deps.pushes) {
+      const landed = data.outcome === MergeOutcome.MERGED || data.mergedPrNumbers.length > 0;
+      if (landed && deps.pushes) {
         // Before the merge finishes in the queue: from then on a push event for these heads finds no merge in
         // flight, and must find them here instead.
         const key = queueKey(found.address);
@@ -177,6 +178,9 @@ export async function startResultConsumers(deps: {
         type: "MERGE_FINISHED",
         mergeId: found.local,
         outcome: data.outcome === MergeOutcome.MERGED ? "MERGED" : "TARGET_MOVED",
+        ...(data.outcome !== MergeOutcome.MERGED && data.mergedPrNumbers.length > 0
+          ? { mergedPrs: [...data.mergedPrNumbers] }
+          : {}),
       });
     },
   });

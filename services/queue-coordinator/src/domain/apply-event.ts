@@ -47,7 +47,7 @@ export function applyEvent(d: Draft, event: QueueEvent): void {
     case "TEST_RUN_FINISHED":
       return finishTestRun(d, event.runId, event.outcome, event.conflictingPr);
     case "MERGE_FINISHED":
-      return finishMerge(d, event.mergeId, event.outcome);
+      return finishMerge(d, event.mergeId, event.outcome, event.mergedPrs);
     case "TARGET_BRANCH_MOVED":
       return restartEverything(d, "TARGET_BRANCH_MOVED");
     case "TIME_PASSED":

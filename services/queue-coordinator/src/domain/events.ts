@@ -29,7 +29,8 @@ export type QueueEvent =
   | { type: "PR_FACTS_UPDATED"; pr: number; facts: PullRequestFacts }
   | { type: "SETTINGS_UPDATED"; patch: QueueSettingsPatch }
   | { type: "TEST_RUN_FINISHED"; runId: string; outcome: TestRunOutcome; conflictingPr?: number }
-  | { type: "MERGE_FINISHED"; mergeId: string; outcome: "MERGED" | "TARGET_MOVED" }
+  /** `mergedPrs`: for TARGET_MOVED, the PRs of the merge that did land (a merge through GitHub refused midway). */
+  | { type: "MERGE_FINISHED"; mergeId: string; outcome: "MERGED" | "TARGET_MOVED"; mergedPrs?: number[] }
   | { type: "TARGET_BRANCH_MOVED" }
   | { type: "TIME_PASSED" };
 

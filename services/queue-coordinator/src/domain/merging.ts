@@ -85,20 +85,40 @@ function markLanesMoved(d: Draft, prs: readonly number[], runId: string): void {
   }
 }
 
-/** Applies a merge result; a result for an unknown merge (a redelivery) changes nothing. */
-export function finishMerge(d: Draft, mergeId: string, outcome: "MERGED" | "TARGET_MOVED"): void {
+/**
+ * Applies a merge result; a result for an unknown merge (a redelivery) changes nothing. A TARGET_MOVED result may
+ * name PRs of the merge that did land (`mergedPrs`: a merge through GitHub's API refused midway): those are merged,
+ * the rest are re-tested on the target they left.
+ */
+export function finishMerge(
+  d: Draft,
+  mergeId: string,
+  outcome: "MERGED" | "TARGET_MOVED",
+  mergedPrs: readonly number[] = [],
+): void {
   const merge = d.merge(mergeId);
   if (merge === undefined) return;
   d.deleteMerge(mergeId);
+  const landed = outcome === "MERGED" ? merge.prs : merge.prs.filter((n) => mergedPrs.includes(n));
+  if (landed.length > 0) land(d, merge, landed);
   if (outcome === "TARGET_MOVED") {
     for (const id of merge.batchIds) if (d.batch(id) !== undefined) d.setBatchStatus(id, "PASSED");
-    for (const n of merge.prs) if (d.pr(n) !== undefined) d.editPr(n).mergeId = null;
+    for (const n of merge.prs) if (!landed.includes(n) && d.pr(n) !== undefined) d.editPr(n).mergeId = null;
     restartEverything(d, "TARGET_BRANCH_MOVED");
     return;
   }
-  const merged = new Set(merge.prs);
+  if (merge.prs.length > 1) d.notify({ type: "BATCH_MERGED", mergeId, prs: [...merge.prs], at: d.now });
+}
+
+/** The PRs `landed` of `merge` are on the target: merged, out of the order and out of their batches. */
+function land(
+  d: Draft,
+  merge: { prs: readonly number[]; batchIds: readonly string[]; runId: string },
+  landed: readonly number[],
+): void {
+  const merged = new Set(landed);
   d.removeFromOrder(merged);
-  for (const n of merge.prs) {
+  for (const n of landed) {
     if (d.pr(n) === undefined) continue;
     setPrState(d, n, "MERGED", "MERGED", merge.runId);
   }
@@ -113,5 +133,4 @@ export function finishMerge(d: Draft, mergeId: string, outcome: "MERGED" | "TARG
       d.editBatch(id).prs = left;
     }
   }
-  if (merge.prs.length > 1) d.notify({ type: "BATCH_MERGED", mergeId, prs: [...merge.prs], at: d.now });
 }

@@ -22,6 +22,27 @@ const WORD: Record<StatusState, StatusCheck["state"]> = {
   FAILURE: "failure",
 };
 
+/**
+ * The context of one check suite of an App: each App (GitHub Actions above all, one suite per workflow) may run
+ * several suites on a commit, so they are told apart by id; a required status naming the App is met once every
+ * suite of it that reported succeeded.
+ */
+export function checkSuiteContext(app: string, suiteId: number | string): string {
+  return `${app} (check suite ${suiteId})`;
+}
+
+const SUITE_ID = / \(check suite \d+\)$/;
+
+/** The state of required status `name`: its own context, or all the check suites of the App of that name. */
+function requiredState(name: string, checks: readonly StatusCheck[]): StatusCheck["state"] | undefined {
+  const own = checks.find((c) => c.context === name);
+  const suites = checks.filter((c) => SUITE_ID.test(c.context) && c.context.replace(SUITE_ID, "") === name);
+  const all = own ? [own, ...suites] : suites;
+  if (all.length === 0) return undefined;
+  if (all.some((c) => c.state === "failure")) return "failure";
+  return all.every((c) => c.state === "success") ? "success" : "pending";
+}
+
 /** The run's checks with this status in place of any earlier one of the same context (latest wins). */
 export function withStatus(
   checks: readonly StatusCheck[],
@@ -53,7 +74,7 @@ export function verdictOf(required: readonly string[], checks: readonly StatusCh
       return { type: "WAITING", missing: pending };
     return { type: "PASSED" };
   }
-  const byContext = new Map(checks.map((c) => [c.context, c.state]));
+  const byContext = new Map(required.map((r) => [r, requiredState(r, checks)]));
   const failed = required.find((r) => byContext.get(r) === "failure");
   if (failed !== undefined) return { type: "FAILED", context: failed };
   const missing = required.filter((r) => byContext.get(r) !== "success");

@@ -1,5 +1,10 @@
 import { expect } from "chai";
-import { verdictOf, withStatus, type StatusCheck } from "../../src/domain/required-statuses.js";
+import {
+  checkSuiteContext,
+  verdictOf,
+  withStatus,
+  type StatusCheck,
+} from "../../src/domain/required-statuses.js";
 
 const check = (context: string, state: StatusCheck["state"], suite = false): StatusCheck => ({
   context,
@@ -47,5 +52,38 @@ describe("required statuses decide a test run from the code host's CI results", 
     const first = withStatus([], { context: "test", state: "FAILURE", url: "u1", suite: false });
     const rerun = withStatus(first, { context: "test", state: "SUCCESS", url: "u2", suite: false });
     expect(rerun).to.deep.equal([{ context: "test", state: "success", url: "u2" }]);
+  });
+
+  it("a required App name is met once every check suite of that App succeeded (one suite per Actions workflow)", () => {
+    const lint = checkSuiteContext("GitHub Actions", 1001);
+    const tests = checkSuiteContext("GitHub Actions", 1002);
+    expect(lint).to.equal("GitHub Actions (check suite 1001)");
+    const required = ["GitHub Actions"];
+    expect(verdictOf(required, [check(lint, "success", true), check(tests, "pending", true)])).to.deep.equal({
+      type: "WAITING",
+      missing: ["GitHub Actions"],
+    });
+    expect(verdictOf(required, [check(lint, "success", true), check(tests, "failure", true)])).to.deep.equal({
+      type: "FAILED",
+      context: "GitHub Actions",
+    });
+    expect(verdictOf(required, [check(lint, "success", true), check(tests, "success", true)]).type).to.equal(
+      "PASSED",
+    );
+    // Another App's suites, and a context that only starts with the name, are not its suites.
+    expect(verdictOf(required, [check(checkSuiteContext("Other CI", 7), "success", true)]).type).to.equal(
+      "WAITING",
+    );
+    expect(
+      verdictOf(required, [check("GitHub Actions extra (check suite 3)", "success", true)]).type,
+    ).to.equal("WAITING");
+    // Two suites, each with its own context: the second does not overwrite the first.
+    const both = withStatus(withStatus([], { context: lint, state: "FAILURE", url: "", suite: true }), {
+      context: tests,
+      state: "SUCCESS",
+      url: "",
+      suite: true,
+    });
+    expect(verdictOf([], both)).to.deep.equal({ type: "FAILED", context: lint });
   });
 });

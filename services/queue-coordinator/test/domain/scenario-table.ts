@@ -22,7 +22,8 @@ import {
  *   "merge* ABC" (optimistic), "cancel CD".
  * Events: "submit A", "submit A urgent", "submit A nobatch", "targets A frontend,backend",
  * "targets A ALL", "pass AB" / "fail AB" / "timeout AB" (the running run testing exactly A, B),
- * "conflict AB B", "merged A" (the merge containing A), "target-moved", "cancel A",
+ * "conflict AB B", "merged A" (the merge containing A), "partly-merged A AB" (the merge containing A landed
+ * only A, B), "target-moved", "cancel A",
  * "restart A", "priority A high" (change a queued PR's priority), "close A", "push A" (new head sha), "wait 5" (minutes), "set {json}".
  */
 export type Row = [event: string, states: Partial<Record<string, PrState>>, decisions?: string[]];
@@ -147,6 +148,17 @@ export class Scenario {
         const merge = Object.values(this.state.merges).find((m) => m.prs.includes(num(arg)));
         if (merge === undefined) throw new Error(`no merge in flight contains ${arg}`);
         return this.apply({ type: "MERGE_FINISHED", mergeId: merge.id, outcome: "MERGED" });
+      }
+      case "partly-merged": {
+        // "partly-merged A AB": the merge containing A landed only A, B (a merge through GitHub refused midway).
+        const merge = Object.values(this.state.merges).find((m) => m.prs.includes(num(arg)));
+        if (merge === undefined) throw new Error(`no merge in flight contains ${arg}`);
+        return this.apply({
+          type: "MERGE_FINISHED",
+          mergeId: merge.id,
+          outcome: "TARGET_MOVED",
+          mergedPrs: prsOf(extra),
+        });
       }
       case "target-moved":
         return this.apply({ type: "TARGET_BRANCH_MOVED" });

@@ -33,6 +33,38 @@ interface GitHubStatus {
   }[];
 }
 
+/** One call Mainline made (or is making) to GitHub: GET /v1/github/calls. */
+export interface GitHubCallView {
+  id: string;
+  kind: string;
+  repository: string;
+  host: string;
+  prNumber: number;
+  state: "pending" | "sent" | "gave_up";
+  attempts: number;
+  lastError?: string;
+  title?: string;
+  updatedAt: string;
+}
+
+const CALL_STATE: Record<GitHubCallView["state"], string> = {
+  sent: "sent",
+  pending: "pending",
+  gave_up: "given up",
+};
+
+function callDetail(c: GitHubCallView): string {
+  const detail = c.state === "sent" ? (c.title ?? "") : (c.lastError ?? c.title ?? "");
+  return detail.length > 100 ? `${detail.slice(0, 97)}...` : detail || "-";
+}
+
+/** The --calls count: 0 shows none, at most 200 (the gateway's bound). */
+export function callsArgument(text: string): number {
+  if (!/^\d{1,3}$/.test(text) || Number(text) > 200)
+    throw new CliError(`--calls must be an integer from 0 to 200, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
 /** GitHub's installation ids are positive integers; anything else is a usage error before any request. */
 export function installationIdArgument(text: string): number {
   if (!/^[1-9]\d{0,15}$/.test(text) || !Number.isSafeInteger(Number(text)))
@@ -101,10 +133,30 @@ export function registerGitHubCommands(program: Command, cli: CliContext): void 
 
   github
     .command("status")
-    .description("what Mainline sees of the GitHub App: installations and the latest webhook deliveries")
-    .action(async (_opts: unknown, command: Command) => {
+    .description(
+      "what Mainline sees of the GitHub App: installations, the latest webhook deliveries and the latest calls to GitHub",
+    )
+    .option("--calls <n>", "how many recent calls to GitHub to show (0-200)", callsArgument, 20)
+    .action(async (opts: { calls: number }, command: Command) => {
       const status = await cli.api().get<GitHubStatus>("/github/status");
-      cli.output(command).result(status, () => {
+      // The calls come from the webhooks service: when it cannot answer, the rest of the status still shows.
+      let recentCalls: GitHubCallView[] | undefined;
+      let callsError: string | undefined;
+      if (status.configured && opts.calls > 0) {
+        try {
+          recentCalls = (
+            await cli.api().get<{ calls: GitHubCallView[] }>(`/github/calls?limit=${opts.calls}`)
+          ).calls;
+        } catch (error) {
+          callsError = error instanceof Error ? error.message : String(error);
+        }
+      }
+      const shown = {
+        ...status,
+        ...(recentCalls ? { recentCalls } : {}),
+        ...(callsError !== undefined ? { callsError } : {}),
+      };
+      cli.output(command).result(shown, () => {
         if (!status.configured)
           return "The GitHub App is not configured on this Mainline (GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY, GITHUB_WEBHOOK_SECRET).";
         const lines: string[] = [`GitHub App on ${status.apiUrl}`];
@@ -150,6 +202,26 @@ export function registerGitHubCommands(program: Command, cli: CliContext): void 
                 ]),
               )),
         );
+        if (callsError !== undefined) lines.push(`Calls to GitHub: not available (${callsError}).`);
+        else if (recentCalls !== undefined)
+          lines.push(
+            ...(recentCalls.length === 0
+              ? ["No call to GitHub made for this organisation yet."]
+              : [
+                  "Calls to GitHub (check runs and comments, most recent first):",
+                  ...formatTable(
+                    ["AT", "KIND", "PULL REQUEST", "STATE", "ATTEMPTS", "DETAIL"],
+                    recentCalls.map((c) => [
+                      c.updatedAt,
+                      c.kind,
+                      `${c.repository}#${c.prNumber}`,
+                      CALL_STATE[c.state] ?? c.state,
+                      String(c.attempts),
+                      callDetail(c),
+                    ]),
+                  ),
+                ]),
+          );
         return lines;
       });
     });

@@ -98,7 +98,7 @@ describe("GitHub App end to end: webhooks in, CI on the test branch, merge, chec
   };
   /** The test run testing PR `number`: its branch and commit, once the batch-runner pushed it. */
   const testBranchOf = async (target: string, number: number) => {
-    let found: { testBranch: string; testBranchSha: string } | undefined;
+    let found: { testBranch: string; testBranchSha: string; testRunId: string } | undefined;
     await eventually(async () => {
       const q = await call("/getQueue", { repo, targetBranch: target });
       const entry = (q.enqueuedPullRequests as { prNumber: number; testRunId?: string }[]).find(
@@ -111,7 +111,11 @@ describe("GitHub App end to end: webhooks in, CI on the test branch, merge, chec
         testRunId: entry!.testRunId,
       });
       expect(details.testBranchSha, "the test branch is pushed").to.match(/^[0-9a-f]{40}$/);
-      found = { testBranch: details.testBranch as string, testBranchSha: details.testBranchSha as string };
+      found = {
+        testBranch: details.testBranch as string,
+        testBranchSha: details.testBranchSha as string,
+        testRunId: entry!.testRunId!,
+      };
     }, 60_000);
     return found!;
   };
@@ -123,6 +127,70 @@ describe("GitHub App end to end: webhooks in, CI on the test branch, merge, chec
     p.check_suite.conclusion = conclusion;
     p.check_suite.app = { ...p.check_suite.app, name: "GitHub Actions" };
     return p;
+  };
+  const checkRun = (testBranch: string, sha: string, name: string, conclusion: string | null): Payload => {
+    const p = through(example("check_run", "completed"), INSTALLATION, ACME);
+    p.check_run.name = name;
+    p.check_run.head_sha = sha;
+    p.check_run.status = conclusion === null ? "in_progress" : "completed";
+    p.check_run.conclusion = conclusion;
+    p.check_run.check_suite = { ...p.check_run.check_suite, head_branch: testBranch, head_sha: sha };
+    return p;
+  };
+  const commitStatusOf = (testBranch: string, sha: string, context: string, state: string): Payload => {
+    const p = through(example("status", undefined), INSTALLATION, ACME);
+    p.sha = sha;
+    p.context = context;
+    p.state = state;
+    p.target_url = `https://ci.example.com/${context}/${sha}`;
+    p.branches = [{ name: testBranch, commit: { sha, url: "https://example.com" }, protected: false }];
+    return p;
+  };
+  const workflowRun = (
+    testBranch: string,
+    sha: string,
+    name: string,
+    suiteId: number,
+    conclusion: string | null,
+  ): Payload => {
+    const p = through(
+      example("workflow_run", conclusion === null ? "requested" : "completed"),
+      INSTALLATION,
+      ACME,
+    );
+    p.workflow_run.name = name;
+    p.workflow_run.head_sha = sha;
+    p.workflow_run.head_branch = testBranch;
+    p.workflow_run.check_suite_id = suiteId;
+    p.workflow_run.status = conclusion === null ? "in_progress" : "completed";
+    p.workflow_run.conclusion = conclusion;
+    if (p.workflow) p.workflow.name = name;
+    return p;
+  };
+  const actionsSuite = (testBranch: string, sha: string, suiteId: number, conclusion: string): Payload => {
+    const p = checkSuiteCompleted(testBranch, sha, conclusion);
+    p.check_suite.id = suiteId;
+    return p;
+  };
+  /** A new PR `number` on top of `base`'s head, as GitHub keeps it (refs/pull/N/head). */
+  const openPullRequest = async (number: number, base: string) => {
+    git(work, "fetch", "-q", "origin", base);
+    git(work, "checkout", "-q", "-B", `feature-${number}`, "FETCH_HEAD");
+    await writeFile(path.join(work, `change-${number}.txt`), `change ${number}\n`);
+    git(work, "add", ".");
+    git(work, "commit", "-q", "-m", `Change ${number}`);
+    git(
+      work,
+      "push",
+      "-q",
+      "-f",
+      "origin",
+      `HEAD:refs/heads/feature-${number}`,
+      `HEAD:refs/pull/${number}/head`,
+    );
+    await deliver("pull_request", pullRequestOpened(number, base));
+    expect((await deliver("issue_comment", mergeComment(number))).outcome).to.equal("applied");
+    return testBranchOf(base, number);
   };
   const pushTo = (branch: string, before: string, after: string): Payload => {
     const p = through(
@@ -252,6 +320,43 @@ describe("GitHub App end to end: webhooks in, CI on the test branch, merge, chec
     await rm(dir, { recursive: true, force: true });
   });
 
+  it("refuses /svc commands of commenters who are not the repository's owners, members or collaborators, and says so on the PR", async () => {
+    for (const [association, body] of [
+      ["NONE", "/svc merge"],
+      ["CONTRIBUTOR", "/svc cancel"],
+      ["FIRST_TIME_CONTRIBUTOR", "/svc merge --priority=urgent"],
+      [undefined, "/svc merge"],
+    ] as const) {
+      const p = mergeComment(9);
+      p.comment.body = body;
+      p.comment.user = { ...p.comment.user, login: "stranger" };
+      if (association === undefined) delete p.comment.author_association;
+      else p.comment.author_association = association;
+      const answer = await deliver("issue_comment", p);
+      expect(answer.outcome, String(association)).to.equal("refused");
+      expect(answer.reply).to.match(
+        new RegExp(
+          `^@stranger, only the repository's owners.*\\(your association .* is ${association ?? "unknown"}\\)`,
+        ),
+      );
+    }
+    const pr = await gw.post(
+      "/getSubmittedPullRequest",
+      { repo, targetBranch: "main", pr: { number: 9 } },
+      admin,
+    );
+    expect(pr.status, "nothing was submitted").to.equal(404);
+    // The refusals are posted on the PR, once each.
+    await eventually(() => {
+      const refusals = double
+        .calls("issues/create-comment")
+        .filter((r) => r.pathParams.issue_number === "9")
+        .map((r) => String((r.body as { body: string }).body));
+      expect(refusals.filter((b) => b.startsWith("@stranger, only"))).to.have.length(4);
+    }, 30_000);
+    double.assertNoViolations();
+  });
+
   it("merges a PR by git fast-forward after /svc merge and a green check suite on its test branch", async () => {
     await call("/createQueue", { repo, targetBranch: "main" });
     await call("/updateQueue", { repo, targetBranch: "main", mergeMethod: "MERGE_COMMIT" });
@@ -324,6 +429,53 @@ describe("GitHub App end to end: webhooks in, CI on the test branch, merge, chec
     double.assertNoViolations();
   });
 
+  it("marks merged the PRs GitHub merged when it refuses the next PR of the batch, and re-tests only that one", async () => {
+    git(work, "fetch", "-q", "origin", "main");
+    git(work, "push", "-q", "origin", "FETCH_HEAD:refs/heads/squash");
+    await call("/createQueue", { repo, targetBranch: "squash" });
+    await call("/updateQueue", {
+      repo,
+      targetBranch: "squash",
+      mergeMethod: "SQUASH",
+      batch: true,
+      batchingMinSize: 2,
+    });
+    double.script(
+      "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge",
+      (r) =>
+        r.pathParams.pull_number === "22"
+          ? { status: 405, body: { message: "Pull Request is not mergeable" } }
+          : undefined,
+      Infinity,
+    );
+    for (const n of [21, 22]) {
+      git(work, "fetch", "-q", "origin", "squash");
+      git(work, "checkout", "-q", "-B", `feature-${n}`, "FETCH_HEAD");
+      await writeFile(path.join(work, `change-${n}.txt`), `change ${n}\n`);
+      git(work, "add", ".");
+      git(work, "commit", "-q", "-m", `Change ${n}`);
+      git(work, "push", "-q", "-f", "origin", `HEAD:refs/heads/feature-${n}`, `HEAD:refs/pull/${n}/head`);
+      await deliver("pull_request", pullRequestOpened(n, "squash"));
+      expect((await deliver("issue_comment", mergeComment(n))).outcome).to.equal("applied");
+    }
+    const batch = await testBranchOf("squash", 22);
+    expect((await testBranchOf("squash", 21)).testRunId, "tested together").to.equal(batch.testRunId);
+    await deliver("check_suite", checkSuiteCompleted(batch.testBranch, batch.testBranchSha, "success"));
+
+    await eventually(async () => expect(await stateOf("squash", 21)).to.equal("MERGED"), 60_000);
+    // #22 is tested again, on its own, in a new run.
+    const again = await testBranchOf("squash", 22);
+    expect(again.testRunId).to.not.equal(batch.testRunId);
+    expect(await stateOf("squash", 22)).to.equal("TESTING");
+    expect(
+      double
+        .calls("PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge")
+        .map((c) => c.pathParams.pull_number),
+    ).to.include.members(["21", "22"]);
+    double.clearScripts();
+    double.assertNoViolations();
+  });
+
   it("restarts the runs of a queue whose target moved outside it, once per pushed head", async () => {
     await call("/createQueue", { repo, targetBranch: "hotfix" });
     git(work, "fetch", "-q", "origin", "main");
@@ -383,5 +535,95 @@ describe("GitHub App end to end: webhooks in, CI on the test branch, merge, chec
       expect(seen.at(-1)).to.match(/^comment \*\*Mainline removed this pull request .*its tests failed/);
     }, 30_000);
     double.assertNoViolations();
+  });
+
+  describe("requiredStatuses decide from check_run, status and workflow_run deliveries on the test branch", () => {
+    before(async () => {
+      git(work, "fetch", "-q", "origin", "main");
+      git(work, "push", "-q", "origin", "FETCH_HEAD:refs/heads/ci");
+      await call("/createQueue", { repo, targetBranch: "ci" });
+      await call("/updateQueue", {
+        repo,
+        targetBranch: "ci",
+        mergeMethod: "MERGE_COMMIT",
+        requiredStatuses: ["ci/build", "lint", "Tests"],
+      });
+    });
+
+    it("passes the run once the required commit status, check run and workflow run all succeeded, whatever else failed", async () => {
+      const { testBranch, testBranchSha: sha } = await openPullRequest(11, "ci");
+      const status = await deliver("status", commitStatusOf(testBranch, sha, "ci/build", "success"));
+      expect(status.outcome, status.reason).to.equal("applied");
+      expect(status.reason).to.match(/recorded: waiting for lint, Tests$/);
+      expect((await deliver("check_run", checkRun(testBranch, sha, "lint", null))).reason).to.match(
+        /waiting for lint, Tests$/,
+      );
+      expect((await deliver("check_run", checkRun(testBranch, sha, "lint", "success"))).reason).to.match(
+        /waiting for Tests$/,
+      );
+      // A context nobody requires fails: it decides nothing.
+      const optional = await deliver("check_run", checkRun(testBranch, sha, "docs", "failure"));
+      expect(optional.reason).to.match(/recorded: waiting for Tests$/);
+      expect(
+        (await deliver("workflow_run", workflowRun(testBranch, sha, "Tests", 901, null))).reason,
+      ).to.match(/waiting for Tests$/);
+      expect(await stateOf("ci", 11)).to.equal("TESTING");
+      const done = await deliver("workflow_run", workflowRun(testBranch, sha, "Tests", 901, "success"));
+      expect(done.reason).to.match(/passed: every required status succeeded/);
+      await eventually(async () => expect(await stateOf("ci", 11)).to.equal("MERGED"), 60_000);
+      const details = await call("/getSubmittedPullRequest", {
+        repo,
+        targetBranch: "ci",
+        pr: { number: 11 },
+      });
+      expect(details.state).to.equal("MERGED");
+      double.assertNoViolations();
+    });
+
+    it("fails the run at once when a required check run fails, and when a required commit status errors", async () => {
+      const first = await openPullRequest(12, "ci");
+      await deliver("status", commitStatusOf(first.testBranch, first.testBranchSha, "ci/build", "success"));
+      const red = await deliver(
+        "check_run",
+        checkRun(first.testBranch, first.testBranchSha, "lint", "timed_out"),
+      );
+      expect(red.reason).to.match(/failed: lint failed/);
+      await eventually(async () => expect(await stateOf("ci", 12)).to.equal("FAILED"), 60_000);
+
+      const second = await openPullRequest(13, "ci");
+      const error = await deliver(
+        "status",
+        commitStatusOf(second.testBranch, second.testBranchSha, "ci/build", "error"),
+      );
+      expect(error.reason).to.match(/failed: ci\/build failed/);
+      await eventually(async () => expect(await stateOf("ci", 13)).to.equal("FAILED"), 60_000);
+
+      const third = await openPullRequest(14, "ci");
+      const cancelled = await deliver(
+        "workflow_run",
+        workflowRun(third.testBranch, third.testBranchSha, "Tests", 902, "cancelled"),
+      );
+      expect(cancelled.reason).to.match(/failed: Tests failed/);
+      await eventually(async () => expect(await stateOf("ci", 14)).to.equal("FAILED"), 60_000);
+      double.assertNoViolations();
+    });
+
+    it("tells GitHub Actions' check suites apart: a required \"GitHub Actions\" waits for every workflow's suite", async () => {
+      await call("/updateQueue", { repo, targetBranch: "ci", requiredStatuses: ["GitHub Actions"] });
+      const { testBranch, testBranchSha: sha, testRunId } = await openPullRequest(15, "ci");
+      // Two workflows start, each in its own check suite of the one App.
+      await deliver("workflow_run", workflowRun(testBranch, sha, "Lint", 1001, null));
+      await deliver("workflow_run", workflowRun(testBranch, sha, "Tests", 1002, null));
+      // Lint's suite completes: named by the App alone, it stood for the whole App and passed the run.
+      const lint = await deliver("check_suite", actionsSuite(testBranch, sha, 1001, "success"));
+      expect(lint.reason).to.match(/recorded: waiting for GitHub Actions$/);
+      expect(await stateOf("ci", 15)).to.equal("TESTING");
+      const tests = await deliver("check_suite", actionsSuite(testBranch, sha, 1002, "failure"));
+      expect(tests.reason).to.match(/failed: GitHub Actions failed/);
+      await eventually(async () => expect(await stateOf("ci", 15)).to.equal("FAILED"), 60_000);
+      const details = await call("/getMergeQueueTestingDetails", { repo, targetBranch: "ci", testRunId });
+      expect(JSON.stringify(details)).to.contain("GitHub Actions (check suite 1002)");
+      double.assertNoViolations();
+    });
   });
 });

@@ -273,6 +273,26 @@ describe("GitHub App webhooks: POST /v1/github/webhooks (signature only, install
       expect(second.reply).to.match(/already in the queue/);
     });
 
+    it("refuses a /svc command from a commenter who is not an owner, member or collaborator, or whose association is missing", async () => {
+      await ok({ event: "pull_request", payload: pullRequest(14) });
+      for (const association of ["NONE", "CONTRIBUTOR", "MANNEQUIN", undefined]) {
+        const p = comment("/svc merge", 14);
+        if (association === undefined) delete p.comment.author_association;
+        else p.comment.author_association = association;
+        const answer = await ok({ event: "issue_comment", payload: p });
+        expect(answer.outcome, String(association)).to.equal("refused");
+        expect(answer.reply).to.match(
+          /only the repository's owners, members of its organisation and its collaborators/,
+        );
+      }
+      expect((await submitted(14)).status).to.equal(404);
+      for (const association of ["MEMBER", "COLLABORATOR"]) {
+        const p = comment(association === "MEMBER" ? "/svc merge" : "/svc cancel", 14);
+        p.comment.author_association = association;
+        expect((await ok({ event: "issue_comment", payload: p })).outcome, association).to.equal("applied");
+      }
+    });
+
     it("a delivery whose first attempt changed the queue but was never answered completes as that attempt would have", async () => {
       await ok({ event: "pull_request", payload: pullRequest(13) });
       const request = await githubRequest(

@@ -121,7 +121,9 @@ export function codeHostEndpoints(up: Upstreams, options: CodeHostOptions): Endp
       summary:
         "Receive an issue_comment event in GitHub's payload shape and act on a /svc command in a pull-request " +
         "comment: `/svc merge` (with `--no-batch`, `--priority=<level>`) or `/svc cancel`. The reply a bot would " +
-        "post is in the response. Signed with X-Hub-Signature-256 when the gateway has a webhook secret.",
+        "post is in the response. Only a comment author whose author_association is OWNER, MEMBER or COLLABORATOR " +
+        "(when the payload carries it) may run commands. Signed with X-Hub-Signature-256 when the gateway has a " +
+        "webhook secret.",
       tag: "Code host",
       access: "org",
       input: issueCommentEvent,

@@ -14,6 +14,24 @@ import { handleGitHubWebhook, type PullRequestReplies } from "../../github/githu
 
 const TAG = "GitHub App";
 
+const DEFAULT_CALLS = 50;
+const MAX_CALLS = 200;
+
+const gitHubCallJson = z.object({
+  id: z.string(),
+  kind: z.string().describe('"check-run" or "comment"'),
+  repository: z.string().describe("owner/name"),
+  host: z.string(),
+  prNumber: z.number().int(),
+  state: z
+    .enum(["pending", "sent", "gave_up"])
+    .describe("pending: not yet taken by GitHub (retried); gave_up: refused for good, lastError says why"),
+  attempts: z.number().int(),
+  lastError: z.string().optional(),
+  title: z.string().optional().describe('A check run\'s title now, e.g. "Position 2 of 5 in the queue"'),
+  updatedAt: z.string(),
+});
+
 export interface GitHubAppOptions {
   /** GITHUB_WEBHOOK_SECRET; unset: the integration is off and these routes answer 404. */
   webhookSecret?: string | undefined;
@@ -117,6 +135,7 @@ export function githubEndpoints(up: Upstreams, options: GitHubAppOptions): Endpo
       throw new PermissionDeniedError("Only an admin token may name another organisation");
     return named ?? principal.org;
   };
+  const webhooks = up.webhooks;
   return [
     endpoint({
       method: "post",
@@ -271,6 +290,49 @@ export function githubEndpoints(up: Upstreams, options: GitHubAppOptions): Endpo
             outcome: d.outcome,
             reason: d.reason,
             at: d.at,
+          })),
+        };
+      },
+    }),
+    endpoint({
+      method: "get",
+      path: "/github/calls",
+      operationId: "listGitHubCalls",
+      summary:
+        "The token's organisation's most recent calls to GitHub (check runs and comments), most recent first: " +
+        "sent, pending (with attempts and the last error) or given up (and why). At most 200 (default 50). " +
+        "404 when the GitHub App is not configured; 409 when the webhooks service has no GitHub App.",
+      tag: TAG,
+      access: "org",
+      input: z.object({
+        limit: z.coerce
+          .number({ error: `must be an integer from 1 to ${MAX_CALLS}` })
+          .int(`must be an integer from 1 to ${MAX_CALLS}`)
+          .min(1, `must be an integer from 1 to ${MAX_CALLS}`)
+          .max(MAX_CALLS, `must be an integer from 1 to ${MAX_CALLS}`)
+          .optional()
+          .describe(`How many calls (default ${DEFAULT_CALLS}, at most ${MAX_CALLS})`),
+      }),
+      inputIn: "query",
+      output: z.object({ calls: z.array(gitHubCallJson) }),
+      async handle(input, { principal }) {
+        configured();
+        const { calls } = await callUnary(webhooks.listGitHubCalls.bind(webhooks), {
+          org: principal.org,
+          limit: input.limit ?? DEFAULT_CALLS,
+        });
+        return {
+          calls: calls.map((c) => ({
+            id: c.id,
+            kind: c.kind,
+            repository: c.repo ? `${c.repo.owner}/${c.repo.name}` : "",
+            host: c.repo?.host ?? "",
+            prNumber: c.prNumber,
+            state: c.state === "sent" || c.state === "gave_up" ? c.state : "pending",
+            attempts: c.attempts,
+            ...(c.lastError !== undefined ? { lastError: c.lastError } : {}),
+            ...(c.title !== undefined ? { title: c.title } : {}),
+            updatedAt: (c.updatedAt ?? new Date(0)).toISOString(),
           })),
         };
       },

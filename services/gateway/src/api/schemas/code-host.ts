@@ -55,6 +55,8 @@ export const issueCommentEvent = z.object({
   comment: z.object({
     body: z.string().max(65_536, "must be at most 65536 characters").nullable(),
     user: z.object({ login }),
+    /** How the author is related to the repository (GitHub: OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE, ...). */
+    author_association: boundedText("the comment author's association", 64).optional(),
   }),
   repository,
 });

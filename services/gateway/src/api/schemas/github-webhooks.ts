@@ -51,6 +51,7 @@ export const installationRepositoriesEvent = z.looseObject({
 export const checkSuiteEvent = z.looseObject({
   action,
   check_suite: z.looseObject({
+    id: z.number().int().nonnegative().optional(),
     head_branch: z.string().max(255).nullish(),
     head_sha: sha,
     status: z.string().max(64).nullish(),
@@ -97,6 +98,8 @@ export const workflowRunEvent = z.looseObject({
   action,
   workflow_run: z.looseObject({
     name: name("the workflow's name").nullish(),
+    /** The check suite GitHub Actions runs the workflow in (its check_suite events name it). */
+    check_suite_id: z.number().int().nonnegative().nullish(),
     head_branch: z.string().max(255).nullish(),
     head_sha: sha,
     status: z.string().max(64).nullish(),

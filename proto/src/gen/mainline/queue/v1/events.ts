@@ -624,6 +624,12 @@ export interface MergeResult {
    * GitHub API): a push event for any of them is the queue's own merge, not the target moving outside it.
    */
   landedShas: string[];
+  /**
+   * The PRs of the merge that did land when the merge as a whole did not (outcome TARGET_MOVED): a merge through
+   * the GitHub API that merged #1 and was then refused #2 reports #1 here, so the queue marks it merged and
+   * re-tests only the rest. Empty for MERGED (every PR landed) and when nothing landed.
+   */
+  mergedPrNumbers: number[];
 }
 
 /** A PR changed state. Payload fields of the compat-notes webhook, plus org. */
@@ -2074,6 +2080,7 @@ function createBaseMergeResult(): MergeResult {
     message: "",
     finishedAt: undefined,
     landedShas: [],
+    mergedPrNumbers: [],
   };
 }
 
@@ -2099,6 +2106,13 @@ export const MergeResult: MessageFns<MergeResult> = {
     }
     for (const v of message.landedShas) {
       writer.uint32(58).string(v!);
+    }
+    if (message.mergedPrNumbers.length !== 0) {
+      writer.uint32(66).fork();
+      for (const v of message.mergedPrNumbers) {
+        writer.uint32(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -2172,6 +2186,24 @@ export const MergeResult: MessageFns<MergeResult> = {
             message.landedShas.push(reader.string());
             continue;
           }
+          case 8: {
+            if (tag === 64) {
+              message.mergedPrNumbers.push(reader.uint32());
+
+              continue;
+            }
+
+            if (tag === 66) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.mergedPrNumbers.push(reader.uint32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2209,6 +2241,11 @@ export const MergeResult: MessageFns<MergeResult> = {
         : globalThis.Array.isArray(object?.landed_shas)
         ? object.landed_shas.map((e: any) => globalThis.String(e))
         : [],
+      mergedPrNumbers: globalThis.Array.isArray(object?.mergedPrNumbers)
+        ? object.mergedPrNumbers.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.merged_pr_numbers)
+        ? object.merged_pr_numbers.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -2235,6 +2272,9 @@ export const MergeResult: MessageFns<MergeResult> = {
     if (message.landedShas?.length) {
       obj.landedShas = message.landedShas;
     }
+    if (message.mergedPrNumbers?.length) {
+      obj.mergedPrNumbers = message.mergedPrNumbers.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -2252,6 +2292,7 @@ export const MergeResult: MessageFns<MergeResult> = {
     message.message = object.message ?? "";
     message.finishedAt = object.finishedAt ?? undefined;
     message.landedShas = object.landedShas?.map((e) => e) || [];
+    message.mergedPrNumbers = object.mergedPrNumbers?.map((e) => e) || [];
     return message;
   },
 };
