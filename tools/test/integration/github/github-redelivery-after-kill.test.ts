@@ -205,6 +205,9 @@ describe("GitHub webhook redelivery after the gateway was killed mid-delivery (w
       ).recentDeliveries;
       expect(deliveries.find((d) => d.delivery === delivery.id)?.outcome).to.equal("applied");
     }, 150_000);
+    // The reply leaves through the webhooks service's outbox, so it may follow the record by a moment.
+    await eventually(() => expect(repliesTo(2), "the reply is posted").to.have.length(1), 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(repliesTo(2), "the reply is posted exactly once").to.have.length(1);
     const queue = await api("/getQueue", { repo, targetBranch: "main" });
     expect(
