@@ -16,12 +16,6 @@ export interface StatusCheck {
 export type StatusVerdict =
   { type: "PASSED" } | { type: "FAILED"; context: string } | { type: "WAITING"; missing: string[] };
 
-const WORD: Record<StatusState, StatusCheck["state"]> = {
-  PENDING: "pending",
-  SUCCESS: "success",
-  FAILURE: "failure",
-};
-
 /** The run's checks with this status in place of any earlier one of the same context (latest wins). */
 export function withStatus(
   checks: readonly StatusCheck[],
@@ -31,7 +25,8 @@ export function withStatus(
   next.push({
     context: status.context,
     url: status.url,
-    state: WORD[status.state],
+    // GitHub's words are ours in lower case.
+    state: status.state.toLowerCase() as Lowercase<StatusState> satisfies StatusCheck["state"],
     ...(status.suite ? { suite: true } : {}),
   });
   return next;
