@@ -13,6 +13,7 @@ import {
 import {
   checkListFailingTestsQuery,
   DEFAULT_STATUS_SETTINGS,
+  sampleSizeFor,
   type ListFailingTestsQuery,
   type QuarantineOverride,
   type RepositoryRef,
@@ -228,7 +229,7 @@ export function parseSettingsUpdate(request: UpdateRepositorySettingsRequest): {
     // The sample is not exposed: it grows with the rules (repository-admin.ts), so only each field is checked.
     resolveStatusSettings({
       ...status,
-      targetBranchSampleSize: sampleFor({ ...DEFAULT_STATUS_SETTINGS, ...status }),
+      targetBranchSampleSize: sampleSizeFor({ ...DEFAULT_STATUS_SETTINGS, ...status }),
     });
   } catch (error) {
     if (error instanceof InvalidArgumentError) {
@@ -243,17 +244,6 @@ export function parseSettingsUpdate(request: UpdateRepositorySettingsRequest): {
       ...(defaultBranch !== undefined && { defaultBranch: defaultBranch.trim() }),
     }),
   };
-}
-
-/** The runs the evidence keeps: enough for both rules to ever fire. */
-export function sampleFor(
-  settings: Pick<StatusSettings, "minTargetBranchRuns" | "brokenAfterConsecutiveFailures">,
-): number {
-  return Math.max(
-    DEFAULT_STATUS_SETTINGS.targetBranchSampleSize,
-    settings.minTargetBranchRuns,
-    settings.brokenAfterConsecutiveFailures,
-  );
 }
 
 function defined<T extends Record<string, unknown>>(values: T): Partial<T> {

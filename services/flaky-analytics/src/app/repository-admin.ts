@@ -1,5 +1,5 @@
 import { NotFoundError } from "@mainline/kit/errors/index";
-import { Codeowners, DEFAULT_STATUS_SETTINGS, quarantineConfig } from "../domain/index.js";
+import { Codeowners, quarantineConfig, sampleSizeFor } from "../domain/index.js";
 import type {
   QuarantineCandidate,
   QuarantineConfig,
@@ -182,12 +182,7 @@ function viewOf(doc: RepositoryDocument): RepositorySettingsView {
 
 function withSample(settings: StatusSettings): StatusSettings {
   // The sample must hold enough runs for the rules; it is not exposed, so it grows with them.
-  const sample = Math.max(
-    DEFAULT_STATUS_SETTINGS.targetBranchSampleSize,
-    settings.minTargetBranchRuns,
-    settings.brokenAfterConsecutiveFailures,
-  );
-  return { ...settings, targetBranchSampleSize: sample };
+  return { ...settings, targetBranchSampleSize: sampleSizeFor(settings) };
 }
 
 function defined<T extends Record<string, unknown>>(values: T): Partial<T> {

@@ -25,3 +25,14 @@ export const DEFAULT_STATUS_SETTINGS: Readonly<StatusSettings> = Object.freeze({
   quietWindowHours: 7 * 24,
   recentCommitsTracked: 20,
 });
+
+/** The runs the evidence keeps when a repository does not say: the default, or enough for both rules to fire. */
+export function sampleSizeFor(
+  settings: Pick<StatusSettings, "minTargetBranchRuns" | "brokenAfterConsecutiveFailures">,
+): number {
+  return Math.max(
+    DEFAULT_STATUS_SETTINGS.targetBranchSampleSize,
+    settings.minTargetBranchRuns,
+    settings.brokenAfterConsecutiveFailures,
+  );
+}
