@@ -1,5 +1,47 @@
+import { builtinModules } from "node:module";
+import path from "node:path";
+
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+
+/** Node's modules by their bare names (`fs`, `child_process/...`); hashing and address arithmetic are not I/O. */
+const NODE_IO_MODULES = builtinModules.filter((m) => !m.startsWith("_") && m !== "crypto" && m !== "net");
+
+/**
+ * Imports point inward: a file under a service's src/domain/ may import other domain code relatively, never a
+ * sibling folder of domain/ (app/, store/, bus/, api/, github/, git/, jobs/, ...), whatever its name.
+ */
+const domainImportsInward = {
+  meta: {
+    type: "problem",
+    schema: [],
+    messages: {
+      outward: "imports point inward: domain/ never reaches the shell around it ({{target}})",
+    },
+  },
+  create(context) {
+    const file = context.filename.split(path.sep).join("/");
+    const root = /^(.*\/src\/domain)(\/|$)/.exec(file)?.[1];
+    if (root === undefined) return {};
+    const check = (source) => {
+      if (source?.type !== "Literal" || typeof source.value !== "string" || !source.value.startsWith("."))
+        return;
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), source.value));
+      if (target === root || target.startsWith(`${root}/`)) return;
+      context.report({
+        node: source,
+        messageId: "outward",
+        data: { target: path.posix.relative(path.posix.dirname(root), target) },
+      });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
 
 export default tseslint.config(
   {
@@ -38,18 +80,28 @@ export default tseslint.config(
   {
     // DESIGN "Layout": domain/ is pure logic and types; I/O lives in the shell around it (app/, store/, bus/, api/).
     files: ["services/*/src/domain/**/*.ts"],
+    plugins: { mainline: { rules: { "domain-imports-inward": domainImportsInward } } },
     rules: {
+      "mainline/domain-imports-inward": "error",
       "@typescript-eslint/no-restricted-imports": [
         "error",
         {
           paths: [
             // Address arithmetic only (BlockList matches addresses against ranges; it opens no socket).
-            { name: "node:net", allowImportNames: ["BlockList", "isIP", "isIPv4", "isIPv6"] },
+            ...["node:net", "net"].map((name) => ({
+              name,
+              allowImportNames: ["BlockList", "isIP", "isIPv4", "isIPv6"],
+            })),
           ],
           patterns: [
             {
               // Hashing (node:crypto) and address arithmetic (node:net, above) are computation, not I/O.
               regex: "^node:(?!crypto$|net$)",
+              message: "domain/ is pure: no Node I/O; it belongs in app/, store/, bus/ or api/",
+            },
+            {
+              // The same modules by their bare names (`fs`, `child_process`, `http`, `fs/promises`).
+              regex: `^(${NODE_IO_MODULES.map((m) => m.replace(/[/]/g, "\\/")).join("|")})(\/|$)`,
               message: "domain/ is pure: no Node I/O; it belongs in app/, store/, bus/ or api/",
             },
             {
@@ -60,10 +112,6 @@ export default tseslint.config(
             {
               regex: "^@mainline/kit/(bus|store|grpc|service|streams|telemetry|logging|config)(/|$)",
               message: "domain/ is pure: the kit's I/O modules belong in app/, store/, bus/ or api/",
-            },
-            {
-              regex: "(^|/)(store|bus|api|app|http|upstream)/",
-              message: "imports point inward: domain/ never reaches the shell around it",
             },
           ],
         },

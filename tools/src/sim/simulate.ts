@@ -1,9 +1,6 @@
 import { MainlineError } from "@mainline/kit/errors/errors";
 import {
   createPlannerState,
-  createQueueSettings,
-  parseImpactedTargets,
-  parsePriority,
   plan,
   type PlannerOptions,
   type PlannerState,
@@ -11,6 +8,11 @@ import {
   type PrState,
   type QueueEvent,
 } from "@mainline/queue-coordinator/domain/index";
+import {
+  parseImpactedTargets,
+  parsePriority,
+  parseQueueSettings,
+} from "@mainline/queue-coordinator/api/command-parser";
 import { createPrng } from "./prng.js";
 import { workloadFromSpec, type SimulatedPr, type Workload, type WorkloadSpec } from "./workload.js";
 
@@ -85,7 +87,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
   const workload = source.prs;
   const byNumber = new Map(workload.map((p) => [p.number, p]));
   const rng = createPrng(source.seed ^ 0x5eed);
-  let state = createPlannerState("main", createQueueSettings(options.settings));
+  let state = createPlannerState("main", parseQueueSettings(options.settings));
   const pending: Pending[] = [];
   let seq = 0;
   const schedule = (at: number, event: QueueEvent): void => {

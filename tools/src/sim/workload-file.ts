@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/errors";
 import { PRIORITY_NAMES } from "@mainline/kit/vocabulary/index";
-import { createQueueSettings } from "@mainline/queue-coordinator/domain/index";
+import { parseQueueSettings } from "@mainline/queue-coordinator/api/command-parser";
 import type { SimulatedPr, SimulatedPriority, Workload } from "./workload.js";
 
 const MINUTE = 60_000;
@@ -102,7 +102,7 @@ export function parseWorkloadFile(text: string, fallbackName: string): WorkloadF
 /** Queue settings as updateQueue takes them; an unknown or bad one names `settings.<field>`. */
 export function checkSettings(settings: Readonly<Record<string, unknown>>): void {
   try {
-    createQueueSettings(settings);
+    parseQueueSettings(settings);
   } catch (error) {
     if (error instanceof InvalidArgumentError) {
       throw new WorkloadFileError(`settings.${error.field}`, error.rule);

@@ -1,39 +1,28 @@
-import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import type { AsyncImplementation } from "@mainline/kit/grpc/index";
-import type { FlakyAnalyticsServer, ListFailingTestsRequest } from "@mainline/proto/flaky";
+import type { FlakyAnalyticsServer } from "@mainline/proto/flaky";
 import type { FlakyAnalytics } from "../app/flaky-analytics.js";
-import { checkListFailingTestsQuery, type ListFailingTestsQuery } from "../domain/index.js";
 import {
-  contextOf,
-  overrideOf,
-  repoOf,
-  requireOrg,
-  toProtoFailingTest,
-  toProtoRecentRun,
-  toProtoSettings,
-} from "./proto-mapping.js";
+  parseLinkTicket,
+  parseListFailingTests,
+  parseRepository,
+  parseSetCodeowners,
+  parseSetOverride,
+  parseSettingsUpdate,
+  parseTest,
+  parseUpload,
+} from "./command-parser.js";
+import { toProtoFailingTest, toProtoRecentRun, toProtoSettings } from "./proto-mapping.js";
 
-/** The FlakyAnalytics gRPC service: proto in, use case, proto out. */
+/** The FlakyAnalytics gRPC service: proto in, parsed once (command-parser.ts), use case, proto out. */
 export function flakyAnalyticsHandlers(app: FlakyAnalytics): AsyncImplementation<FlakyAnalyticsServer> {
   return {
     async uploadTestResults(request) {
-      return app.uploadTestResults({
-        org: requireOrg(request.org),
-        repo: repoOf(request.repo),
-        commitSha: request.commitSha,
-        branch: request.branch,
-        prNumber: request.prNumber,
-        variant: request.variant,
-        jobName: request.jobName,
-        runStartedAt: request.runStartedAt?.getTime(),
-        context: contextOf(request.context),
-        junitXml: request.junitXml,
-        uploadId: request.uploadId,
-      });
+      return app.uploadTestResults(parseUpload(request));
     },
 
     async listFailingTests(request) {
-      const page = await app.listFailingTests(requireOrg(request.org), listQueryOf(request));
+      const { org, query } = parseListFailingTests(request);
+      const page = await app.listFailingTests(org, query);
       const { page: info } = page;
       return {
         tests: page.tests.map(toProtoFailingTest),
@@ -49,7 +38,8 @@ export function flakyAnalyticsHandlers(app: FlakyAnalytics): AsyncImplementation
     },
 
     async getTest(request) {
-      const details = await app.getTest(requireOrg(request.org), repoOf(request.repo), request.testId);
+      const { org, repo, testId } = parseTest(request);
+      const details = await app.getTest(org, repo, testId);
       return {
         test: toProtoFailingTest(details.record),
         recentRuns: details.recentRuns.map(toProtoRecentRun),
@@ -57,50 +47,35 @@ export function flakyAnalyticsHandlers(app: FlakyAnalytics): AsyncImplementation
     },
 
     async getQuarantineConfig(request) {
-      return app.getQuarantineConfig(requireOrg(request.org), repoOf(request.repo));
+      const { org, repo } = parseRepository(request);
+      return app.getQuarantineConfig(org, repo);
     },
 
     async getRepositorySettings(request) {
-      const view = await app.getRepositorySettings(requireOrg(request.org), repoOf(request.repo));
-      return { settings: toProtoSettings(view) };
+      const { org, repo } = parseRepository(request);
+      return { settings: toProtoSettings(await app.getRepositorySettings(org, repo)) };
     },
 
     async updateRepositorySettings(request) {
-      const { org, repo, ...patch } = request;
-      const view = await app.updateRepositorySettings(requireOrg(org), repoOf(repo), patch);
-      return { settings: toProtoSettings(view) };
+      const { org, repo, patch } = parseSettingsUpdate(request);
+      return { settings: toProtoSettings(await app.updateRepositorySettings(org, repo, patch)) };
     },
 
     async setTestQuarantineOverride(request) {
-      await app.setQuarantineOverride(
-        requireOrg(request.org),
-        repoOf(request.repo),
-        request.testId,
-        overrideOf(request.quarantineOverride),
-      );
+      const { org, repo, testId, override } = parseSetOverride(request);
+      await app.setQuarantineOverride(org, repo, testId, override);
       return {};
     },
 
     async linkTicket(request) {
-      await app.linkTicket(requireOrg(request.org), repoOf(request.repo), request.testId, request.url);
+      const { org, repo, testId, url } = parseLinkTicket(request);
+      await app.linkTicket(org, repo, testId, url);
       return {};
     },
 
     async setCodeowners(request) {
-      return app.setCodeowners(requireOrg(request.org), repoOf(request.repo), request.content);
+      const { org, repo, content } = parseSetCodeowners(request);
+      return app.setCodeowners(org, repo, content);
     },
   };
-}
-
-/** The request as a typed query, checked once; errors name the spec's fields. */
-function listQueryOf(request: ListFailingTestsRequest): ListFailingTestsQuery {
-  if (request.pageQuery === undefined) throw new InvalidArgumentError("page_query", "is required");
-  return checkListFailingTestsQuery({
-    org: request.orgUrlSlug,
-    repo: repoOf(request.repo),
-    startTime: request.startTime?.getTime() ?? Number.NaN,
-    endTime: request.endTime?.getTime() ?? Number.NaN,
-    pageSize: request.pageQuery.pageSize,
-    pageToken: request.pageQuery.pageToken,
-  });
 }

@@ -1,41 +1,13 @@
-import { InvalidArgumentError } from "@mainline/kit/errors/index";
-import type { RepoRef } from "@mainline/proto/common";
 import { QuarantineOverride, ResultContext, TestStatus } from "@mainline/proto/flaky";
 import type { FailingTest, RecentTestRun, RepositorySettings } from "@mainline/proto/flaky";
 import type {
   QuarantineOverride as DomainOverride,
   RecentRun,
-  RepositoryRef,
   RunContext,
   TestStatusValue,
 } from "../domain/index.js";
 import type { FailingTestRecord } from "../app/failing-test-record.js";
 import type { RepositorySettingsView } from "../app/repository-admin.js";
-
-/** The request's repository, required: "repo.host" and friends are checked by the domain. */
-export function repoOf(repo: RepoRef | undefined): RepositoryRef {
-  if (repo === undefined) throw new InvalidArgumentError("repo", "is required");
-  return { host: repo.host, owner: repo.owner, name: repo.name };
-}
-
-export function requireOrg(org: string): string {
-  if (org.trim() === "") throw new InvalidArgumentError("org", "is required (the API token's organisation)");
-  return org;
-}
-
-export function contextOf(context: ResultContext): RunContext {
-  switch (context) {
-    case ResultContext.UNSPECIFIED:
-    case ResultContext.CI:
-      return "ci";
-    case ResultContext.MERGE_QUEUE:
-      return "merge_queue";
-    case ResultContext.BISECTION:
-      return "bisection";
-    default:
-      throw new InvalidArgumentError("context", "must be ci, merge_queue or bisection");
-  }
-}
 
 export function toProtoRecentRun(run: RecentRun): RecentTestRun {
   return {
@@ -56,31 +28,9 @@ export function toProtoStatus(value: TestStatusValue | undefined): TestStatus {
     : TestStatus[value.toUpperCase() as Uppercase<TestStatusValue>];
 }
 
-export function overrideOf(value: QuarantineOverride): DomainOverride | undefined {
-  switch (value) {
-    case QuarantineOverride.ALWAYS_QUARANTINE:
-      return "ALWAYS_QUARANTINE";
-    case QuarantineOverride.NEVER_QUARANTINE:
-      return "NEVER_QUARANTINE";
-    case QuarantineOverride.NONE:
-      return undefined;
-    default:
-      throw new InvalidArgumentError(
-        "quarantine_override",
-        "must be ALWAYS_QUARANTINE, NEVER_QUARANTINE or NONE (to clear)",
-      );
-  }
-}
-
+/** The wire's override is the domain's word (string enums); no override is NONE. */
 export function toProtoOverride(value: DomainOverride | undefined): QuarantineOverride {
-  switch (value) {
-    case "ALWAYS_QUARANTINE":
-      return QuarantineOverride.ALWAYS_QUARANTINE;
-    case "NEVER_QUARANTINE":
-      return QuarantineOverride.NEVER_QUARANTINE;
-    default:
-      return QuarantineOverride.NONE;
-  }
+  return value === undefined ? QuarantineOverride.NONE : QuarantineOverride[value];
 }
 
 export function toProtoFailingTest(record: FailingTestRecord): FailingTest {

@@ -5,7 +5,6 @@ import { repositoryKey } from "../store/repository-key.js";
 import type { CodeownersCache } from "./codeowners-cache.js";
 import { failingTestRecord, type FailingTestRecord } from "./failing-test-record.js";
 import type { Links } from "./links.js";
-import { requireTestId } from "./repository-admin.js";
 import type { TestIndexes } from "./test-indexes.js";
 
 export interface TestDetails {
@@ -30,7 +29,6 @@ export async function getTest(
   repo: RepositoryRef,
   testId: string,
 ): Promise<TestDetails> {
-  requireTestId(testId);
   const repoKey = repositoryKey(repo);
   const [testIndex, repository] = await Promise.all([
     deps.testIndexes.get(org, repoKey),

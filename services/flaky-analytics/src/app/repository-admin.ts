@@ -1,10 +1,5 @@
-import { InvalidArgumentError, NotFoundError } from "@mainline/kit/errors/index";
-import {
-  Codeowners,
-  DEFAULT_STATUS_SETTINGS,
-  quarantineConfig,
-  resolveStatusSettings,
-} from "../domain/index.js";
+import { NotFoundError } from "@mainline/kit/errors/index";
+import { Codeowners, quarantineConfig, sampleSizeFor } from "../domain/index.js";
 import type {
   QuarantineCandidate,
   QuarantineConfig,
@@ -32,21 +27,8 @@ export interface RepositorySettingsView {
   brokenAfterConsecutiveFailures: number;
 }
 
-export type RepositorySettingsPatch = Partial<RepositorySettingsView> & {
-  brokenFailureRateThreshold?: number | undefined;
-};
-
-/** Domain setting name -> the API's field name, so a refused value names what the caller sent. */
-const API_FIELD: Record<string, string> = {
-  failureRateThreshold: "flaky_failure_rate_threshold",
-  minTargetBranchRuns: "min_runs",
-  rateWindowHours: "rate_window_hours",
-  quietWindowHours: "recovery_window_hours",
-  brokenAfterConsecutiveFailures: "broken_after_consecutive_failures",
-};
-
-const MAX_CODEOWNERS_BYTES = 3 * 1024 * 1024;
-const MAX_TICKET_URL = 2048;
+/** What updateRepositorySettings changes, already checked (api/command-parser.ts). */
+export type RepositorySettingsPatch = Partial<RepositorySettingsView>;
 
 export interface AdminDeps {
   store: FlakyStore;
@@ -69,18 +51,9 @@ export async function updateRepositorySettings(
   repo: RepositoryRef,
   patch: RepositorySettingsPatch,
 ): Promise<RepositorySettingsView> {
-  if (patch.brokenFailureRateThreshold !== undefined) {
-    throw new InvalidArgumentError(
-      "broken_failure_rate_threshold",
-      "is not supported: broken is judged by broken_after_consecutive_failures",
-    );
-  }
-  if (patch.defaultBranch !== undefined && patch.defaultBranch.trim() === "") {
-    throw new InvalidArgumentError("default_branch", "must be a non-empty branch name");
-  }
   return deps.lock.run(lockKey(org, repo), async () => {
     const current = await deps.store.repositories.get(org, repo);
-    const status = resolveWithApiNames({
+    const status = withSample({
       ...current.status,
       ...defined({
         failureRateThreshold: patch.flakyFailureRateThreshold,
@@ -95,7 +68,7 @@ export async function updateRepositorySettings(
       repo: current.updatedAt === 0 ? repo : current.repo,
       quarantiningEnabled: patch.quarantiningEnabled ?? current.quarantiningEnabled,
       autoQuarantineEnabled: patch.autoQuarantineEnabled ?? current.autoQuarantineEnabled,
-      defaultBranch: patch.defaultBranch?.trim() ?? current.defaultBranch,
+      defaultBranch: patch.defaultBranch ?? current.defaultBranch,
       status,
       updatedAt: deps.now(),
     };
@@ -110,9 +83,6 @@ export async function setCodeowners(
   repo: RepositoryRef,
   content: string,
 ): Promise<{ rules: number; problems: string[] }> {
-  if (Buffer.byteLength(content) > MAX_CODEOWNERS_BYTES) {
-    throw new InvalidArgumentError("content", "must be at most 3 MiB (GitHub's limit for CODEOWNERS)");
-  }
   const parsed = Codeowners.parse(content);
   await deps.lock.run(lockKey(org, repo), async () => {
     const current = await deps.store.repositories.get(org, repo);
@@ -155,7 +125,6 @@ export async function setQuarantineOverride(
   testId: string,
   override: QuarantineOverride | undefined,
 ): Promise<void> {
-  requireTestId(testId);
   await annotate(deps, org, repo, testId, { quarantineOverride: override ?? null });
 }
 
@@ -166,10 +135,7 @@ export async function linkTicket(
   testId: string,
   url: string,
 ): Promise<void> {
-  requireTestId(testId);
-  const trimmed = url.trim();
-  if (trimmed !== "") validateTicketUrl(trimmed);
-  await annotate(deps, org, repo, testId, { ticketUrl: trimmed === "" ? null : trimmed });
+  await annotate(deps, org, repo, testId, { ticketUrl: url === "" ? null : url });
 }
 
 /** Stores a person's decision about a test, then shows it on the test in memory. */
@@ -214,41 +180,11 @@ function viewOf(doc: RepositoryDocument): RepositorySettingsView {
   };
 }
 
-function resolveWithApiNames(input: StatusSettings): StatusSettings {
+function withSample(settings: StatusSettings): StatusSettings {
   // The sample must hold enough runs for the rules; it is not exposed, so it grows with them.
-  const sample = Math.max(
-    DEFAULT_STATUS_SETTINGS.targetBranchSampleSize,
-    input.minTargetBranchRuns,
-    input.brokenAfterConsecutiveFailures,
-  );
-  try {
-    return resolveStatusSettings({ ...input, targetBranchSampleSize: sample });
-  } catch (error) {
-    if (error instanceof InvalidArgumentError) {
-      throw new InvalidArgumentError(API_FIELD[error.field] ?? error.field, error.rule);
-    }
-    throw error;
-  }
+  return { ...settings, targetBranchSampleSize: sampleSizeFor(settings) };
 }
 
 function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-export function requireTestId(testId: string): void {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(testId)) {
-    throw new InvalidArgumentError("test_id", "must be a test id (a UUID)");
-  }
-}
-
-function validateTicketUrl(url: string): void {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || !/^https?:$/.test(parsed.protocol) || url.length > MAX_TICKET_URL) {
-    throw new InvalidArgumentError("url", "must be an absolute http(s) URL of at most 2048 characters");
-  }
 }

@@ -5,7 +5,7 @@ import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import { STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
 import { UploadTestResultsRequest } from "@mainline/proto/flaky";
 import type { FlakyAnalytics } from "../app/flaky-analytics.js";
-import { contextOf, repoOf, requireOrg } from "../api/proto-mapping.js";
+import { contextOf, repoOf, requireOrg } from "../api/command-parser.js";
 
 export const TEST_RESULTS_DURABLE = "flaky-analytics-test-results";
 

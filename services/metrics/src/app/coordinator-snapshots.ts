@@ -4,13 +4,19 @@ import type { CoordinatorSnapshot, SnapshotPullRequest } from "../domain/coordin
 import type { LiveState } from "../domain/pull-request-timeline.js";
 import type { QueueIdentity } from "../domain/queue-identity.js";
 
-const LIVE: Partial<Record<PullRequestState, LiveState>> = {
-  [PullRequestState.NOT_READY]: "NOT_READY",
-  [PullRequestState.PENDING]: "PENDING",
-  [PullRequestState.TESTING]: "TESTING",
-  [PullRequestState.TESTS_PASSED]: "TESTS_PASSED",
-  [PullRequestState.PENDING_FAILURE]: "PENDING_FAILURE",
-};
+/** The states a PR waits or runs in; the wire's word is the domain's (string enums). */
+function liveState(state: PullRequestState): LiveState | undefined {
+  switch (state) {
+    case PullRequestState.NOT_READY:
+    case PullRequestState.PENDING:
+    case PullRequestState.TESTING:
+    case PullRequestState.TESTS_PASSED:
+    case PullRequestState.PENDING_FAILURE:
+      return state;
+    default:
+      return undefined;
+  }
+}
 
 /** Asks the queue-coordinator for every organisation's queues, with their PRs and the runs in progress. */
 export async function fetchCoordinatorSnapshot(
@@ -38,7 +44,7 @@ export function snapshotOf(queues: readonly Queue[]): CoordinatorSnapshot {
     };
     snapshot.queues.push(queue);
     for (const pr of q.enqueuedPullRequests) {
-      const state = LIVE[pr.state];
+      const state = liveState(pr.state);
       if (state === undefined) continue;
       const entry: SnapshotPullRequest = {
         queue,

@@ -1,9 +1,6 @@
-import { TestStatus, type TestStatusChanged } from "@mainline/proto/flaky";
+import type { TestStatusChanged } from "@mainline/proto/flaky";
 import {
-  PullRequestState,
-  TestRunEventType,
   TestRunKind,
-  TestRunOutcome,
   type PullRequestLifecycleEvent,
   type TestRunLifecycleEvent,
 } from "@mainline/proto/queue";
@@ -16,47 +13,27 @@ import type { QueueIdentity } from "../domain/queue-identity.js";
 import type { TestRunFact, TestRunOutcome as DomainOutcome } from "../domain/test-run-facts.js";
 import type { TestHealth, TestStatusFact } from "../domain/test-status.js";
 
-const STATES: Partial<Record<PullRequestState, DomainState>> = {
-  [PullRequestState.NOT_READY]: "NOT_READY",
-  [PullRequestState.PENDING]: "PENDING",
-  [PullRequestState.TESTING]: "TESTING",
-  [PullRequestState.TESTS_PASSED]: "TESTS_PASSED",
-  [PullRequestState.PENDING_FAILURE]: "PENDING_FAILURE",
-  [PullRequestState.MERGED]: "MERGED",
-  [PullRequestState.FAILED]: "FAILED",
-  [PullRequestState.CANCELLED]: "CANCELLED",
-};
-
-const RUN_TYPES: Partial<Record<TestRunEventType, TestRunFact["type"]>> = {
-  [TestRunEventType.STARTED]: "STARTED",
-  [TestRunEventType.FINISHED]: "FINISHED",
-  [TestRunEventType.CANCELLED]: "CANCELLED",
-  [TestRunEventType.REUSED]: "REUSED",
-};
-
-const OUTCOMES: Partial<Record<TestRunOutcome, DomainOutcome>> = {
-  [TestRunOutcome.PASSED]: "passed",
-  [TestRunOutcome.FAILED]: "failed",
-  [TestRunOutcome.TIMED_OUT]: "timed_out",
-  [TestRunOutcome.MERGE_CONFLICT]: "merge_conflict",
-  [TestRunOutcome.ERROR]: "error",
-};
-
-const HEALTH: Partial<Record<TestStatus, TestHealth>> = {
-  [TestStatus.HEALTHY]: "healthy",
-  [TestStatus.FLAKY]: "flaky",
-  [TestStatus.BROKEN]: "broken",
-};
+/**
+ * A wire enum's value is the domain's word (string enums): UNSPECIFIED, or a value this build does not know
+ * (a newer publisher's), is none. Outcomes and test health are the same words in lower case.
+ */
+type Word<E extends string> = Exclude<E, "UNSPECIFIED" | "UNRECOGNIZED">;
+function wordOf<E extends string>(value: E): Word<E> | undefined {
+  return value === "UNSPECIFIED" || value === "UNRECOGNIZED" ? undefined : (value as Word<E>);
+}
+function lowerWordOf<E extends string>(value: E): Lowercase<Word<E>> | undefined {
+  return wordOf(value)?.toLowerCase() as Lowercase<Word<E>> | undefined;
+}
 
 /** Undefined for an event without a state the metrics know (a newer publisher's, or a malformed one). */
 export function transitionOf(event: PullRequestLifecycleEvent): PullRequestTransition | undefined {
-  const to = STATES[event.status];
+  const to: DomainState | undefined = wordOf(event.status);
   if (to === undefined || !event.org || event.timestamp === undefined) return undefined;
   return {
     eventId: event.eventId,
     queue: queueOf(event.org, event.repository, event.targetBranch),
     pr: event.prNumber,
-    from: STATES[event.previousStatus] ?? null,
+    from: wordOf(event.previousStatus) ?? null,
     to,
     at: event.timestamp.getTime(),
     isBisection: event.isBisection,
@@ -64,7 +41,7 @@ export function transitionOf(event: PullRequestLifecycleEvent): PullRequestTrans
 }
 
 export function testRunFactOf(event: TestRunLifecycleEvent): TestRunFact | undefined {
-  const type = RUN_TYPES[event.type];
+  const type: TestRunFact["type"] | undefined = wordOf(event.type);
   if (type === undefined || !event.queue?.org || event.timestamp === undefined) return undefined;
   return {
     eventId: event.eventId,
@@ -73,7 +50,7 @@ export function testRunFactOf(event: TestRunLifecycleEvent): TestRunFact | undef
     runId: event.testRunId,
     kind: event.kind === TestRunKind.BISECTION ? "bisection" : "main",
     testedPrs: [...event.testedPrNumbers],
-    outcome: OUTCOMES[event.outcome] ?? null,
+    outcome: (lowerWordOf(event.outcome) satisfies DomainOutcome | undefined) ?? null,
     startedAt: event.startedAt?.getTime() ?? null,
     finishedAt: event.finishedAt?.getTime() ?? null,
     at: event.timestamp.getTime(),
@@ -81,7 +58,7 @@ export function testRunFactOf(event: TestRunLifecycleEvent): TestRunFact | undef
 }
 
 export function testStatusFactOf(event: TestStatusChanged): TestStatusFact | undefined {
-  const status = HEALTH[event.newStatus];
+  const status: TestHealth | undefined = lowerWordOf(event.newStatus);
   if (status === undefined || !event.org || event.timestamp === undefined) return undefined;
   return {
     eventId: event.eventId,

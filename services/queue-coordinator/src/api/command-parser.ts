@@ -1,5 +1,10 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
-import { DEFAULT_PULL_REF_PATTERN } from "@mainline/kit/vocabulary/index";
+import {
+  DEFAULT_PULL_REF_PATTERN,
+  PRIORITY_RULE,
+  PRIORITY_VALUES,
+  type PriorityName,
+} from "@mainline/kit/vocabulary/index";
 import type { RepoRef } from "@mainline/proto/common";
 import {
   HostPullRequestState,
@@ -16,9 +21,12 @@ import {
 } from "@mainline/proto/queue";
 import {
   createQueueSettings,
-  parseImpactedTargets,
-  parsePriority,
-  parseSettingsPatch,
+  DEFAULT_PRIORITY,
+  DEFAULT_QUEUE_SETTINGS,
+  impactedTargets,
+  namedPriority,
+  priorityOfValue,
+  REQUESTABLE_QUEUE_STATES,
   type ImpactedTargets,
   type Priority,
   type PullRequestFacts,
@@ -35,6 +43,107 @@ import type { TestRunReport } from "../store/test-run-records.js";
  * checked for what the wire cannot express (a bound, a positive number, an enum left UNSPECIFIED, a rule of
  * the domain). Nothing after it validates again.
  */
+
+/*
+ * The domain's values read from what a caller sent (a gRPC request here; a workload file in the simulator).
+ * Each refuses a bad value with InvalidArgumentError(field, rule); the domain takes only what they return.
+ */
+
+/** Accepts a level name in any case, an integer 0..255, or nothing (the default, medium). */
+export function parsePriority(input: unknown, field = "priority"): Priority {
+  if (input === undefined || input === null) return DEFAULT_PRIORITY;
+  if (typeof input === "string") {
+    const name = input.toLowerCase();
+    if (name in PRIORITY_VALUES) return namedPriority(name as PriorityName);
+  } else if (typeof input === "number" && Number.isInteger(input) && input >= 0 && input <= 255) {
+    return priorityOfValue(input);
+  }
+  throw new InvalidArgumentError(field, `must be ${PRIORITY_RULE}`);
+}
+
+/** A non-empty sha, and a list of non-empty target names or "ALL" in any case. */
+export function parseImpactedTargets(sha: unknown, targets: unknown): ImpactedTargets {
+  if (typeof sha !== "string" || sha.length === 0)
+    throw new InvalidArgumentError("pr.sha", "must be a non-empty string");
+  if (typeof targets === "string" && targets.toUpperCase() === "ALL") return impactedTargets(sha, "ALL");
+  if (!Array.isArray(targets) || !targets.every((t) => typeof t === "string" && t.length > 0)) {
+    throw new InvalidArgumentError("impactedTargets", 'must be a list of non-empty strings or "ALL"');
+  }
+  return impactedTargets(sha, targets as string[]);
+}
+
+const SETTING_WORDS = {
+  mode: ["SINGLE", "PARALLEL"],
+  mergeMethod: ["MERGE_COMMIT", "SQUASH", "REBASE"],
+  directMergeMode: ["OFF", "ALWAYS"],
+  optimizationMode: ["OFF", "BISECTION_SKIP_REDUNDANT_TESTS"],
+  batchingMode: ["FIXED", "ADAPTIVE"],
+} as const satisfies { [K in keyof QueueSettings]?: readonly QueueSettings[K][] };
+const POSITIVE_INTS = ["concurrency", "batchingMaxWaitTimeMinutes", "batchingMinSize"] as const;
+const NON_NEGATIVE_INTS = ["testingTimeoutMinutes", "pendingFailureDepth"] as const;
+const BOOLEANS = [
+  "canOptimisticallyMerge",
+  "batch",
+  "commentsEnabled",
+  "commandsEnabled",
+  "statusCheckEnabled",
+] as const;
+const MAX_SETTING_INT = 1_000_000;
+
+function upperWord<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
+  const upper = typeof value === "string" ? value.toUpperCase() : value;
+  if (typeof upper === "string" && (allowed as readonly string[]).includes(upper)) return upper as T;
+  throw new InvalidArgumentError(field, `must be one of ${allowed.join(", ")}`);
+}
+
+function settingInteger(field: string, value: unknown, min: number): number {
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > MAX_SETTING_INT) {
+    throw new InvalidArgumentError(field, `must be an integer >= ${min}`);
+  }
+  return value;
+}
+
+const KNOWN_SETTINGS = new Set<string>([...Object.keys(DEFAULT_QUEUE_SETTINGS), "state"]);
+
+/**
+ * Checks queue settings field by field and returns a typed patch; the first bad field raises
+ * InvalidArgumentError(field, rule). Words (enums) are accepted in any case.
+ */
+export function parseSettingsPatch(input: Readonly<Record<string, unknown>>): QueueSettingsPatch {
+  const patch: QueueSettingsPatch = {};
+  const set = patch as Record<string, unknown>;
+  for (const [field, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    if (!KNOWN_SETTINGS.has(field)) throw new InvalidArgumentError(field, "is not a queue setting");
+    if (field === "state") {
+      patch.state = upperWord(field, value, REQUESTABLE_QUEUE_STATES);
+    } else if (field in SETTING_WORDS) {
+      const key = field as keyof typeof SETTING_WORDS;
+      set[key] = upperWord<string>(field, value, SETTING_WORDS[key]);
+    } else if ((POSITIVE_INTS as readonly string[]).includes(field)) {
+      set[field] = settingInteger(field, value, 1);
+    } else if ((NON_NEGATIVE_INTS as readonly string[]).includes(field)) {
+      set[field] = settingInteger(field, value, 0);
+    } else if ((BOOLEANS as readonly string[]).includes(field)) {
+      if (typeof value !== "boolean") throw new InvalidArgumentError(field, "must be a boolean");
+      set[field] = value;
+    } else if (field === "bisectionConcurrency") {
+      patch.bisectionConcurrency = value === null ? null : settingInteger(field, value, 1);
+    } else if (field === "requiredStatuses") {
+      if (!Array.isArray(value) || !value.every((s) => typeof s === "string" && s.length > 0)) {
+        throw new InvalidArgumentError(field, "must be a list of non-empty strings");
+      }
+      patch.requiredStatuses = [...new Set(value as string[])];
+    }
+  }
+  return patch;
+}
+
+/** A new queue's settings: the defaults overlaid with the checked fields given (a state is not a setting). */
+export function parseQueueSettings(input: Readonly<Record<string, unknown>> = {}): QueueSettings {
+  const { state: _state, ...settings } = parseSettingsPatch(input);
+  return createQueueSettings(settings);
+}
 
 export interface SubmitCommand {
   address: QueueAddress;
@@ -159,7 +268,7 @@ export function parseSetPriority(req: SetPullRequestPriorityRequest): SetPriorit
 
 export function parseCreateSettings(req: CreateQueueRequest): QueueSettings {
   const mode = wordOf(req.mode);
-  return createQueueSettings({
+  return parseQueueSettings({
     ...(mode !== undefined && { mode }),
     ...(req.concurrency !== undefined && { concurrency: req.concurrency }),
   });

@@ -34,11 +34,14 @@ function text(field: string, value: string, max: number): string {
   return trimmed;
 }
 
-const STATE: Partial<Record<CommitStatusState, StatusState>> = {
-  [CommitStatusState.PENDING]: "PENDING",
-  [CommitStatusState.SUCCESS]: "SUCCESS",
-  [CommitStatusState.FAILURE]: "FAILURE",
-};
+/** The wire's word is the domain's (string enums); UNSPECIFIED, or a value this build does not know, is none. */
+function statusState(state: CommitStatusState): StatusState | undefined {
+  return state === CommitStatusState.PENDING ||
+    state === CommitStatusState.SUCCESS ||
+    state === CommitStatusState.FAILURE
+    ? state
+    : undefined;
+}
 
 /** CI statuses on test branches and pushes to target branches, as the code host's webhooks tell them. */
 export function githubFactsApi(deps: {
@@ -56,7 +59,7 @@ export function githubFactsApi(deps: {
       const repo = repoRef(req.repo);
       const commit = sha("sha", req.sha);
       const context = text("context", req.context, MAX_CONTEXT);
-      const state = STATE[req.state];
+      const state = statusState(req.state);
       if (!state) throw new InvalidArgumentError("state", "must be PENDING, SUCCESS or FAILURE");
       const url = req.detailsUrl ?? "";
       if (url.length > MAX_URL)

@@ -3,7 +3,7 @@ import type { AsyncImplementation } from "@mainline/kit/grpc/index";
 import { RunnerKind, type QueueCoordinatorServer } from "@mainline/proto/queue";
 import {
   createPlannerState,
-  parseImpactedTargets,
+  impactedTargets,
   refuseRemergeOf,
   type PullRequestEntry,
 } from "../domain/index.js";
@@ -117,7 +117,7 @@ export function queueCommands(deps: ApiDeps): QueueCommands {
         ...(known ? { facts: known.facts } : {}),
         // Normalised again: records written before the parser sorted them hold targets as they were sent.
         ...(known?.targets
-          ? { impactedTargets: parseImpactedTargets(known.targets.sha, known.targets.targets) }
+          ? { impactedTargets: impactedTargets(known.targets.sha, known.targets.targets) }
           : {}),
       });
       try {

@@ -1,9 +1,4 @@
-import {
-  AlreadyExistsError,
-  FailedPreconditionError,
-  InvalidArgumentError,
-  NotFoundError,
-} from "@mainline/kit/errors/errors";
+import { AlreadyExistsError, FailedPreconditionError, NotFoundError } from "@mainline/kit/errors/errors";
 import type { Draft } from "./draft.js";
 import type { QueueEvent } from "./events.js";
 import { sameTargets, type ImpactedTargets } from "./impacted-targets.js";
@@ -55,17 +50,10 @@ export function applyEvent(d: Draft, event: QueueEvent): void {
   }
 }
 
-function prNumber(n: unknown): number {
-  if (typeof n !== "number" || !Number.isInteger(n) || n < 1) {
-    throw new InvalidArgumentError("pr.number", "must be a positive integer");
-  }
-  return n;
-}
-
-function queuedPr(d: Draft, n: unknown): Readonly<PullRequestEntry> {
-  const entry = d.pr(prNumber(n));
+function queuedPr(d: Draft, n: number): Readonly<PullRequestEntry> {
+  const entry = d.pr(n);
   if (entry === undefined)
-    throw new NotFoundError(`pull request ${String(n)} is not in the queue for ${d.state.branch}`);
+    throw new NotFoundError(`pull request ${n} is not in the queue for ${d.state.branch}`);
   return entry;
 }
 
@@ -75,20 +63,10 @@ function refuseWhileMerging(entry: Readonly<PullRequestEntry>, verb: string): vo
   }
 }
 
-function checkFacts(facts: PullRequestFacts): PullRequestFacts {
-  if (typeof facts.headSha !== "string" || facts.headSha.length === 0) {
-    throw new InvalidArgumentError("facts.headSha", "must be a non-empty string");
-  }
-  if (typeof facts.baseBranch !== "string" || facts.baseBranch.length === 0) {
-    throw new InvalidArgumentError("facts.baseBranch", "must be a non-empty string");
-  }
-  return { ...facts };
-}
-
 function submit(d: Draft, event: Extract<QueueEvent, { type: "PR_SUBMITTED" }>): void {
-  const n = prNumber(event.pr);
+  const n = event.pr;
   const priority = event.priority ?? DEFAULT_PRIORITY;
-  const facts = event.facts === undefined ? null : checkFacts(event.facts);
+  const facts = event.facts === undefined ? null : { ...event.facts };
   const targets = event.impactedTargets ?? null;
   if (!acceptsSubmissions(d.state.queueState)) {
     const why = d.state.queueState === "DRAINING" ? "is draining" : "is switching modes";
@@ -134,7 +112,7 @@ function submit(d: Draft, event: Extract<QueueEvent, { type: "PR_SUBMITTED" }>):
 
 /** Targets for PRs the planner does not hold are the shell's to keep (they come with the submit). */
 function setImpactedTargets(d: Draft, n: number, parsed: ImpactedTargets): void {
-  const entry = d.pr(prNumber(n));
+  const entry = d.pr(n);
   if (entry === undefined || entry.mergeId !== null) return;
   const previous = entry.impactedTargets;
   const queued = entry.state !== "NOT_READY";
@@ -147,8 +125,8 @@ function setImpactedTargets(d: Draft, n: number, parsed: ImpactedTargets): void 
 }
 
 function updateFacts(d: Draft, n: number, input: PullRequestFacts): void {
-  const facts = checkFacts(input);
-  const entry = d.pr(prNumber(n));
+  const facts = { ...input };
+  const entry = d.pr(n);
   if (entry === undefined) return;
   if (entry.mergeId !== null) {
     // The tested commits are what lands; the merge result settles this PR.

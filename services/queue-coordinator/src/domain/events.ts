@@ -5,7 +5,8 @@ import type { QueueSettingsPatch } from "./queue-settings.js";
 import type { TestRunOutcome } from "./test-run.js";
 
 /**
- * Inputs to the planner, already parsed at the edge (parsePriority, parseImpactedTargets, parseSettingsPatch):
+ * Inputs to the planner, already parsed at the edge (api/command-parser.ts: parsePriority, parseImpactedTargets,
+ * parseSettingsPatch):
  * the planner decides, it does not validate again. Each is applied at a time given alongside it. Results that
  * refer to runs or merges the planner no longer tracks are ignored, so redelivery changes nothing.
  */

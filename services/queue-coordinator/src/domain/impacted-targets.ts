@@ -1,5 +1,3 @@
-import { InvalidArgumentError } from "@mainline/kit/errors/errors";
-
 /**
  * Impacted targets declared for one head sha. "ALL" makes the PR a prerequisite of every PR
  * behind it (rule 11); an empty list depends on nothing and nothing depends on it.
@@ -9,14 +7,9 @@ export interface ImpactedTargets {
   targets: string[] | "ALL";
 }
 
-export function parseImpactedTargets(sha: unknown, targets: unknown): ImpactedTargets {
-  if (typeof sha !== "string" || sha.length === 0)
-    throw new InvalidArgumentError("pr.sha", "must be a non-empty string");
-  if (typeof targets === "string" && targets.toUpperCase() === "ALL") return { sha, targets: "ALL" };
-  if (!Array.isArray(targets) || !targets.every((t) => typeof t === "string" && t.length > 0)) {
-    throw new InvalidArgumentError("impactedTargets", 'must be a list of non-empty strings or "ALL"');
-  }
-  return { sha, targets: [...new Set(targets as string[])].sort() };
+/** The targets in their one form: each once, sorted (so that two declarations of the same set compare equal). */
+export function impactedTargets(sha: string, targets: readonly string[] | "ALL"): ImpactedTargets {
+  return { sha, targets: targets === "ALL" ? "ALL" : [...new Set(targets)].sort() };
 }
 
 export function sameTargets(a: ImpactedTargets["targets"], b: ImpactedTargets["targets"]): boolean {

@@ -1,5 +1,3 @@
-import { InvalidArgumentError } from "@mainline/kit/errors/errors";
-
 import { PRIORITY_VALUES, type PriorityName } from "@mainline/kit/vocabulary/index";
 
 export { PRIORITY_VALUES, type PriorityName };
@@ -24,19 +22,12 @@ function nameOfValue(value: number): PriorityName | null {
   return null;
 }
 
-/** Accepts a level name in any case, an integer 0..255, or nothing (the default, medium). */
-export function parsePriority(input: unknown, field = "priority"): Priority {
-  if (input === undefined || input === null) return DEFAULT_PRIORITY;
-  if (typeof input === "string") {
-    const name = input.toLowerCase();
-    if (name in PRIORITY_VALUES) {
-      const known = name as PriorityName;
-      return { value: PRIORITY_VALUES[known], name: known, usedDefault: false };
-    }
-    throw new InvalidArgumentError(field, 'must be "urgent", "high", "medium", "low" or an integer 0..255');
-  }
-  if (typeof input === "number" && Number.isInteger(input) && input >= 0 && input <= 255) {
-    return { value: input, name: nameOfValue(input), usedDefault: false };
-  }
-  throw new InvalidArgumentError(field, 'must be "urgent", "high", "medium", "low" or an integer 0..255');
+/** A named level, as asked for (the command parser, api/command-parser.ts, read the name). */
+export function namedPriority(name: PriorityName): Priority {
+  return { value: PRIORITY_VALUES[name], name, usedDefault: false };
+}
+
+/** A level given as its value (0..255, checked by the command parser); named when it is one of the named levels. */
+export function priorityOfValue(value: number): Priority {
+  return { value, name: nameOfValue(value), usedDefault: false };
 }

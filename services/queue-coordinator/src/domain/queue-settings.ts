@@ -1,5 +1,4 @@
-import { InvalidArgumentError } from "@mainline/kit/errors/errors";
-import { REQUESTABLE_QUEUE_STATES, type RequestableQueueState } from "./queue-state.js";
+import type { RequestableQueueState } from "./queue-state.js";
 
 export type QueueMode = "SINGLE" | "PARALLEL";
 export type MergeMethod = "MERGE_COMMIT" | "SQUASH" | "REBASE";
@@ -65,74 +64,7 @@ export function effectiveOptimizationMode(settings: QueueSettings): Optimization
   return settings.batch ? "BISECTION_SKIP_REDUNDANT_TESTS" : settings.optimizationMode;
 }
 
-const ENUMS = {
-  mode: ["SINGLE", "PARALLEL"],
-  mergeMethod: ["MERGE_COMMIT", "SQUASH", "REBASE"],
-  directMergeMode: ["OFF", "ALWAYS"],
-  optimizationMode: ["OFF", "BISECTION_SKIP_REDUNDANT_TESTS"],
-  batchingMode: ["FIXED", "ADAPTIVE"],
-} as const;
-const POSITIVE_INTS = ["concurrency", "batchingMaxWaitTimeMinutes", "batchingMinSize"] as const;
-const NON_NEGATIVE_INTS = ["testingTimeoutMinutes", "pendingFailureDepth"] as const;
-const BOOLEANS = [
-  "canOptimisticallyMerge",
-  "batch",
-  "commentsEnabled",
-  "commandsEnabled",
-  "statusCheckEnabled",
-] as const;
-const MAX_INT = 1_000_000;
-
-function upperEnum<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
-  const upper = typeof value === "string" ? value.toUpperCase() : value;
-  if (typeof upper === "string" && (allowed as readonly string[]).includes(upper)) return upper as T;
-  throw new InvalidArgumentError(field, `must be one of ${allowed.join(", ")}`);
-}
-
-function integer(field: string, value: unknown, min: number): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > MAX_INT) {
-    throw new InvalidArgumentError(field, `must be an integer >= ${min}`);
-  }
-  return value;
-}
-
-const KNOWN_FIELDS = new Set<string>([...Object.keys(DEFAULT_QUEUE_SETTINGS), "state"]);
-
-/**
- * Checks an updateQueue body field by field and returns a typed patch; the first bad field
- * raises InvalidArgumentError(field, rule). Enum values are accepted in any case.
- */
-export function parseSettingsPatch(input: Readonly<Record<string, unknown>>): QueueSettingsPatch {
-  const patch: QueueSettingsPatch = {};
-  for (const [field, value] of Object.entries(input)) {
-    if (value === undefined) continue;
-    if (!KNOWN_FIELDS.has(field)) throw new InvalidArgumentError(field, "is not a queue setting");
-    if (field === "state") {
-      patch.state = upperEnum(field, value, REQUESTABLE_QUEUE_STATES);
-    } else if (field in ENUMS) {
-      const key = field as keyof typeof ENUMS;
-      (patch as Record<string, unknown>)[key] = upperEnum(field, value, ENUMS[key]);
-    } else if ((POSITIVE_INTS as readonly string[]).includes(field)) {
-      (patch as Record<string, unknown>)[field] = integer(field, value, 1);
-    } else if ((NON_NEGATIVE_INTS as readonly string[]).includes(field)) {
-      (patch as Record<string, unknown>)[field] = integer(field, value, 0);
-    } else if ((BOOLEANS as readonly string[]).includes(field)) {
-      if (typeof value !== "boolean") throw new InvalidArgumentError(field, "must be a boolean");
-      (patch as Record<string, unknown>)[field] = value;
-    } else if (field === "bisectionConcurrency") {
-      patch.bisectionConcurrency = value === null ? null : integer(field, value, 1);
-    } else if (field === "requiredStatuses") {
-      if (!Array.isArray(value) || !value.every((s) => typeof s === "string" && s.length > 0)) {
-        throw new InvalidArgumentError(field, "must be a list of non-empty strings");
-      }
-      patch.requiredStatuses = [...new Set(value as string[])];
-    }
-  }
-  return patch;
-}
-
-/** Settings for createQueue: defaults overlaid with a validated patch (state is not a setting). */
-export function createQueueSettings(input: Readonly<Record<string, unknown>> = {}): QueueSettings {
-  const { state: _state, ...patch } = parseSettingsPatch(input);
-  return { ...DEFAULT_QUEUE_SETTINGS, requiredStatuses: [], ...patch };
+/** Settings for createQueue: the defaults overlaid with settings already parsed (api/command-parser.ts). */
+export function createQueueSettings(settings: Readonly<Partial<QueueSettings>> = {}): QueueSettings {
+  return { ...DEFAULT_QUEUE_SETTINGS, requiredStatuses: [], ...settings };
 }

@@ -16,12 +16,6 @@ export interface StatusCheck {
 export type StatusVerdict =
   { type: "PASSED" } | { type: "FAILED"; context: string } | { type: "WAITING"; missing: string[] };
 
-const WORD: Record<StatusState, StatusCheck["state"]> = {
-  PENDING: "pending",
-  SUCCESS: "success",
-  FAILURE: "failure",
-};
-
 /**
  * The context of one check suite of an App: each App (GitHub Actions above all, one suite per workflow) may run
  * several suites on a commit, so they are told apart by id; a required status naming the App is met once every
@@ -52,7 +46,8 @@ export function withStatus(
   next.push({
     context: status.context,
     url: status.url,
-    state: WORD[status.state],
+    // GitHub's words are ours in lower case.
+    state: status.state.toLowerCase() as Lowercase<StatusState> satisfies StatusCheck["state"],
     ...(status.suite ? { suite: true } : {}),
   });
   return next;

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { parsePriority } from "../../src/domain/index.js";
+import { parsePriority } from "../../src/api/command-parser.js";
 import { letter, Scenario } from "./scenario-table.js";
 
 const LEVELS = ["urgent", "high", "medium", "low"] as const;

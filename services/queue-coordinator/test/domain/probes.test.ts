@@ -2,12 +2,12 @@ import { expect } from "chai";
 import {
   createPlannerState,
   createQueueSettings,
-  parsePriority,
   plan,
   type Decision,
   type PlannerState,
   type QueueEvent,
 } from "../../src/domain/index.js";
+import { parsePriority } from "../../src/api/command-parser.js";
 
 type StartRun = Extract<Decision, { type: "START_TEST_RUN" }>;
 

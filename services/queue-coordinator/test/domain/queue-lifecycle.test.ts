@@ -5,7 +5,12 @@ import {
   InvalidArgumentError,
   NotFoundError,
 } from "@mainline/kit/errors/errors";
-import { parseImpactedTargets, parsePriority, parseSettingsPatch } from "../../src/domain/index.js";
+import {
+  parseImpactedTargets,
+  parsePriority,
+  parseSettingsPatch,
+  prNumber,
+} from "../../src/api/command-parser.js";
 import { Scenario } from "./scenario-table.js";
 
 function deepFreeze<T>(value: T): T {
@@ -24,9 +29,9 @@ describe("planner: commands and queue states", () => {
     expect(() => s.do("submit A")).to.throw(AlreadyExistsError);
     expect(() => s.do("cancel Z")).to.throw(NotFoundError);
     expect(() => s.do("restart Z")).to.throw(NotFoundError);
-    expect(() => s.apply({ type: "PR_SUBMITTED", pr: 0 })).to.throw(InvalidArgumentError);
     expect(s.state).to.equal(before);
-    // Input is parsed once, at the edge, by the domain's own rules; the planner takes the parsed values.
+    // Input is parsed once, at the edge (api/command-parser.ts); the planner takes the parsed values.
+    expect(() => prNumber(0)).to.throw(InvalidArgumentError, "pr.number");
     expect(() => parsePriority("asap")).to.throw(InvalidArgumentError, "priority");
     expect(() => parseImpactedTargets("", [])).to.throw(InvalidArgumentError, "pr.sha");
     expect(() => parseImpactedTargets("x", [3])).to.throw(InvalidArgumentError, "impactedTargets");

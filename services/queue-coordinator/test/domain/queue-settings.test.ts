@@ -5,9 +5,8 @@ import {
   DEFAULT_QUEUE_SETTINGS,
   effectiveBisectionConcurrency,
   effectiveOptimizationMode,
-  parsePriority,
-  parseSettingsPatch,
 } from "../../src/domain/index.js";
+import { parsePriority, parseSettingsPatch } from "../../src/api/command-parser.js";
 
 function invalid(fn: () => unknown): InvalidArgumentError {
   try {

@@ -1,10 +1,6 @@
 import { expect } from "chai";
 import {
   createPlannerState,
-  createQueueSettings,
-  parseImpactedTargets,
-  parsePriority,
-  parseSettingsPatch,
   plan,
   type Decision,
   type PlannerOptions,
@@ -14,6 +10,12 @@ import {
   type QueueEvent,
   type TestRun,
 } from "../../src/domain/index.js";
+import {
+  parseImpactedTargets,
+  parsePriority,
+  parseQueueSettings,
+  parseSettingsPatch,
+} from "../../src/api/command-parser.js";
 
 /**
  * A readable driver for scenario tables. PRs are capital letters (A = #1, B = #2, ...). Rows
@@ -60,7 +62,7 @@ export class Scenario {
     settings: Record<string, unknown> = {},
     readonly options?: PlannerOptions,
   ) {
-    this.state = createPlannerState("main", createQueueSettings(settings));
+    this.state = createPlannerState("main", parseQueueSettings(settings));
   }
 
   facts(n: number) {

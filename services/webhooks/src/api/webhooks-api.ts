@@ -1,16 +1,22 @@
 import { randomUUID } from "node:crypto";
 import type { JetStreamClient, JetStreamManager } from "nats";
-import { FailedPreconditionError, InvalidArgumentError } from "@mainline/kit/errors/index";
+import { FailedPreconditionError } from "@mainline/kit/errors/index";
 import type { AsyncImplementation } from "@mainline/kit/grpc/index";
 import type { Delivery, Subscription as SubscriptionMessage, WebhooksServer } from "@mainline/proto/webhooks";
-import { isWebhookEventType, TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from "../domain/event-types.js";
-import { generateSecret, secretKey, webhookIdOf } from "../domain/signing.js";
+import { TEST_EVENT_TYPE } from "../domain/event-types.js";
+import { generateSecret, webhookIdOf } from "../domain/signing.js";
 import type { Subscription } from "../domain/subscription.js";
 import { enqueueDelivery, removeDeliveryQueue } from "../bus/delivery-stream.js";
 import type { SubscriptionConsumers } from "../delivery/subscription-consumers.js";
 import type { UrlGuard } from "../delivery/url-guard.js";
 import type { DeliveryLog, DeliveryRecord } from "../store/delivery-log.js";
 import type { GitHubOutbox } from "../store/github-outbox.js";
+import {
+  parseCreateSubscription,
+  parseListDeliveries,
+  parseSubscription,
+  requireOrg,
+} from "./command-parser.js";
 import { githubCommentsApi } from "./github-comments-api.js";
 import type { SubscriptionRepository } from "../store/subscription-repository.js";
 
@@ -26,38 +32,24 @@ export interface WebhooksApiDeps {
   now?: () => Date;
 }
 
-const MAX_DESCRIPTION = 200;
-const DEFAULT_DELIVERIES = 50;
-const MAX_DELIVERIES = 500;
-
-/** The Webhooks gRPC service. Every call is scoped by `org`, which the gateway takes from the API token. */
+/**
+ * The Webhooks gRPC service. Every call is scoped by `org`, which the gateway takes from the API token; each
+ * subscription call is parsed once (command-parser.ts).
+ */
 export function webhooksApi(deps: WebhooksApiDeps): AsyncImplementation<WebhooksServer> {
   const now = deps.now ?? (() => new Date());
   return {
     ...githubCommentsApi({ outbox: deps.githubOutbox, now }),
     async createSubscription(request) {
-      const org = requireOrg(request.org);
-      const eventTypes = [...new Set(request.eventTypes)];
-      for (const type of eventTypes) {
-        if (!isWebhookEventType(type)) {
-          throw new InvalidArgumentError(
-            "eventTypes",
-            `"${type}" is not an event type; use any of ${WEBHOOK_EVENT_TYPES.join(", ")}`,
-          );
-        }
-      }
-      if (request.secret !== undefined) secretKey(request.secret);
-      if ((request.description?.length ?? 0) > MAX_DESCRIPTION) {
-        throw new InvalidArgumentError("description", `must be at most ${MAX_DESCRIPTION} characters`);
-      }
-      const url = await deps.guard.check(request.url);
+      const { org, eventTypes, secret, description, ...asked } = parseCreateSubscription(request);
+      const url = await deps.guard.check(asked.url);
       const subscription = await deps.subscriptions.create(
         {
           org,
           url: url.toString(),
           eventTypes,
-          secret: request.secret ?? generateSecret(),
-          ...(request.description !== undefined && { description: request.description }),
+          secret: secret ?? generateSecret(),
+          ...(description !== undefined && { description }),
         },
         now(),
       );
@@ -71,8 +63,8 @@ export function webhooksApi(deps: WebhooksApiDeps): AsyncImplementation<Webhooks
     },
 
     async deleteSubscription(request) {
-      const org = requireOrg(request.org);
-      const subscription = await deps.subscriptions.get(org, request.subscriptionId);
+      const { org, subscriptionId } = parseSubscription(request);
+      const subscription = await deps.subscriptions.get(org, subscriptionId);
       await deps.consumers.stop(subscription._id);
       await removeDeliveryQueue(deps.jsm, subscription._id);
       await deps.subscriptions.delete(org, subscription._id);
@@ -81,7 +73,8 @@ export function webhooksApi(deps: WebhooksApiDeps): AsyncImplementation<Webhooks
     },
 
     async sendTestEvent(request) {
-      const subscription = await deps.subscriptions.get(requireOrg(request.org), request.subscriptionId);
+      const { org, subscriptionId } = parseSubscription(request);
+      const subscription = await deps.subscriptions.get(org, subscriptionId);
       if (subscription.disabled) {
         throw new FailedPreconditionError(
           `webhook subscription ${subscription._id} is disabled; re-enable it before sending a test event`,
@@ -108,30 +101,19 @@ export function webhooksApi(deps: WebhooksApiDeps): AsyncImplementation<Webhooks
     },
 
     async listDeliveries(request) {
-      const subscription = await deps.subscriptions.get(requireOrg(request.org), request.subscriptionId);
-      const limit = request.limit === 0 ? DEFAULT_DELIVERIES : request.limit;
-      if (limit > MAX_DELIVERIES) {
-        throw new InvalidArgumentError("limit", `must be from 1 to ${MAX_DELIVERIES}`);
-      }
+      const { org, subscriptionId, limit } = parseListDeliveries(request);
+      const subscription = await deps.subscriptions.get(org, subscriptionId);
       const records = await deps.log.recent(subscription._id, limit);
       return { deliveries: records.map(toDelivery) };
     },
 
     async enableSubscription(request) {
-      const subscription = await deps.subscriptions.enable(
-        requireOrg(request.org),
-        request.subscriptionId,
-        now(),
-      );
+      const { org, subscriptionId } = parseSubscription(request);
+      const subscription = await deps.subscriptions.enable(org, subscriptionId, now());
       await deps.consumers.start(subscription._id);
       return { subscription: toMessage(subscription, false) };
     },
   };
-}
-
-function requireOrg(org: string): string {
-  if (org.trim() === "") throw new InvalidArgumentError("org", "must name the caller's organisation");
-  return org;
 }
 
 function toMessage(s: Subscription, withSecret: boolean): SubscriptionMessage {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { DEFAULT_PULL_REF_PATTERN } from "@mainline/kit/vocabulary/index";
 import type { RepositoryConnection } from "../api/api-types.js";
 import type { CliContext } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
@@ -23,7 +24,7 @@ export function registerRepoCommands(program: Command, cli: CliContext): void {
         "JUnit XML files the command writes, relative to the worktree (repeat)",
         collect,
       )
-      .option("--pull-ref-pattern <pattern>", "where PR heads live on the remote", "refs/pull/{number}/head")
+      .option("--pull-ref-pattern <pattern>", "where PR heads live on the remote", DEFAULT_PULL_REF_PATTERN)
       .option("--credentials-secret <name>", "name of the secret holding the remote's credentials"),
   ).action(async (opts: ConnectOptions, command: Command) => {
     if (Boolean(opts.command) === Boolean(opts.external)) {

@@ -1,4 +1,3 @@
-import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import type { TestStatusValue } from "../status/test-status.js";
 
 /** A per-test decision that beats the automatic one; no override means "auto". */
@@ -51,17 +50,4 @@ export function quarantineConfig(
   for (const test of tests) if (isQuarantined(settings, test.override, test.status)) testIds.push(test.id);
   // Sorted so that two calls over the same tests answer byte-for-byte the same.
   return { isDisabled: false, testIds: testIds.sort() };
-}
-
-/**
- * Reads an override as sent by a client: either case; null, "" or "NONE" clear it.
- * Throws InvalidArgumentError on `field` for anything else.
- */
-export function parseQuarantineOverride(value: unknown, field = "override"): QuarantineOverride | undefined {
-  if (value === null || value === undefined) return undefined;
-  if (typeof value !== "string") throw new InvalidArgumentError(field, "must be a string");
-  const upper = value.trim().toUpperCase();
-  if (upper === "" || upper === "NONE") return undefined;
-  if (upper === "ALWAYS_QUARANTINE" || upper === "NEVER_QUARANTINE") return upper;
-  throw new InvalidArgumentError(field, "must be ALWAYS_QUARANTINE, NEVER_QUARANTINE or empty to clear");
 }

@@ -1,5 +1,3 @@
-import { InvalidArgumentError } from "@mainline/kit/errors/index";
-
 /** Per-repository thresholds and windows of the status rules. */
 export interface StatusSettings {
   /** Share of failed target-branch runs (0..1] in the rate window that makes a test flaky. */
@@ -28,59 +26,13 @@ export const DEFAULT_STATUS_SETTINGS: Readonly<StatusSettings> = Object.freeze({
   recentCommitsTracked: 20,
 });
 
-const MAX_SAMPLE = 500;
-
-/**
- * Fills defaults and validates a repository's settings as they arrive from an API call or the
- * store. Throws InvalidArgumentError naming the setting and the rule it breaks.
- */
-export function resolveStatusSettings(input: Readonly<Record<string, unknown>> = {}): StatusSettings {
-  for (const key of Object.keys(input)) {
-    if (!(key in DEFAULT_STATUS_SETTINGS))
-      throw new InvalidArgumentError(key, "is not a known status setting");
-  }
-  const pick = <K extends keyof StatusSettings>(key: K): unknown =>
-    input[key] ?? DEFAULT_STATUS_SETTINGS[key];
-
-  const failureRateThreshold = pick("failureRateThreshold");
-  if (typeof failureRateThreshold !== "number" || !(failureRateThreshold > 0 && failureRateThreshold <= 1)) {
-    throw new InvalidArgumentError("failureRateThreshold", "must be a number greater than 0 and at most 1");
-  }
-  const minTargetBranchRuns = integerIn("minTargetBranchRuns", pick("minTargetBranchRuns"), 1, MAX_SAMPLE);
-  const brokenAfterConsecutiveFailures = integerIn(
-    "brokenAfterConsecutiveFailures",
-    pick("brokenAfterConsecutiveFailures"),
-    2,
-    100,
+/** The runs the evidence keeps when a repository does not say: the default, or enough for both rules to fire. */
+export function sampleSizeFor(
+  settings: Pick<StatusSettings, "minTargetBranchRuns" | "brokenAfterConsecutiveFailures">,
+): number {
+  return Math.max(
+    DEFAULT_STATUS_SETTINGS.targetBranchSampleSize,
+    settings.minTargetBranchRuns,
+    settings.brokenAfterConsecutiveFailures,
   );
-  const targetBranchSampleSize = integerIn(
-    "targetBranchSampleSize",
-    pick("targetBranchSampleSize"),
-    1,
-    MAX_SAMPLE,
-  );
-  // The sample must hold enough runs for both rules to ever fire.
-  const needed = Math.max(minTargetBranchRuns, brokenAfterConsecutiveFailures);
-  if (targetBranchSampleSize < needed) {
-    throw new InvalidArgumentError(
-      "targetBranchSampleSize",
-      `must be at least minTargetBranchRuns and brokenAfterConsecutiveFailures (${needed})`,
-    );
-  }
-  return {
-    failureRateThreshold,
-    minTargetBranchRuns,
-    rateWindowHours: integerIn("rateWindowHours", pick("rateWindowHours"), 1, 30 * 24),
-    targetBranchSampleSize,
-    brokenAfterConsecutiveFailures,
-    quietWindowHours: integerIn("quietWindowHours", pick("quietWindowHours"), 1, 90 * 24),
-    recentCommitsTracked: integerIn("recentCommitsTracked", pick("recentCommitsTracked"), 1, 200),
-  };
-}
-
-function integerIn(field: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw new InvalidArgumentError(field, `must be an integer from ${min} to ${max}`);
-  }
-  return value;
 }

@@ -3,9 +3,9 @@ import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import {
   DEFAULT_QUARANTINE_SETTINGS,
   isQuarantined,
-  parseQuarantineOverride,
   quarantineConfig,
 } from "../../../src/domain/quarantine/index.js";
+import { parseQuarantineOverride } from "../../../src/api/command-parser.js";
 import type { QuarantineOverride } from "../../../src/domain/quarantine/index.js";
 import type { TestStatusValue } from "../../../src/domain/status/index.js";
 

@@ -4,8 +4,8 @@ import {
   EMPTY_EVIDENCE,
   judgeStatus,
   observeTest,
-  resolveStatusSettings,
 } from "../../../src/domain/status/index.js";
+import { resolveStatusSettings } from "../../../src/api/command-parser.js";
 import type {
   StatusSettings,
   TestEvidence,

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
-import { DEFAULT_STATUS_SETTINGS, resolveStatusSettings } from "../../../src/domain/status/index.js";
+import { DEFAULT_STATUS_SETTINGS } from "../../../src/domain/status/index.js";
+import { resolveStatusSettings } from "../../../src/api/command-parser.js";
 
 function rejected(input: Record<string, unknown>): InvalidArgumentError {
   try {

@@ -32,11 +32,10 @@ function statusName(status: TestStatus | undefined): "healthy" | "flaky" | "brok
     : "healthy";
 }
 
-const CONTEXT_NAMES: Partial<Record<ResultContext, "CI" | "MERGE_QUEUE" | "BISECTION">> = {
-  [ResultContext.CI]: "CI",
-  [ResultContext.MERGE_QUEUE]: "MERGE_QUEUE",
-  [ResultContext.BISECTION]: "BISECTION",
-};
+/** The REST context is the wire's word (string enums); none given is CI. */
+function contextName(context: ResultContext): "CI" | "MERGE_QUEUE" | "BISECTION" {
+  return context === ResultContext.MERGE_QUEUE || context === ResultContext.BISECTION ? context : "CI";
+}
 
 /** The flaky-test endpoints; every call is scoped to the organisation of the API token. */
 export function flakyTestEndpoints(up: Upstreams): Endpoint[] {
@@ -225,7 +224,7 @@ export function flakyTestEndpoints(up: Upstreams): Endpoint[] {
           recent_runs: response.recentRuns.map((run) => ({
             at: (run.at ?? new Date(0)).toISOString(),
             outcome: run.outcome as "passed" | "failed" | "flaky",
-            context: CONTEXT_NAMES[run.context] ?? "CI",
+            context: contextName(run.context),
             branch: run.branch,
             commit_sha: run.commitSha,
             ...(run.prNumber !== undefined ? { pr_number: run.prNumber } : {}),
