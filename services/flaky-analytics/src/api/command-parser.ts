@@ -62,19 +62,6 @@ export function overrideOf(value: WireOverride): QuarantineOverride | undefined 
   );
 }
 
-/**
- * Reads an override as sent by a client: either case; null, "" or "NONE" clear it.
- * Throws InvalidArgumentError on `field` for anything else.
- */
-export function parseQuarantineOverride(value: unknown, field = "override"): QuarantineOverride | undefined {
-  if (value === null || value === undefined) return undefined;
-  if (typeof value !== "string") throw new InvalidArgumentError(field, "must be a string");
-  const upper = value.trim().toUpperCase();
-  if (upper === "" || upper === "NONE") return undefined;
-  if (upper === "ALWAYS_QUARANTINE" || upper === "NEVER_QUARANTINE") return upper;
-  throw new InvalidArgumentError(field, "must be ALWAYS_QUARANTINE, NEVER_QUARANTINE or empty to clear");
-}
-
 const MAX_SAMPLE = 500;
 
 /**

@@ -61,12 +61,6 @@ interface Context {
   installation: GitHubInstallation;
 }
 
-const STATE: Record<CheckState, CommitStatusState> = {
-  PENDING: CommitStatusState.PENDING,
-  SUCCESS: CommitStatusState.SUCCESS,
-  FAILURE: CommitStatusState.FAILURE,
-};
-
 const ignored = (reason: string): Outcome => ({ outcome: "ignored", reason });
 
 /**
@@ -383,7 +377,8 @@ async function commitStatus(
     repo,
     sha: s.sha.toLowerCase(),
     context: s.context.trim() || "ci",
-    state: STATE[s.state],
+    // The same word on the wire (string enums).
+    state: CommitStatusState[s.state],
     suite: s.suite,
     deliveryId: ctx.delivery,
     ...(s.branch ? { branch: s.branch } : {}),

@@ -153,8 +153,9 @@ export class GitHubAppClient {
       },
       retry: {
         retryAfterBaseValue: this.options.retryUnitMs ?? 1000,
-        // 429 is left to the throttling plugin and the caller's outbox, which both honour retry-after.
-        doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451],
+        // 429 is left to the throttling plugin and the caller's outbox, which both honour retry-after; 405 and
+        // 409 are GitHub's answers to a merge it will not do (not mergeable, head moved): asking again changes nothing.
+        doNotRetry: [400, 401, 403, 404, 405, 409, 410, 422, 429, 451],
       },
       request: {
         fetch: (url: string | URL, init?: RequestInit) =>

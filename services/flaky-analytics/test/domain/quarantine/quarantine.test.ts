@@ -1,11 +1,9 @@
 import { expect } from "chai";
-import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import {
   DEFAULT_QUARANTINE_SETTINGS,
   isQuarantined,
   quarantineConfig,
 } from "../../../src/domain/quarantine/index.js";
-import { parseQuarantineOverride } from "../../../src/api/command-parser.js";
 import type { QuarantineOverride } from "../../../src/domain/quarantine/index.js";
 import type { TestStatusValue } from "../../../src/domain/status/index.js";
 
@@ -58,17 +56,5 @@ describe("quarantine", () => {
     expect(quarantineConfig(on, tests)).to.deep.equal({ isDisabled: false, testIds: ["a", "c"] });
     expect(quarantineConfig(off, tests)).to.deep.equal({ isDisabled: true, testIds: [] });
     expect(quarantineConfig(on, [])).to.deep.equal({ isDisabled: false, testIds: [] });
-  });
-
-  it("reads overrides in either case, clears on empty, rejects anything else", () => {
-    expect(parseQuarantineOverride("always_quarantine")).to.equal("ALWAYS_QUARANTINE");
-    expect(parseQuarantineOverride("NEVER_QUARANTINE")).to.equal("NEVER_QUARANTINE");
-    expect(parseQuarantineOverride("")).to.equal(undefined);
-    expect(parseQuarantineOverride(null)).to.equal(undefined);
-    expect(parseQuarantineOverride("none")).to.equal(undefined);
-    expect(() => parseQuarantineOverride("SOMETIMES", "quarantine_override"))
-      .to.throw(InvalidArgumentError)
-      .with.property("field", "quarantine_override");
-    expect(() => parseQuarantineOverride(1)).to.throw(InvalidArgumentError, "override: must be a string");
   });
 });
