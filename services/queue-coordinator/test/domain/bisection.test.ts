@@ -75,6 +75,50 @@ describe("planner: bisection (rules 8-10)", () => {
     ]);
   });
 
+  it("a PR a bisection cleared goes back untested when its next batch fails, and the search covers the others", () => {
+    const s = new Scenario({ batch: true, batchingMinSize: 2, concurrency: 3 });
+    s.play([
+      ["submit A", {}],
+      ["submit B", {}, ["test AB"]],
+      ["submit C", {}],
+      ["submit D", {}, ["test CD on AB"]],
+      ["fail AB", { A: "PENDING_FAILURE", C: "TESTING" }, ["cancel CD", "bisect A", "test CD"]],
+      // CD started without AB: A passed, but goes back into line to be tested again (cleared once).
+      ["pass A", { A: "PENDING" }, ["bisect B on A"]],
+      ["submit E", {}, ["test AE on CD"]],
+      ["fail B", { B: "FAILED" }, []],
+      ["submit F", {}],
+      ["submit G", {}, ["test FG on CDAE"]],
+      ["fail AE", { A: "PENDING_FAILURE", E: "PENDING_FAILURE", F: "TESTING" }, []],
+      ["pass CD", {}, ["cancel FG", "merge CD", "test FG on CD"]],
+      // AE fails with nothing ahead and FG started without it: A goes straight back into line,
+      // untested, and the search looks at E alone.
+      ["merged C", { C: "MERGED", A: "PENDING", E: "PENDING_FAILURE" }, ["bisect E"]],
+      // E passes alone but does not merge from the search's run, ahead of A: it goes back into line
+      // too (ahead of A, as PRs a bisection cleared do) and is tested again with A.
+      ["pass E", { E: "TESTING", A: "TESTING" }, ["test EA on FG"]],
+      ["submit I", {}],
+      ["submit J", {}, ["test IJ on FGEA"]],
+      ["fail EA", { A: "PENDING_FAILURE", E: "PENDING_FAILURE" }, []],
+      ["pass FG", {}, ["cancel IJ", "merge FG", "test IJ on FG"]],
+      // Once per PR: A has used its clearance, so this search looks at A, and E (cleared since)
+      // goes back untested in its turn.
+      ["merged F", { F: "MERGED", A: "PENDING_FAILURE", E: "PENDING" }, ["bisect A"]],
+      // A was the culprit after all: it fails on its second failed run, E waits for a new batch.
+      ["fail A", { A: "FAILED", E: "PENDING" }, []],
+      ["pass IJ", {}, ["merge IJ"]],
+      ["merged I", { I: "MERGED", J: "MERGED" }, []],
+      ["submit K", {}, ["test EK"]],
+      ["pass EK", {}, ["merge EK"]],
+      ["merged E", { E: "MERGED", K: "MERGED" }, []],
+    ]);
+    // Each PR's history says why it went back into line without a run of its own: once each.
+    const sentBack = (l: string) =>
+      s.changesOf(l).filter((c) => c === "PENDING CLEARED_BY_EARLIER_BISECTION");
+    expect(sentBack("A"), "A sent back untested").to.have.length(1);
+    expect(sentBack("E"), "E sent back untested").to.have.length(1);
+  });
+
   it("a merge conflict removes the conflicting PR without bisecting", () => {
     new Scenario({ batch: true, batchingMinSize: 3 }).play([
       ["submit A", {}],

@@ -54,6 +54,8 @@ export class Scenario {
   state: PlannerState;
   now = 0;
   readonly finalStates = new Map<number, PrState>();
+  /** Every state change of each PR with its reason, as its history shows it ("PENDING CLEARED_BY_EARLIER_BISECTION"). */
+  readonly changes = new Map<number, string[]>();
   readonly started: Decision[] = [];
   private readonly shas = new Map<number, number>();
   last: PlanningStep | null = null;
@@ -83,13 +85,22 @@ export class Scenario {
     const step = plan(this.state, event, this.now, this.options);
     this.state = step.state;
     this.last = step;
-    for (const n of step.notices) if (n.type === "PR_STATE_CHANGED") this.finalStates.set(n.pr, n.to);
+    for (const n of step.notices) {
+      if (n.type !== "PR_STATE_CHANGED") continue;
+      this.finalStates.set(n.pr, n.to);
+      this.changes.set(n.pr, [...(this.changes.get(n.pr) ?? []), `${n.to} ${n.reason}`]);
+    }
     for (const d of step.decisions) if (d.type === "START_TEST_RUN") this.started.push(d);
     return step;
   }
 
   stateOf(l: string): PrState | undefined {
     return this.finalStates.get(num(l));
+  }
+
+  /** The state changes of `l` so far, each as "STATE REASON", oldest first. */
+  changesOf(l: string): string[] {
+    return this.changes.get(num(l)) ?? [];
   }
 
   runningRunFor(prs: string): string {
