@@ -48,13 +48,11 @@ function PrRow({
   position,
   repo,
   branch,
-  lane,
 }: {
   pr: EnqueuedPullRequest;
   position: number;
   repo: string;
   branch: string;
-  lane?: string | undefined;
 }) {
   return (
     <li class="pr" data-pr={pr.prNumber} data-state={pr.state}>
@@ -66,7 +64,7 @@ function PrRow({
       </a>
       <span class={stateClass(pr.state)}>{pr.state}</span>
       <span class="meta">
-        {lane ? `${lane} · ` : ""}priority {pr.priorityName || pr.priorityValue}
+        priority {pr.priorityName || pr.priorityValue}
         {pr.noBatch ? ", alone" : ""} · {pr.prAuthor || "unknown author"} · since {ago(pr.stateChangedAt)}
         {pr.estimatedMergeAt && (
           <>
@@ -92,11 +90,7 @@ export function QueuePage({ repo, branch }: { repo: string; branch: string }) {
   );
   const prs = data?.enqueuedPullRequests ?? [];
   const runs = runsInFlight(prs);
-  // Without batching every planned batch is one PR: a list of them would only repeat the waiting list (and, at
-  // hundreds of PRs, cost the first render a third more).
-  const { batches, unbatched } = data?.batch
-    ? waitingBatches(prs)
-    : { batches: [], unbatched: prs.filter((pr) => !pr.testRunId) };
+  const { batches, unbatched } = waitingBatches(prs);
   // Lanes only mean something in PARALLEL mode: in SINGLE mode every batch waits for the one ahead.
   const lanes = data?.mode === "PARALLEL" ? laneLabels(prs) : new Map<string, string>();
   const laneOf = (pr: EnqueuedPullRequest | undefined) => (pr?.lane ? lanes.get(pr.lane) : undefined);
@@ -181,14 +175,7 @@ export function QueuePage({ repo, branch }: { repo: string; branch: string }) {
           <h2 id="waiting-heading">{batches.length > 0 ? "Other PRs waiting" : "Waiting"}</h2>
           <ol class="prs">
             {unbatched.map((pr) => (
-              <PrRow
-                key={pr.id}
-                pr={pr}
-                position={position.get(pr.id)!}
-                repo={repo}
-                branch={branch}
-                lane={laneOf(pr)}
-              />
+              <PrRow key={pr.id} pr={pr} position={position.get(pr.id)!} repo={repo} branch={branch} />
             ))}
           </ol>
         </section>

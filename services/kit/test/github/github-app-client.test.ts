@@ -95,12 +95,13 @@ describe("GitHubAppClient against the GitHub double", function () {
 
   it("refreshes the token before it expires, going by GitHub's expires_at", async () => {
     await double.stop();
-    double = await GitHubDouble.start({ app, installations, tokenLifetimeSeconds: 3 });
-    // Tokens living 3 s, dropped 2 s before expiry: the cached one is good for about a second.
-    const github = client({ refreshTokenBeforeMs: 2000 });
+    double = await GitHubDouble.start({ app, installations, tokenLifetimeSeconds: 10 });
+    // Tokens living 10 s (GitHub's expires_at has whole seconds), dropped 5 s before expiry: the cached one is good
+    // for 4 to 5 s, long enough for two calls on a loaded machine (1 s was not).
+    const github = client({ refreshTokenBeforeMs: 5000 });
     await comment(github);
     await comment(github);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await new Promise((resolve) => setTimeout(resolve, 5500));
     await comment(github);
     expect(double.calls("apps/create-installation-access-token")).to.have.length(2);
     double.assertNoViolations();
