@@ -68,6 +68,13 @@ describe("GitHub App end to end: webhooks in, CI on the test branch, merge, chec
     expect(response.status, `${route}: ${text}`).to.equal(200);
     return JSON.parse(text) as Record<string, unknown>;
   };
+  // A queue on a new target branch of the remote, made from main, with these settings.
+  const queueOnNewBranch = async (branch: string, settings: Record<string, unknown>) => {
+    git(work, "fetch", "-q", "origin", "main");
+    git(work, "push", "-q", "origin", `FETCH_HEAD:refs/heads/${branch}`);
+    await call("/createQueue", { repo, targetBranch: branch });
+    await call("/updateQueue", { repo, targetBranch: branch, ...settings });
+  };
   const deliver = async (event: string, payload: unknown) => {
     const request = await githubRequest({ event, payload }, SECRET);
     const response = await gw.post("/github/webhooks", request.body, undefined, request.headers);
@@ -430,16 +437,7 @@ describe("GitHub App end to end: webhooks in, CI on the test branch, merge, chec
   });
 
   it("marks merged the PRs GitHub merged when it refuses the next PR of the batch, and re-tests only that one", async () => {
-    git(work, "fetch", "-q", "origin", "main");
-    git(work, "push", "-q", "origin", "FETCH_HEAD:refs/heads/squash");
-    await call("/createQueue", { repo, targetBranch: "squash" });
-    await call("/updateQueue", {
-      repo,
-      targetBranch: "squash",
-      mergeMethod: "SQUASH",
-      batch: true,
-      batchingMinSize: 2,
-    });
+    await queueOnNewBranch("squash", { mergeMethod: "SQUASH", batch: true, batchingMinSize: 2 });
     double.script(
       "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge",
       (r) =>
@@ -539,12 +537,7 @@ describe("GitHub App end to end: webhooks in, CI on the test branch, merge, chec
 
   describe("requiredStatuses decide from check_run, status and workflow_run deliveries on the test branch", () => {
     before(async () => {
-      git(work, "fetch", "-q", "origin", "main");
-      git(work, "push", "-q", "origin", "FETCH_HEAD:refs/heads/ci");
-      await call("/createQueue", { repo, targetBranch: "ci" });
-      await call("/updateQueue", {
-        repo,
-        targetBranch: "ci",
+      await queueOnNewBranch("ci", {
         mergeMethod: "MERGE_COMMIT",
         requiredStatuses: ["ci/build", "lint", "Tests"],
       });
