@@ -117,7 +117,7 @@ export function dissolveBatches(d: Draft, batchIds: readonly string[]): void {
     if (batch === undefined || batch.status === "MERGING") continue;
     restartBatch(d, id, "BATCH_REFORMED");
     dropRunsOf(d, id, "BATCH_REFORMED");
-    restartRunsContaining(d, new Set(batch.prs), "BATCH_REFORMED", id, true);
+    restartRunsContaining(d, new Set(batch.prs), "BATCH_REFORMED", { exceptBatch: id, mainOnly: true });
     for (const n of batch.prs) d.editPr(n).batchId = null;
     d.deleteBatch(id);
   }
@@ -148,6 +148,6 @@ export function takeOutOfQueue(d: Draft, n: number, exceptBatch: string | null =
   const mine = d.editPr(n);
   mine.startedTesting = false;
   mine.enqueuedAt = null;
-  if (mine.cleared !== undefined) delete mine.cleared;
-  restartRunsContaining(d, new Set([n]), "ITEM_AHEAD_REMOVED", exceptBatch);
+  delete mine.cleared;
+  restartRunsContaining(d, new Set([n]), "ITEM_AHEAD_REMOVED", { exceptBatch });
 }

@@ -46,15 +46,14 @@ export function restartBatch(d: Draft, batchId: string, reason: RestartReason): 
 }
 
 /**
- * Restarts every batch whose runs contain one of `prs` (under test or in the base); with
- * `mainOnly`, only main runs count.
+ * Restarts every batch whose runs contain one of `prs` (under test or in the base), `exceptBatch`
+ * aside; with `mainOnly`, only main runs count.
  */
 export function restartRunsContaining(
   d: Draft,
   prs: ReadonlySet<number>,
   reason: RestartReason,
-  exceptBatch: string | null = null,
-  mainOnly = false,
+  { exceptBatch = null, mainOnly = false }: { exceptBatch?: string | null; mainOnly?: boolean } = {},
 ): void {
   const affected = new Set<string>();
   for (const run of d.allRuns()) {
