@@ -50,8 +50,8 @@ describe("the GitHub App manifest (deploy/github/app-manifest.json)", () => {
     expect(new URL(manifest.hook_attributes.url).pathname).to.equal("/v1/github/webhooks");
   });
 
-  it("is shown in the README as it is in the file", async () => {
-    const readme = await readFile(path.join(root, "README.md"), "utf8");
-    expect(readme).to.include(text.trim());
+  it("is shown in docs/github-app.md as it is in the file", async () => {
+    const doc = await readFile(path.join(root, "docs/github-app.md"), "utf8");
+    expect(doc).to.include(text.trim());
   });
 });

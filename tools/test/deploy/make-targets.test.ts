@@ -1,8 +1,16 @@
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { readText, repoRoot } from "./deploy-files.js";
 
-const DOCS = ["README.md", "deploy/helm/mainline/README.md"];
+const DOCS = [
+  "README.md",
+  "deploy/helm/mainline/README.md",
+  ...readdirSync(join(repoRoot, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
 
 /** The Makefile's targets, from its rule lines (`name: prerequisites`). */
 function makeTargets(): Set<string> {
@@ -10,7 +18,7 @@ function makeTargets(): Set<string> {
 }
 
 describe("make targets the docs name", () => {
-  it("exist in the Makefile for every `make <target>` the READMEs mention", () => {
+  it("exist in the Makefile for every `make <target>` the READMEs and docs/ mention", () => {
     const targets = makeTargets();
     for (const doc of DOCS) {
       for (const [, target] of readText(doc).matchAll(/`make ([a-z][a-z0-9-]*)`/g)) {
