@@ -43,7 +43,8 @@ describe("the README's mainline CLI example", function () {
             expect(value).to.equal("$PWD/node_modules/.bin:$PATH");
             await access(path.join(root, "node_modules/.bin/mainline"));
           } else if (name === "MAINLINE_URL") {
-            expect(assignment).to.equal("MAINLINE_URL=http://127.0.0.1:8080");
+            // make dev's address, on the port make dev reads (GATEWAY_PORT, 8080 unset).
+            expect(assignment).to.equal("MAINLINE_URL=http://127.0.0.1:${GATEWAY_PORT:-8080}");
           } else if (name === "MAINLINE_TOKEN") {
             expect(assignment).to.equal("MAINLINE_TOKEN=$(cat .data/dev-api-token)");
           } else {
