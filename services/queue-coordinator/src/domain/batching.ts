@@ -5,6 +5,7 @@ import { isOffline } from "./ejection.js";
 import { LaneGraph, type PlaceInBatch } from "./lanes.js";
 import { dissolveBatches } from "./queue-order.js";
 import { URGENT_PRIORITY } from "./priority.js";
+import { testedSinceAdmitted } from "./pull-request.js";
 import { isProgressing } from "./queue-state.js";
 import { blockedBatches, runningCount, waitsBehind } from "./scheduling.js";
 
@@ -81,12 +82,28 @@ export function closeFormingBatches(d: Draft, graph: LaneGraph): void {
     if (
       batch.prs.length >= size ||
       nothingCanJoin(d, graph, id) ||
-      (free > 0 && d.now >= formingDeadline(d, batch) && canStart(id))
+      (free > 0 && (d.now >= formingDeadline(d, batch) || cannotGrow(d, batch)) && canStart(id))
     ) {
       d.setBatchStatus(id, "QUEUED");
       free--;
     }
   }
+}
+
+/**
+ * A batch led by a PR that a bisection sent back into line (it was tested once already in this stay) has had its
+ * wait; when no other PR is waiting and no failed batch is being searched (whose good PRs would come back into
+ * line to join it), waiting out the rest of its max wait would only leave a test slot idle.
+ */
+function cannotGrow(d: Draft, batch: Readonly<Batch>): boolean {
+  const first = d.pr(batch.prs[0] as number);
+  if (first === undefined || !testedSinceAdmitted(first)) return false;
+  for (const n of d.state.order) {
+    if (batch.prs.includes(n)) continue;
+    const state = d.pr(n)?.state;
+    if (state === "PENDING" || state === "PENDING_FAILURE") return false;
+  }
+  return true;
 }
 
 /**

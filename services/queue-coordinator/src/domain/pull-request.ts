@@ -82,6 +82,19 @@ export type Readiness =
   | { ready: true }
   | { ready: false; reason: "AWAITING_FACTS" | "AWAITING_IMPACTED_TARGETS" | "BASE_BRANCH_MISMATCH" };
 
+/**
+ * Whether the PR has started a test run since it last became ready (its history, newest first, reaches a TESTING
+ * before the READY that admitted it): a PR a bisection sent back into line has, a new or re-pushed PR has not.
+ */
+export function testedSinceAdmitted(pr: Readonly<PullRequestEntry>): boolean {
+  for (let i = pr.history.length - 1; i >= 0; i--) {
+    const step = pr.history[i] as Transition;
+    if (step.to === "TESTING") return true;
+    if (step.reason === "READY") return false;
+  }
+  return false;
+}
+
 /** In parallel mode a PR waits until its targets are known for its current head sha. */
 export function readinessOf(pr: PullRequestEntry, branch: string, requiresTargets: boolean): Readiness {
   if (pr.facts === null) return { ready: false, reason: "AWAITING_FACTS" };

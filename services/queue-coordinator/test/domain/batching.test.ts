@@ -24,6 +24,23 @@ describe("planner: batching (rules 1-7)", () => {
     s.play([["wait 3", { A: "TESTING", B: "TESTING" }, ["test AB"]]]);
   });
 
+  it("a PR a bisection sent back starts in a free slot once nothing else can join it, without a second wait", () => {
+    // Before, A idled out the max wait counted from its submission with a slot free (make demo: 45 s).
+    new Scenario({ batch: true, batchingMinSize: 2, concurrency: 3, batchingMaxWaitTimeMinutes: 5 }).play([
+      ["submit A", {}],
+      ["submit B", {}, ["test AB"]],
+      ["submit C", {}],
+      ["submit D", {}, ["test CD on AB"]],
+      ["fail AB", { A: "PENDING_FAILURE" }, ["cancel CD", "bisect A", "test CD"]],
+      // CD started without A, so A goes back into line; B is still searched and may come back to join it.
+      ["pass A", { A: "PENDING" }, ["bisect B on A"]],
+      ["fail B", { B: "FAILED", A: "TESTING" }, ["test A on CD"]],
+      ["pass CD", {}, ["merge CD"]],
+      ["merged C", { C: "MERGED", D: "MERGED" }, []],
+      ["pass A", {}, ["merge A"]],
+    ]);
+  });
+
   it("a noBatch PR in the middle tests alone, in its place, and restarts nobody", () => {
     new Scenario({ batch: true, batchingMinSize: 3, concurrency: 3 }).play([
       ["submit A", {}, []],

@@ -104,13 +104,13 @@ describe("planner: bisection (rules 8-10)", () => {
       // Once per PR: A has used its clearance, so this search looks at A, and E (cleared since)
       // goes back untested in its turn.
       ["merged F", { F: "MERGED", A: "PENDING_FAILURE", E: "PENDING" }, ["bisect A"]],
-      // A was the culprit after all: it fails on its second failed run, E waits for a new batch.
-      ["fail A", { A: "FAILED", E: "PENDING" }, []],
+      // A was the culprit after all: it fails on its second failed run. E, back in line after a run and
+      // with nothing else waiting or searched, starts in a free slot instead of idling out a batch wait.
+      ["fail A", { A: "FAILED", E: "TESTING" }, ["test E on IJ"]],
       ["pass IJ", {}, ["merge IJ"]],
       ["merged I", { I: "MERGED", J: "MERGED" }, []],
-      ["submit K", {}, ["test EK"]],
-      ["pass EK", {}, ["merge EK"]],
-      ["merged E", { E: "MERGED", K: "MERGED" }, []],
+      ["pass E", {}, ["merge E"]],
+      ["merged E", { E: "MERGED" }, []],
     ]);
     // Each PR's history says why it went back into line without a run of its own: once each.
     const sentBack = (l: string) =>
