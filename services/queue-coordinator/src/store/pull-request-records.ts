@@ -1,5 +1,5 @@
-import type { Collection, Store } from "@mainline/kit/store/index";
-import type { ImpactedTargets, PullRequestEntry, PullRequestFacts } from "../domain/index.js";
+import type { Collection, Store, StoreFilter } from "@mainline/kit/store/index";
+import type { ImpactedTargets, PrState, PullRequestEntry, PullRequestFacts } from "../domain/index.js";
 
 /** What the code host last said about a pull request (from pull_request events), per repository. */
 export interface PullRequestFactsDocument {
@@ -25,6 +25,15 @@ export interface FinishedEntryDocument {
   entry: PullRequestEntry;
 }
 
+/** Which finished entries of a queue to list: by end state, and a PR number, head branch or author. */
+export interface FinishedQuery {
+  states: readonly PrState[];
+  /** Matches the PR number when it is one, else the head branch or the author, exactly. */
+  search?: { number?: number; text: string };
+  limit: number;
+  offset: number;
+}
+
 export class PullRequestRecords {
   private constructor(
     private readonly facts: Collection<PullRequestFactsDocument>,
@@ -37,6 +46,8 @@ export class PullRequestRecords {
     const finished = store.collection<FinishedEntryDocument>("finished_entries");
     await finished.createIndex({ queueKey: 1, number: 1 });
     await finished.createIndex({ queueKey: 1, headBranch: 1 });
+    // The queue page's history: one queue's entries, the latest first.
+    await finished.createIndex({ queueKey: 1, endedAt: -1 });
     return new PullRequestRecords(facts, finished);
   }
 
@@ -106,5 +117,30 @@ export class PullRequestRecords {
 
   async finishedSince(queueKey: string, since: number): Promise<FinishedEntryDocument[]> {
     return this.finished.find({ queueKey, endedAt: { $gte: since } }, { sort: { endedAt: 1 } });
+  }
+
+  /** One page of a queue's finished entries, the latest first, and how many match in all. */
+  async pageFinished(
+    queueKey: string,
+    query: FinishedQuery,
+  ): Promise<{ docs: FinishedEntryDocument[]; total: number }> {
+    const filter: StoreFilter<FinishedEntryDocument> = {
+      queueKey,
+      "entry.state": { $in: [...query.states] },
+    };
+    if (query.search) {
+      const { number, text } = query.search;
+      filter.$or = [
+        ...(number !== undefined ? [{ number }] : []),
+        { headBranch: text },
+        { "entry.facts.author": text },
+      ];
+    }
+    const [docs, total] = await Promise.all([
+      // _id breaks ties between entries that ended in the same millisecond, so pages never overlap.
+      this.finished.find(filter, { sort: { endedAt: -1, _id: 1 }, skip: query.offset, limit: query.limit }),
+      this.finished.countDocuments(filter),
+    ]);
+    return { docs, total };
   }
 }
