@@ -12,6 +12,7 @@ import { runCli } from "../../src/cli/run-cli.js";
 import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
 import { CapturedSink } from "../cli/mainline-fixture.js";
 import { accessibilityProblems } from "./page-checks.js";
+import { checkQueueHistory, checkRepositoryPicker } from "./queue-history-steps.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const CHROMIUM = "/usr/bin/chromium";
@@ -227,6 +228,10 @@ describe("the web page in a real browser, against the whole system as make dev s
     await reopened.close();
   });
 
+  it("keeps the queue's merged and failed PRs, finds one, and shows and changes the queue's settings", async () => {
+    await checkQueueHistory(page, { origin, repo, good, bad, api, shots: SHOTS });
+  });
+
   it("opens a failing test from its html_url and sets a quarantine override that shows at once", async () => {
     const junit =
       '<testsuite name="shop"><testcase classname="shop.cart" name="adds up prices">' +
@@ -291,6 +296,8 @@ describe("the web page in a real browser, against the whole system as make dev s
     await page.getByRole("link", { name: "adds up prices" }).waitFor();
     await page.screenshot({ path: path.join(SHOTS, "flaky-tests.png"), fullPage: true });
     expect(await accessibilityProblems(page), "flaky tests page").to.deep.equal([]);
+
+    await checkRepositoryPicker(page, { origin, repo, shots: SHOTS });
   });
 
   it("shows another organisation's token none of it", async () => {
