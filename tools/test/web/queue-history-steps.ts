@@ -29,25 +29,27 @@ export async function checkQueueHistory(
   await page.goto(`${origin}/queue?repo=${encodeURIComponent(repoKey)}&branch=main`);
   const history = page.locator("section.history");
   // Nothing waits any more, and what left the queue is still there, the latest first.
-  await history.locator(`li.pr[data-pr="${bad.number}"][data-state="FAILED"]`).waitFor();
-  await history.locator(`li.pr[data-pr="${good.number}"][data-state="MERGED"]`).waitFor();
-  expect(await history.locator("li.pr").count()).to.equal(2);
-  expect(await history.locator(`li.pr[data-pr="${bad.number}"]`).textContent()).to.contain("TESTS_FAILED");
+  await history.locator(`li.pr-ended[data-pr="${bad.number}"][data-state="FAILED"]`).waitFor();
+  await history.locator(`li.pr-ended[data-pr="${good.number}"][data-state="MERGED"]`).waitFor();
+  expect(await history.locator("li.pr-ended").count()).to.equal(2);
+  expect(await history.locator(`li.pr-ended[data-pr="${bad.number}"]`).textContent()).to.contain(
+    "TESTS_FAILED",
+  );
   await page.screenshot({ path: path.join(shots, "queue-history.png"), fullPage: true });
   expect(await accessibilityProblems(page), "queue page with its history").to.deep.equal([]);
   // Search by branch, then by number; a failed PR is one click away.
   await page.getByLabel("Number, branch or author").fill(bad.branch);
   await page.getByRole("button", { name: "Search" }).click();
-  await history.locator(`li.pr[data-pr="${good.number}"]`).waitFor({ state: "detached" });
-  expect(await history.locator("li.pr").count()).to.equal(1);
+  await history.locator(`li.pr-ended[data-pr="${good.number}"]`).waitFor({ state: "detached" });
+  expect(await history.locator("li.pr-ended").count()).to.equal(1);
   await page.getByLabel("Number, branch or author").fill(`#${good.number}`);
   await page.getByRole("button", { name: "Search" }).click();
-  await history.locator(`li.pr[data-pr="${bad.number}"]`).waitFor({ state: "detached" });
-  await history.locator(`li.pr[data-pr="${good.number}"]`).waitFor();
+  await history.locator(`li.pr-ended[data-pr="${bad.number}"]`).waitFor({ state: "detached" });
+  await history.locator(`li.pr-ended[data-pr="${good.number}"]`).waitFor();
   await page.getByLabel("Number, branch or author").fill("");
   await page.getByRole("button", { name: "Search" }).click();
   await page.getByLabel("Ended").selectOption("FAILED");
-  await history.locator(`li.pr[data-pr="${good.number}"]`).waitFor({ state: "detached" });
+  await history.locator(`li.pr-ended[data-pr="${good.number}"]`).waitFor({ state: "detached" });
   await history.getByRole("link", { name: new RegExp(`#${bad.number} `) }).waitFor();
   await page.getByLabel("Number, branch or author").fill("nobody-at-all");
   await page.getByRole("button", { name: "Search" }).click();

@@ -105,7 +105,7 @@ export function QueueHistory({ repo, branch }: { repo: string; branch: string })
       {data && data.pullRequests.length > 0 && (
         <ol class="prs" aria-label="Pull requests that left the queue, the latest first">
           {data.pullRequests.map((pr) => (
-            <li class="pr" key={pr.id} data-pr={pr.prNumber} data-state={pr.state}>
+            <li class="pr-ended" key={pr.id} data-pr={pr.prNumber} data-state={pr.state}>
               <a href={pullRequestHref(repo, branch, pr.prNumber)}>
                 #{pr.prNumber} {pr.prTitle || "(no title)"}
               </a>
