@@ -70,6 +70,20 @@ export async function checkQueueHistory(
   expect((await api("/getQueue", { repo, targetBranch: "main" })).concurrency).to.equal(2);
   await page.locator("#main .summary", { hasText: "2 at a time" }).waitFor();
   await api("/updateQueue", { repo, targetBranch: "main", concurrency: 1 });
+
+  // A PR that leaves the queue while the page is open joins its history with no reload.
+  await page.getByLabel("Ended").selectOption("");
+  await page.getByLabel("Number, branch or author").fill("");
+  await page.getByRole("button", { name: "Search" }).click();
+  await history.locator("li.pr-ended").nth(1).waitFor();
+  await api("/submitPullRequest", { repo, targetBranch: "main", pr: { number: bad.number } });
+  await api("/cancelPullRequest", { repo, targetBranch: "main", pr: { number: bad.number } });
+  await history
+    .locator("li.pr-ended")
+    .first()
+    .and(page.locator(`[data-pr="${bad.number}"][data-state="CANCELLED"]`))
+    .waitFor({ timeout: 5_000 });
+  expect(await history.locator("li.pr-ended").count()).to.equal(3);
 }
 
 /** The flaky-tests page offers the organisation's repositories, and says so when one has no results. */

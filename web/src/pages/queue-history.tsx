@@ -31,8 +31,12 @@ const MAX_SEARCH = 255;
 const MAX_OFFSET = 10_000;
 const STATES = ["MERGED", "FAILED", "CANCELLED"] as const;
 
-/** A queue's history: the PRs that left it, the latest first, filtered, searched and paged by the API. */
-export function QueueHistory({ repo, branch }: { repo: string; branch: string }) {
+/**
+ * A queue's history: the PRs that left it, the latest first, filtered, searched and paged by the API. It reads
+ * again whenever the queue page did (`readAt`): a PR leaves the history's queue only by a change the page's own
+ * event stream reports, and a second stream per page would only cost a connection.
+ */
+export function QueueHistory({ repo, branch, readAt }: { repo: string; branch: string; readAt?: number }) {
   const [state, setState] = useState("");
   const [typed, setTyped] = useState("");
   const [search, setSearch] = useState("");
@@ -47,8 +51,8 @@ export function QueueHistory({ repo, branch }: { repo: string; branch: string })
         limit: PAGE,
         offset,
       }),
-    { repo, branch },
-    `${repo} ${branch} ${state} ${search} ${offset}`,
+    undefined,
+    `${repo} ${branch} ${state} ${search} ${offset} ${readAt ?? ""}`,
   );
   const filtered = state !== "" || search !== "";
   const last = data ? Math.min(data.offset + data.pullRequests.length, data.total) : 0;

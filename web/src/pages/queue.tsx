@@ -182,7 +182,7 @@ export function QueuePage({ repo, branch }: { repo: string; branch: string }) {
           </ol>
         </section>
       )}
-      <QueueHistory repo={repo} branch={branch} />
+      <QueueHistory repo={repo} branch={branch} {...(at ? { readAt: at } : {})} />
       {data && <QueueSettings repo={repo} branch={branch} settings={data} onSaved={reload} />}
     </main>
   );
