@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { ActionStatus, type ActionOutcome } from "./action-status.js";
 import { api, parseRepoKey } from "../api.js";
 
 /** The settings getQueue answers and updateQueue changes (services/gateway/src/api/schemas/merge-queue.ts). */
@@ -39,7 +40,7 @@ export function QueueSettings(props: {
   onSaved: () => void;
 }) {
   const [draft, setDraft] = useState<Record<string, unknown>>({});
-  const [status, setStatus] = useState<{ error?: string; done?: string }>({});
+  const [status, setStatus] = useState<ActionOutcome>({});
   const value = (key: string) => (key in draft ? draft[key] : props.settings[key]);
   const change = (key: string, v: unknown) => setDraft({ ...draft, [key]: v });
   const save = async (event: Event) => {
@@ -105,13 +106,7 @@ export function QueueSettings(props: {
         </p>
         <div class="actions">
           <button type="submit">Save settings</button>
-          <span
-            aria-live="polite"
-            class={status.error ? "error" : "note"}
-            role={status.error ? "alert" : undefined}
-          >
-            {status.error ?? status.done ?? ""}
-          </span>
+          <ActionStatus outcome={status} />
         </div>
       </form>
     </section>
