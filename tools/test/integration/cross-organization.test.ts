@@ -175,6 +175,11 @@ describe("organisations are isolated on every endpoint (the whole system, one to
       }[];
       expect(mine.map((q) => q.branch)).to.include(release.targetBranch);
     },
+    // B has no queue on A's branches (its own main queue comes with createQueue's case, below).
+    listFinishedPullRequests: async () => {
+      refused(await post("/listFinishedPullRequests", beta, release));
+      refused(await post("/listFinishedPullRequests", beta, { ...main, search: "1" }));
+    },
     updateQueue: async () => refused(await post("/updateQueue", beta, { ...release, concurrency: 9 })),
     deleteQueue: async () => refused(await post("/deleteQueue", beta, release)),
     // Creating on the same repository and branch makes B's own queue, never touching A's.
@@ -227,6 +232,13 @@ describe("organisations are isolated on every endpoint (the whole system, one to
         "own",
       );
       expect(own.tests).to.deep.equal([]);
+    },
+    listFlakyTestRepositories: async () => {
+      // B uploads nothing before uploadTestResults' case, below: A's repository is not B's.
+      const listed = await ok(post("/flaky-tests/list-repositories", beta, {}), "beta's repositories");
+      expect(listed.repositories).to.deep.equal([]);
+      const mine = await ok(post("/flaky-tests/list-repositories", alpha, {}), "alpha's repositories");
+      expect(mine.repositories).to.deep.equal([repo]);
     },
     uploadTestResults: async () =>
       void (await ok(

@@ -12,6 +12,7 @@ import { runCli } from "../../src/cli/run-cli.js";
 import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
 import { CapturedSink } from "../cli/mainline-fixture.js";
 import { accessibilityProblems } from "./page-checks.js";
+import { checkQueueHistory, checkRepositoryPicker } from "./queue-history-steps.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const CHROMIUM = "/usr/bin/chromium";
@@ -227,6 +228,10 @@ describe("the web page in a real browser, against the whole system as make dev s
     await reopened.close();
   });
 
+  it("keeps the queue's merged and failed PRs, finds one, and shows and changes the queue's settings", async () => {
+    await checkQueueHistory(page, { origin, repo, good, bad, api, shots: SHOTS });
+  });
+
   it("opens a failing test from its html_url and sets a quarantine override that shows at once", async () => {
     const junit =
       '<testsuite name="shop"><testcase classname="shop.cart" name="adds up prices">' +
@@ -291,6 +296,8 @@ describe("the web page in a real browser, against the whole system as make dev s
     await page.getByRole("link", { name: "adds up prices" }).waitFor();
     await page.screenshot({ path: path.join(SHOTS, "flaky-tests.png"), fullPage: true });
     expect(await accessibilityProblems(page), "flaky tests page").to.deep.equal([]);
+
+    await checkRepositoryPicker(page, { origin, repo, shots: SHOTS });
   });
 
   it("shows another organisation's token none of it", async () => {
@@ -349,10 +356,11 @@ describe("the web page in a real browser, against the whole system as make dev s
   it("signs out, and the old session is refused", async () => {
     const before = (await page.context().cookies()).find((c) => c.name === "mainline_session")!;
     await page.goto(`${origin}/`);
-    // The queue list first: what the queue got done in the last hour (#1 merged, #4 failed, then cancelled above).
+    // The queue list first: what the queue got done in the last hour (#1 merged, #4 failed, then cancelled twice
+    // above: once by the API while its queue page was open, once from its PR page).
     const row = page.getByRole("row", { name: new RegExp(`${repoKey} main`) });
     await row
-      .locator(".last-hour", { hasText: /^1 merged, 1 failed, 1 cancelled$/ })
+      .locator(".last-hour", { hasText: /^1 merged, 1 failed, 2 cancelled$/ })
       .waitFor({ timeout: 5_000 });
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.getByLabel("API token").waitFor();

@@ -3,6 +3,7 @@ import { api, parseRepoKey } from "../api.js";
 import { percent, stateClass } from "../format.js";
 import { useLive } from "../live.js";
 import { navigate } from "../router.js";
+import { canonicalKey, RepositoryPicker, testedRepositories } from "./repository-picker.js";
 
 export interface FailingTest {
   id: string;
@@ -48,12 +49,17 @@ export function failingTests(org: string, repo: string, hours: number): Promise<
 export const testPath = (t: FailingTest) => new URL(t.html_url).pathname;
 
 export function FlakyTestsPage({ org, repo }: { org: string; repo?: string }) {
-  const [input, setInput] = useState(repo ?? "");
+  const [choice, setChoice] = useState(repo ?? "");
   const [hours, setHours] = useState(168);
+  const repositories = useLive(testedRepositories, undefined, "repositories");
+  const key = repo === undefined ? undefined : canonicalKey(repo);
+  // Only a repository the organisation has results for is read: any other would answer an empty list, which
+  // reads as "nothing failed" rather than "no such repository".
+  const known = key !== undefined && repositories.data?.includes(key) === true;
   const { data, error } = useLive(
-    () => (repo ? failingTests(org, repo, hours) : Promise.resolve(undefined)),
-    repo ? { repo } : undefined,
-    `${repo ?? ""} ${hours}`,
+    () => (known ? failingTests(org, key, hours) : Promise.resolve(undefined)),
+    known ? { repo: key } : undefined,
+    `${key ?? ""} ${hours} ${known}`,
   );
   return (
     <main id="main">
@@ -62,17 +68,10 @@ export function FlakyTestsPage({ org, repo }: { org: string; repo?: string }) {
         class="inline"
         onSubmit={(e) => {
           e.preventDefault();
-          navigate(`/flaky-tests?${new URLSearchParams({ repo: input.trim() }).toString()}`);
+          navigate(`/flaky-tests?${new URLSearchParams({ repo: choice }).toString()}`);
         }}
       >
-        <label for="repo">Repository (host/owner/name)</label>
-        <input
-          id="repo"
-          required
-          placeholder="github.com/acme/app"
-          value={input}
-          onInput={(e) => setInput(e.currentTarget.value)}
-        />
+        <RepositoryPicker repositories={repositories.data} value={choice} onChange={setChoice} />
         <label for="window">Window</label>
         <select id="window" value={String(hours)} onChange={(e) => setHours(Number(e.currentTarget.value))}>
           <option value="6">last 6 hours</option>
@@ -82,12 +81,27 @@ export function FlakyTestsPage({ org, repo }: { org: string; repo?: string }) {
         </select>
         <button type="submit">Show</button>
       </form>
-      {error && (
+      {(error ?? repositories.error) && (
         <p role="alert" class="error">
-          {error}
+          {error ?? repositories.error}
         </p>
       )}
-      {!repo && <p>Name a repository to list the tests that failed in it.</p>}
+      {repo === undefined && <p>Choose a repository to list the tests that failed in it.</p>}
+      {repo !== undefined && key === undefined && (
+        <p role="alert" class="error" id="repo-problem">
+          “{repo}” is not a repository: write it as host/owner/name (github.com/acme/app), or choose one
+          above.
+        </p>
+      )}
+      {key !== undefined && repositories.data && !known && (
+        <section class="empty" id="repo-problem">
+          <h2>No test results for {key}</h2>
+          <p>
+            Organisation {org} has no test results from this repository. Choose one of its repositories above,
+            or upload JUnit XML for it to <code>POST /v1/flaky-tests/upload</code>.
+          </p>
+        </section>
+      )}
       {data?.length === 0 && (
         <section class="empty">
           <h2>No failing test in this window</h2>

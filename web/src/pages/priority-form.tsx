@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { ActionStatus, type ActionOutcome } from "./action-status.js";
 import { api, type RepoRef } from "../api.js";
 
 const LEVELS = [
@@ -26,7 +27,7 @@ export function PriorityForm(props: {
 }) {
   const named = LEVELS.some((l) => l.value === props.current);
   const [choice, setChoice] = useState<string>(named ? priorityLabel(props.current) : "medium");
-  const [status, setStatus] = useState<{ error?: string; done?: string }>({});
+  const [status, setStatus] = useState<ActionOutcome>({});
   const submit = async (event: Event) => {
     event.preventDefault();
     try {
@@ -53,13 +54,7 @@ export function PriorityForm(props: {
         ))}
       </select>
       <button type="submit">Set priority</button>
-      <span
-        aria-live="polite"
-        class={status.error ? "error" : "note"}
-        role={status.error ? "alert" : undefined}
-      >
-        {status.error ?? status.done ?? ""}
-      </span>
+      <ActionStatus outcome={status} />
     </form>
   );
 }

@@ -6,6 +6,8 @@ import { BisectionTree } from "./bisection-tree.js";
 import type { RunInFlight } from "../run-tree.js";
 import { PendingFailures } from "./pending-failures.js";
 import { laneLabels, waitingBatches } from "../batches.js";
+import { QueueHistory } from "./queue-history.js";
+import { QueueSettings, type QueueSettingsView } from "./queue-settings.js";
 
 export interface EnqueuedPullRequest {
   id: string;
@@ -26,7 +28,7 @@ export interface EnqueuedPullRequest {
   lane?: string;
 }
 
-interface QueueView {
+interface QueueView extends QueueSettingsView {
   state: string;
   branch: string;
   mode: string;
@@ -83,7 +85,7 @@ function PrRow({
 
 export function QueuePage({ repo, branch }: { repo: string; branch: string }) {
   const ref = parseRepoKey(repo);
-  const { data, error, at } = useLive(
+  const { data, error, at, reload } = useLive(
     () => api<QueueView>("/getQueue", { repo: ref, targetBranch: branch }),
     { repo, branch },
     `${repo} ${branch}`,
@@ -180,6 +182,8 @@ export function QueuePage({ repo, branch }: { repo: string; branch: string }) {
           </ol>
         </section>
       )}
+      <QueueHistory repo={repo} branch={branch} {...(at ? { readAt: at } : {})} />
+      {data && <QueueSettings repo={repo} branch={branch} settings={data} onSaved={reload} />}
     </main>
   );
 }

@@ -10,6 +10,7 @@ import {
   parseSettingsUpdate,
   parseTest,
   parseUpload,
+  requireOrg,
 } from "./command-parser.js";
 import { toProtoFailingTest, toProtoRecentRun, toProtoSettings } from "./proto-mapping.js";
 
@@ -76,6 +77,10 @@ export function flakyAnalyticsHandlers(app: FlakyAnalytics): AsyncImplementation
     async setCodeowners(request) {
       const { org, repo, content } = parseSetCodeowners(request);
       return app.setCodeowners(org, repo, content);
+    },
+
+    async listRepositories(request) {
+      return { repositories: await app.listRepositories(requireOrg(request.org)) };
     },
   };
 }

@@ -13,6 +13,7 @@ import type { IngestResult } from "./ingest-results.js";
 import { KeyedLock } from "./keyed-lock.js";
 import { Links } from "./links.js";
 import { listFailingTests } from "./list-failing-tests.js";
+import { organizationRepositories } from "./organization-repositories.js";
 import type { FailingTestsPage } from "./list-failing-tests.js";
 import * as admin from "./repository-admin.js";
 import type { RepositorySettingsPatch, RepositorySettingsView } from "./repository-admin.js";
@@ -139,6 +140,10 @@ export class FlakyAnalytics {
     content: string,
   ): Promise<{ rules: number; problems: string[] }> {
     return admin.setCodeowners(this.deps(), org, repo, content);
+  }
+
+  listRepositories(org: string): Promise<RepositoryRef[]> {
+    return organizationRepositories(this.options.store, org);
   }
 
   /** Waits for writes in flight (shutdown's finish-in-flight stage). */

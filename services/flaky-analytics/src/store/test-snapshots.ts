@@ -18,6 +18,7 @@ export class TestSnapshots {
     const heads = store.collection<SnapshotDocument>("snapshots");
     const parts = store.collection<SnapshotPartDocument>("snapshot_parts");
     await parts.createIndex({ org: 1, repoKey: 1, generation: 1 });
+    await heads.createIndex({ org: 1 });
     return new TestSnapshots(heads, parts);
   }
 
@@ -61,8 +62,11 @@ export class TestSnapshots {
     await this.parts.deleteMany({ org, repoKey, generation: { $ne: generation } });
   }
 
-  async repositories(): Promise<{ org: string; repoKey: string }[]> {
-    const heads = await this.heads.find({}, { projection: { org: 1, repoKey: 1 } });
+  /** Every repository with a snapshot, or only those of `org`. */
+  async repositories(org?: string): Promise<{ org: string; repoKey: string }[]> {
+    const heads = await this.heads.find(org === undefined ? {} : { org }, {
+      projection: { org: 1, repoKey: 1 },
+    });
     return heads.map(({ org, repoKey }) => ({ org, repoKey }));
   }
 }

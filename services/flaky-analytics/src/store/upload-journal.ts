@@ -111,10 +111,10 @@ export class UploadJournal {
     await this.parts.deleteMany({ org, repoKey, seq: { $gt: afterSeq } });
   }
 
-  /** Repositories with journal entries not in a snapshot. */
-  async repositoriesWithEntries(): Promise<{ org: string; repoKey: string }[]> {
+  /** Every repository with uploads not yet in a snapshot, or only those of `org`. */
+  async repositoriesWithEntries(org?: string): Promise<{ org: string; repoKey: string }[]> {
     const docs = await this.uploads.find(
-      { journal: { $exists: true } },
+      { ...(org === undefined ? {} : { org }), journal: { $exists: true } },
       { projection: { org: 1, repoKey: 1 } },
     );
     return docs.map(({ org, repoKey }) => ({ org, repoKey }));

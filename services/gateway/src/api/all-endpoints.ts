@@ -7,6 +7,8 @@ import { codeHostEndpoints, type CodeHostOptions } from "./endpoints/code-host-e
 import { githubEndpoints, type GitHubAppOptions } from "./endpoints/github-endpoints.js";
 import { flakyTestEndpoints } from "./endpoints/flaky-test-endpoints.js";
 import { listQueuesEndpoint } from "./endpoints/list-queues-endpoint.js";
+import { queueHistoryEndpoint } from "./endpoints/queue-history-endpoint.js";
+import { flakyRepositoriesEndpoint } from "./endpoints/flaky-repositories-endpoint.js";
 import { mergeQueueEndpoints } from "./endpoints/merge-queue-endpoints.js";
 import { priorityEndpoint } from "./endpoints/priority-endpoint.js";
 import { metricsEndpoints } from "./endpoints/metrics-endpoints.js";
@@ -25,8 +27,10 @@ export function allEndpoints(
     priorityEndpoint(upstreams),
     ...testRunEndpoints(upstreams),
     listQueuesEndpoint(upstreams),
+    queueHistoryEndpoint(upstreams),
     ...metricsEndpoints(upstreams),
     ...flakyTestEndpoints(upstreams),
+    flakyRepositoriesEndpoint(upstreams),
     ...codeHostEndpoints(upstreams, codeHost),
     ...githubEndpoints(
       upstreams,

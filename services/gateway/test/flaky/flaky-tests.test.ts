@@ -333,6 +333,26 @@ describe("gateway: flaky-test endpoints against the real flaky-analytics service
     expect(unknown.status).to.equal(404);
   });
 
+  it("lists the organisation's repositories with test results, and no other organisation's", async () => {
+    const repositories = async (token: string) => {
+      const response = await gw.post("/flaky-tests/list-repositories", {}, token);
+      expect(response.status, await response.clone().text()).to.equal(200);
+      return ((await response.json()) as { repositories: unknown[] }).repositories;
+    };
+    const initech = await gw.organization("initech");
+    expect(await repositories(acme)).to.deep.equal([repo]);
+    expect(await repositories(initech)).to.deep.equal([]);
+    // Sorted; an owner with slashes (nested groups) and a name's case survive the round trip.
+    const other = { host: "gitlab.example", owner: "initech/platform", name: "Ledger" };
+    expect((await upload(initech, [fixture("jest-junit.xml")], { repo: other })).status).to.equal(200);
+    expect((await upload(initech, [fixture("jest-junit.xml")])).status).to.equal(200);
+    expect(await repositories(initech)).to.deep.equal([repo, other]);
+    expect(await repositories(acme)).to.deep.equal([repo]);
+    const bad = await gw.post("/flaky-tests/list-repositories", { org: "globex" }, acme);
+    expect(bad.status).to.equal(400);
+    expect(await bad.text()).to.contain("org");
+  });
+
   it("documents the endpoints in the OpenAPI document", async () => {
     const doc = (await (await gw.fetch(`${gw.url}/openapi.json`)).json()) as {
       paths: Record<string, unknown>;

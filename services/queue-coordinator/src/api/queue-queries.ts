@@ -11,6 +11,7 @@ import { queueAddress, queueKey, repoKey, repoRef, type QueueAddress } from "../
 import type { QueueDocument } from "../store/queue-repository.js";
 import type { ApiDeps } from "./api-deps.js";
 import { prNumber, requiredOrg } from "./command-parser.js";
+import { listFinishedPullRequests } from "./finished-pull-requests.js";
 import { queueToProto } from "./proto-mapping.js";
 import { recentOutcomes } from "./recent-outcomes.js";
 import { lookupSubmitted } from "./submitted-pull-request-lookup.js";
@@ -20,6 +21,7 @@ export type QueueQueries = Pick<
   AsyncImplementation<QueueCoordinatorServer>,
   | "getQueue"
   | "listQueues"
+  | "listFinishedPullRequests"
   | "getSubmittedPullRequest"
   | "getSubmittedPullRequests"
   | "getMergeQueueTestingDetails"
@@ -40,6 +42,7 @@ export function queueQueries(deps: ApiDeps): QueueQueries {
 
   return {
     getTestRunOutput: (req) => testRunOutput(deps, req),
+    listFinishedPullRequests: (req) => listFinishedPullRequests(deps, req),
 
     async getQueue(req) {
       const address = queueAddress(req.queue);

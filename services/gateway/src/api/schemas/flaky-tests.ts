@@ -205,3 +205,8 @@ export const setCodeownersRequest = z.object({
 });
 
 export const setCodeownersResponse = z.object({ rules: z.int(), problems: z.array(z.string()) });
+
+/** Ours: the organisation's repositories that have test results, sorted (the web page's picker). */
+export const listRepositoriesResponse = z.object({ repositories: z.array(repoSchema) });
+
+export type ListRepositoriesResponse = z.infer<typeof listRepositoriesResponse>;

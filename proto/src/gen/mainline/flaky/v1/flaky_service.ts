@@ -187,6 +187,15 @@ export interface SetCodeownersResponse {
   problems: string[];
 }
 
+export interface ListRepositoriesRequest {
+  org: string;
+}
+
+export interface ListRepositoriesResponse {
+  /** Sorted by host, owner, name. */
+  repositories: RepoRef[];
+}
+
 function createBaseUploadTestResultsRequest(): UploadTestResultsRequest {
   return {
     org: "",
@@ -2270,6 +2279,144 @@ export const SetCodeownersResponse: MessageFns<SetCodeownersResponse> = {
   },
 };
 
+function createBaseListRepositoriesRequest(): ListRepositoriesRequest {
+  return { org: "" };
+}
+
+export const ListRepositoriesRequest: MessageFns<ListRepositoriesRequest> = {
+  encode(message: ListRepositoriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.org !== "") {
+      writer.uint32(10).string(message.org);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRepositoriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRepositoriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.org = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRepositoriesRequest {
+    return { org: isSet(object.org) ? globalThis.String(object.org) : "" };
+  },
+
+  toJSON(message: ListRepositoriesRequest): unknown {
+    const obj: any = {};
+    if (message.org !== "") {
+      obj.org = message.org;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListRepositoriesRequest>, I>>(base?: I): ListRepositoriesRequest {
+    return ListRepositoriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListRepositoriesRequest>, I>>(object: I): ListRepositoriesRequest {
+    const message = createBaseListRepositoriesRequest();
+    message.org = object.org ?? "";
+    return message;
+  },
+};
+
+function createBaseListRepositoriesResponse(): ListRepositoriesResponse {
+  return { repositories: [] };
+}
+
+export const ListRepositoriesResponse: MessageFns<ListRepositoriesResponse> = {
+  encode(message: ListRepositoriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.repositories) {
+      RepoRef.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRepositoriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRepositoriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.repositories.push(RepoRef.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRepositoriesResponse {
+    return {
+      repositories: globalThis.Array.isArray(object?.repositories)
+        ? object.repositories.map((e: any) => RepoRef.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListRepositoriesResponse): unknown {
+    const obj: any = {};
+    if (message.repositories?.length) {
+      obj.repositories = message.repositories.map((e) => RepoRef.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListRepositoriesResponse>, I>>(base?: I): ListRepositoriesResponse {
+    return ListRepositoriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListRepositoriesResponse>, I>>(object: I): ListRepositoriesResponse {
+    const message = createBaseListRepositoriesResponse();
+    message.repositories = object.repositories?.map((e) => RepoRef.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /** The flaky-analytics service: the one writer of tests, results, status and quarantine. */
 export type FlakyAnalyticsService = typeof FlakyAnalyticsService;
 export const FlakyAnalyticsService = {
@@ -2376,6 +2523,18 @@ export const FlakyAnalyticsService = {
       Buffer.from(SetCodeownersResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SetCodeownersResponse => SetCodeownersResponse.decode(value),
   },
+  /** The organisation's repositories that have test results (the web page's picker). */
+  listRepositories: {
+    path: "/mainline.flaky.v1.FlakyAnalytics/ListRepositories" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListRepositoriesRequest): Buffer =>
+      Buffer.from(ListRepositoriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListRepositoriesRequest => ListRepositoriesRequest.decode(value),
+    responseSerialize: (value: ListRepositoriesResponse): Buffer =>
+      Buffer.from(ListRepositoriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListRepositoriesResponse => ListRepositoriesResponse.decode(value),
+  },
 } as const;
 
 export interface FlakyAnalyticsServer extends UntypedServiceImplementation {
@@ -2393,6 +2552,8 @@ export interface FlakyAnalyticsServer extends UntypedServiceImplementation {
   linkTicket: handleUnaryCall<LinkTicketRequest, LinkTicketResponse>;
   /** A CODEOWNERS file for the repository (GitHub rules: the last matching pattern wins). */
   setCodeowners: handleUnaryCall<SetCodeownersRequest, SetCodeownersResponse>;
+  /** The organisation's repositories that have test results (the web page's picker). */
+  listRepositories: handleUnaryCall<ListRepositoriesRequest, ListRepositoriesResponse>;
 }
 
 export interface FlakyAnalyticsClient extends Client {
@@ -2535,6 +2696,22 @@ export interface FlakyAnalyticsClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SetCodeownersResponse) => void,
+  ): ClientUnaryCall;
+  /** The organisation's repositories that have test results (the web page's picker). */
+  listRepositories(
+    request: ListRepositoriesRequest,
+    callback: (error: ServiceError | null, response: ListRepositoriesResponse) => void,
+  ): ClientUnaryCall;
+  listRepositories(
+    request: ListRepositoriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListRepositoriesResponse) => void,
+  ): ClientUnaryCall;
+  listRepositories(
+    request: ListRepositoriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListRepositoriesResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -69,6 +69,10 @@ import {
   pullRequestActionFromJSON,
   pullRequestActionToJSON,
   pullRequestActionToNumber,
+  PullRequestState,
+  pullRequestStateFromJSON,
+  pullRequestStateToJSON,
+  pullRequestStateToNumber,
   Queue,
   QueueMode,
   queueModeFromJSON,
@@ -186,6 +190,43 @@ export interface ListQueuesRequest {
 
 export interface ListQueuesResponse {
   queues: Queue[];
+}
+
+export interface ListFinishedPullRequestsRequest {
+  queue?:
+    | QueueRef
+    | undefined;
+  /** Only PRs that ended in one of these states (MERGED, FAILED, CANCELLED); empty: all three. */
+  states: PullRequestState[];
+  /** A PR number ("42" or "#42"), a head branch or an author, matched exactly; empty: every PR. */
+  search: string;
+  /** 1..100. */
+  limit: number;
+  /** How many of the matching PRs to skip (0..10000), the latest first. */
+  offset: number;
+}
+
+/** A PR after it left a queue. */
+export interface FinishedPullRequest {
+  /** Queue entry id, not the PR number. */
+  id: string;
+  state: PullRequestState;
+  endedAt?: Date | undefined;
+  prNumber: number;
+  prTitle: string;
+  prAuthor: string;
+  headBranch: string;
+  submittedAt?:
+    | Date
+    | undefined;
+  /** Why it ended, in the coordinator's vocabulary (e.g. MERGED, TESTS_FAILED, CANCELLED_BY_USER). */
+  reason: string;
+}
+
+export interface ListFinishedPullRequestsResponse {
+  pullRequests: FinishedPullRequest[];
+  /** How many PRs match in all (for paging). */
+  total: number;
 }
 
 export interface SubmitPullRequestRequest {
@@ -1478,6 +1519,483 @@ export const ListQueuesResponse: MessageFns<ListQueuesResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListQueuesResponse>, I>>(object: I): ListQueuesResponse {
     const message = createBaseListQueuesResponse();
     message.queues = object.queues?.map((e) => Queue.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseListFinishedPullRequestsRequest(): ListFinishedPullRequestsRequest {
+  return { queue: undefined, states: [], search: "", limit: 0, offset: 0 };
+}
+
+export const ListFinishedPullRequestsRequest: MessageFns<ListFinishedPullRequestsRequest> = {
+  encode(message: ListFinishedPullRequestsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.queue !== undefined) {
+      QueueRef.encode(message.queue, writer.uint32(10).fork()).join();
+    }
+    if (message.states.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.states) {
+        writer.int32(pullRequestStateToNumber(v));
+      }
+      writer.join();
+    }
+    if (message.search !== "") {
+      writer.uint32(26).string(message.search);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(32).uint32(message.limit);
+    }
+    if (message.offset !== 0) {
+      writer.uint32(40).uint32(message.offset);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFinishedPullRequestsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFinishedPullRequestsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.queue = QueueRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.states.push(pullRequestStateFromJSON(reader.int32()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.states.push(pullRequestStateFromJSON(reader.int32()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.search = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.limit = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.offset = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFinishedPullRequestsRequest {
+    return {
+      queue: isSet(object.queue) ? QueueRef.fromJSON(object.queue) : undefined,
+      states: globalThis.Array.isArray(object?.states)
+        ? object.states.map((e: any) => pullRequestStateFromJSON(e))
+        : [],
+      search: isSet(object.search) ? globalThis.String(object.search) : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      offset: isSet(object.offset) ? globalThis.Number(object.offset) : 0,
+    };
+  },
+
+  toJSON(message: ListFinishedPullRequestsRequest): unknown {
+    const obj: any = {};
+    if (message.queue !== undefined) {
+      obj.queue = QueueRef.toJSON(message.queue);
+    }
+    if (message.states?.length) {
+      obj.states = message.states.map((e) => pullRequestStateToJSON(e));
+    }
+    if (message.search !== "") {
+      obj.search = message.search;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.offset !== 0) {
+      obj.offset = Math.round(message.offset);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFinishedPullRequestsRequest>, I>>(base?: I): ListFinishedPullRequestsRequest {
+    return ListFinishedPullRequestsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFinishedPullRequestsRequest>, I>>(
+    object: I,
+  ): ListFinishedPullRequestsRequest {
+    const message = createBaseListFinishedPullRequestsRequest();
+    message.queue = (object.queue !== undefined && object.queue !== null)
+      ? QueueRef.fromPartial(object.queue)
+      : undefined;
+    message.states = object.states?.map((e) => e) || [];
+    message.search = object.search ?? "";
+    message.limit = object.limit ?? 0;
+    message.offset = object.offset ?? 0;
+    return message;
+  },
+};
+
+function createBaseFinishedPullRequest(): FinishedPullRequest {
+  return {
+    id: "",
+    state: PullRequestState.UNSPECIFIED,
+    endedAt: undefined,
+    prNumber: 0,
+    prTitle: "",
+    prAuthor: "",
+    headBranch: "",
+    submittedAt: undefined,
+    reason: "",
+  };
+}
+
+export const FinishedPullRequest: MessageFns<FinishedPullRequest> = {
+  encode(message: FinishedPullRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.state !== PullRequestState.UNSPECIFIED) {
+      writer.uint32(16).int32(pullRequestStateToNumber(message.state));
+    }
+    if (message.endedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.endedAt), writer.uint32(26).fork()).join();
+    }
+    if (message.prNumber !== 0) {
+      writer.uint32(32).uint32(message.prNumber);
+    }
+    if (message.prTitle !== "") {
+      writer.uint32(42).string(message.prTitle);
+    }
+    if (message.prAuthor !== "") {
+      writer.uint32(50).string(message.prAuthor);
+    }
+    if (message.headBranch !== "") {
+      writer.uint32(58).string(message.headBranch);
+    }
+    if (message.submittedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.submittedAt), writer.uint32(66).fork()).join();
+    }
+    if (message.reason !== "") {
+      writer.uint32(74).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FinishedPullRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFinishedPullRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.state = pullRequestStateFromJSON(reader.int32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.endedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.prNumber = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.prTitle = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.prAuthor = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.headBranch = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.submittedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FinishedPullRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      state: isSet(object.state) ? pullRequestStateFromJSON(object.state) : PullRequestState.UNSPECIFIED,
+      endedAt: isSet(object.endedAt)
+        ? fromJsonTimestamp(object.endedAt)
+        : isSet(object.ended_at)
+        ? fromJsonTimestamp(object.ended_at)
+        : undefined,
+      prNumber: isSet(object.prNumber)
+        ? globalThis.Number(object.prNumber)
+        : isSet(object.pr_number)
+        ? globalThis.Number(object.pr_number)
+        : 0,
+      prTitle: isSet(object.prTitle)
+        ? globalThis.String(object.prTitle)
+        : isSet(object.pr_title)
+        ? globalThis.String(object.pr_title)
+        : "",
+      prAuthor: isSet(object.prAuthor)
+        ? globalThis.String(object.prAuthor)
+        : isSet(object.pr_author)
+        ? globalThis.String(object.pr_author)
+        : "",
+      headBranch: isSet(object.headBranch)
+        ? globalThis.String(object.headBranch)
+        : isSet(object.head_branch)
+        ? globalThis.String(object.head_branch)
+        : "",
+      submittedAt: isSet(object.submittedAt)
+        ? fromJsonTimestamp(object.submittedAt)
+        : isSet(object.submitted_at)
+        ? fromJsonTimestamp(object.submitted_at)
+        : undefined,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: FinishedPullRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.state !== PullRequestState.UNSPECIFIED) {
+      obj.state = pullRequestStateToJSON(message.state);
+    }
+    if (message.endedAt !== undefined) {
+      obj.endedAt = message.endedAt.toISOString();
+    }
+    if (message.prNumber !== 0) {
+      obj.prNumber = Math.round(message.prNumber);
+    }
+    if (message.prTitle !== "") {
+      obj.prTitle = message.prTitle;
+    }
+    if (message.prAuthor !== "") {
+      obj.prAuthor = message.prAuthor;
+    }
+    if (message.headBranch !== "") {
+      obj.headBranch = message.headBranch;
+    }
+    if (message.submittedAt !== undefined) {
+      obj.submittedAt = message.submittedAt.toISOString();
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FinishedPullRequest>, I>>(base?: I): FinishedPullRequest {
+    return FinishedPullRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FinishedPullRequest>, I>>(object: I): FinishedPullRequest {
+    const message = createBaseFinishedPullRequest();
+    message.id = object.id ?? "";
+    message.state = object.state ?? PullRequestState.UNSPECIFIED;
+    message.endedAt = object.endedAt ?? undefined;
+    message.prNumber = object.prNumber ?? 0;
+    message.prTitle = object.prTitle ?? "";
+    message.prAuthor = object.prAuthor ?? "";
+    message.headBranch = object.headBranch ?? "";
+    message.submittedAt = object.submittedAt ?? undefined;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseListFinishedPullRequestsResponse(): ListFinishedPullRequestsResponse {
+  return { pullRequests: [], total: 0 };
+}
+
+export const ListFinishedPullRequestsResponse: MessageFns<ListFinishedPullRequestsResponse> = {
+  encode(message: ListFinishedPullRequestsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.pullRequests) {
+      FinishedPullRequest.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).uint32(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFinishedPullRequestsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFinishedPullRequestsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pullRequests.push(FinishedPullRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFinishedPullRequestsResponse {
+    return {
+      pullRequests: globalThis.Array.isArray(object?.pullRequests)
+        ? object.pullRequests.map((e: any) => FinishedPullRequest.fromJSON(e))
+        : globalThis.Array.isArray(object?.pull_requests)
+        ? object.pull_requests.map((e: any) => FinishedPullRequest.fromJSON(e))
+        : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListFinishedPullRequestsResponse): unknown {
+    const obj: any = {};
+    if (message.pullRequests?.length) {
+      obj.pullRequests = message.pullRequests.map((e) => FinishedPullRequest.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFinishedPullRequestsResponse>, I>>(
+    base?: I,
+  ): ListFinishedPullRequestsResponse {
+    return ListFinishedPullRequestsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFinishedPullRequestsResponse>, I>>(
+    object: I,
+  ): ListFinishedPullRequestsResponse {
+    const message = createBaseListFinishedPullRequestsResponse();
+    message.pullRequests = object.pullRequests?.map((e) => FinishedPullRequest.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
     return message;
   },
 };
@@ -4385,6 +4903,20 @@ export const QueueCoordinatorService = {
     responseSerialize: (value: ListQueuesResponse): Buffer => Buffer.from(ListQueuesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListQueuesResponse => ListQueuesResponse.decode(value),
   },
+  /** The PRs that left one queue (merged, failed, cancelled), the latest first, a page at a time. */
+  listFinishedPullRequests: {
+    path: "/mainline.queue.v1.QueueCoordinator/ListFinishedPullRequests" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListFinishedPullRequestsRequest): Buffer =>
+      Buffer.from(ListFinishedPullRequestsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListFinishedPullRequestsRequest =>
+      ListFinishedPullRequestsRequest.decode(value),
+    responseSerialize: (value: ListFinishedPullRequestsResponse): Buffer =>
+      Buffer.from(ListFinishedPullRequestsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListFinishedPullRequestsResponse =>
+      ListFinishedPullRequestsResponse.decode(value),
+  },
   submitPullRequest: {
     path: "/mainline.queue.v1.QueueCoordinator/SubmitPullRequest" as const,
     requestStream: false as const,
@@ -4668,6 +5200,8 @@ export interface QueueCoordinatorServer extends UntypedServiceImplementation {
   deleteQueue: handleUnaryCall<DeleteQueueRequest, DeleteQueueResponse>;
   /** Queues of an organisation with their PRs and active runs (the metrics service re-derives gauges). */
   listQueues: handleUnaryCall<ListQueuesRequest, ListQueuesResponse>;
+  /** The PRs that left one queue (merged, failed, cancelled), the latest first, a page at a time. */
+  listFinishedPullRequests: handleUnaryCall<ListFinishedPullRequestsRequest, ListFinishedPullRequestsResponse>;
   submitPullRequest: handleUnaryCall<SubmitPullRequestRequest, SubmitPullRequestResponse>;
   cancelPullRequest: handleUnaryCall<CancelPullRequestRequest, CancelPullRequestResponse>;
   /** Keeps the PR's position and restarts nothing else. */
@@ -4786,6 +5320,22 @@ export interface QueueCoordinatorClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListQueuesResponse) => void,
+  ): ClientUnaryCall;
+  /** The PRs that left one queue (merged, failed, cancelled), the latest first, a page at a time. */
+  listFinishedPullRequests(
+    request: ListFinishedPullRequestsRequest,
+    callback: (error: ServiceError | null, response: ListFinishedPullRequestsResponse) => void,
+  ): ClientUnaryCall;
+  listFinishedPullRequests(
+    request: ListFinishedPullRequestsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListFinishedPullRequestsResponse) => void,
+  ): ClientUnaryCall;
+  listFinishedPullRequests(
+    request: ListFinishedPullRequestsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListFinishedPullRequestsResponse) => void,
   ): ClientUnaryCall;
   submitPullRequest(
     request: SubmitPullRequestRequest,
