@@ -16,7 +16,9 @@ import { RUNS, settingsArb, workloadArb, worldArb } from "./planner-arbitraries.
  * - restarts.ts restartEverything does nothing (a target moved from outside keeps every run): "the
  *   target moved from outside under the run".
  * - merging.ts planMerges no longer waits for a merge ahead in flight (the `MERGING` check dropped):
- *   "merge ... is in flight, never tested with ..." or a PR landing twice.
+ *   "merge ... is in flight, never tested with ...".
+ * - lanes.ts ignores shared targets (no dependency on the last PR touching a target): "PR n landed
+ *   under it, untested with m".
  */
 describe("planner properties: what lands is what was tested (fast-check, the world moves)", () => {
   it("every merge lands the rest of one passing run, on the target it was tested on, with the heads tested", () => {

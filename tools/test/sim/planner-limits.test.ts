@@ -59,11 +59,12 @@ function checkMergedOnce() {
  * Seen to fail against broken planners (docs/planner-properties.md):
  * - scheduling.ts startMainRuns with `slots` one more than `concurrency - runningCount`: "main runs
  *   in flight".
- * - bisection-runner.ts taking one slot more than effectiveBisectionConcurrency: "bisection runs in
- *   flight".
- * - batching.ts letting a batch take one PR over its target size: "batch ... of".
- * - merging.ts finishMerge without its `merge === undefined` return (a redelivered MERGE_FINISHED
- *   applied again): "MERGED twice" / "merged already".
+ * - bisection-runner.ts advanceBisections with one slot more than effectiveBisectionConcurrency:
+ *   "bisection runs in flight".
+ * - batching.ts joinable letting a forming batch take one PR over its size (`>` for `>=`): "batch n of".
+ * - test-results.ts finishTestRun applying a result for a run no longer in flight (its RUNNING and
+ *   TESTING checks dropped): a redelivered PASSED puts a merging batch back to PASSED, "PR n is in
+ *   another merge".
  */
 describe("planner properties: limits (fast-check, results delivered twice, the world moves)", () => {
   it("never more runs in flight than the main and bisection pools, never a batch over its size", () => {

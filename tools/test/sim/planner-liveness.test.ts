@@ -14,9 +14,10 @@ import { dependsOn, RUNS, settingsArb, workloadArb, worldArb } from "./planner-a
  * Seen to fail against broken planners (docs/planner-properties.md):
  * - apply-event.ts updateFacts ends the PR (endPr CANCELLED, PR_CLOSED) on a new head instead of
  *   sending it back to NOT_READY: "good PR n ends MERGED".
- * - merging.ts finishMerge forgets the PRs of a TARGET_MOVED merge that did not land (no
- *   `mergeId = null`): they stay in the queue, "stuck".
- * - queue-order.ts puts a new PR first among its priority (LIFO): "overtaken by".
+ * - apply-event.ts updateSettings ignores a request for RUNNING (a paused or draining queue never
+ *   resumes): "PRs left in the queue".
+ * - queue-order.ts insertionIndex lets a PR in ahead of queued PRs of its own priority (`<` for `<=`):
+ *   "PR n overtaken by".
  */
 describe("planner properties: liveness (fast-check, no flakes, the world moves)", () => {
   it("every good PR ends MERGED unless cancelled or refused, every bad one FAILED or CANCELLED, none stuck", () => {
