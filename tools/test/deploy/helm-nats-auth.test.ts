@@ -58,7 +58,9 @@ describe("Helm chart: NATS credentials per component", function () {
   });
 
   it("sets NATS_USER to the component and NATS_PASSWORD from its key in the chart's Secret", () => {
-    for (const deployment of manifests.filter((m) => m.kind === "Deployment")) {
+    const deployments = manifests.filter((m) => m.kind === "Deployment");
+    expect(deployments.map(componentOf).sort()).to.deep.equal(runnableServices());
+    for (const deployment of deployments) {
       const name = componentOf(deployment);
       const env = envOf(deployment);
       expect(env.find((e) => e.name === "NATS_USER")?.value, name).to.equal(name);
@@ -115,7 +117,9 @@ describe("Helm chart: NATS credentials per component", function () {
 
   it("gives no component NATS credentials when nats.auth is false", () => {
     const plain = renderChart("ci/default-values.yaml", "nats.auth=false");
-    for (const deployment of plain.filter((m) => m.kind === "Deployment"))
+    const deployments = plain.filter((m) => m.kind === "Deployment");
+    expect(deployments.map(componentOf).sort()).to.deep.equal(runnableServices());
+    for (const deployment of deployments)
       expect(envOf(deployment).map((e) => e.name)).to.not.include.members(["NATS_USER", "NATS_PASSWORD"]);
   });
 });
