@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "nats";
 import { provisionMainlineStreams } from "@mainline/kit/streams/index";
-import { freePort, NatsServer, skipBecause } from "@mainline/testing";
+import { freePort, NatsServer } from "@mainline/testing";
 import { renderChart, runnableServices, type JsonObject, type Manifest } from "./deploy-files.js";
 
 // The chart gives every component its own NATS user and password, and renders the NATS authorization block
@@ -31,9 +31,8 @@ describe("Helm chart: NATS credentials per component", function () {
   let dir: string | undefined;
   let url: string;
 
-  before(async function () {
-    if (!NatsServer.isInstalled())
-      return skipBecause(this, "nats-server is not installed (apt-get install nats-server)");
+  before(async () => {
+    const binary = NatsServer.requireInstalled();
     dir = await mkdtemp(join(tmpdir(), "mainline-helm-nats-"));
     const port = await freePort();
     url = `nats://127.0.0.1:${port}`;
@@ -42,7 +41,7 @@ describe("Helm chart: NATS credentials per component", function () {
       join(dir, "nats.conf"),
       `port: ${port}\nhost: "127.0.0.1"\njetstream { store_dir: "${join(dir, "js")}" }\ninclude ./authorization.conf\n`,
     );
-    server = spawn(NatsServer.binary(), ["-c", join(dir, "nats.conf")], { stdio: "ignore" });
+    server = spawn(binary, ["-c", join(dir, "nats.conf")], { stdio: "ignore" });
     const deadline = Date.now() + 10_000;
     for (;;) {
       const probe = await connect({ servers: url, reconnect: false }).catch((e: { code?: string }) => e);
