@@ -2,7 +2,14 @@ import { expect } from "chai";
 import fc from "fast-check";
 import type { StepObservation } from "../../src/sim/simulate.js";
 import { runSimulation } from "../../src/sim/simulate.js";
-import { RUNS, settingsArb, workloadArb, worldArb, type Settings } from "./planner-arbitraries.js";
+import {
+  PROPERTY_TIMEOUT_MS,
+  RUNS,
+  settingsArb,
+  workloadArb,
+  worldArb,
+  type Settings,
+} from "./planner-arbitraries.js";
 
 /**
  * Never more runs in flight than the queue's concurrency, in the main pool and in the bisection pool
@@ -66,7 +73,8 @@ function checkMergedOnce() {
  *   TESTING checks dropped): a redelivered PASSED puts a merging batch back to PASSED, "PR n is in
  *   another merge".
  */
-describe("planner properties: limits (fast-check, results delivered twice, the world moves)", () => {
+describe("planner properties: limits (fast-check, results delivered twice, the world moves)", function () {
+  this.timeout(PROPERTY_TIMEOUT_MS);
   it("never more runs in flight than the main and bisection pools, never a batch over its size", () => {
     fc.assert(
       fc.property(settingsArb, workloadArb(true), worldArb(true), (settings, workload, world) => {

@@ -2,7 +2,14 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { runSimulation } from "../../src/sim/simulate.js";
 import type { SimulatedPr } from "../../src/sim/workload.js";
-import { dependsOn, RUNS, settingsArb, workloadArb, worldArb } from "./planner-arbitraries.js";
+import {
+  dependsOn,
+  PROPERTY_TIMEOUT_MS,
+  RUNS,
+  settingsArb,
+  workloadArb,
+  worldArb,
+} from "./planner-arbitraries.js";
 
 /**
  * Issue 30, item 1, liveness: without flakes (and without what decides a run besides its PRs:
@@ -19,7 +26,8 @@ import { dependsOn, RUNS, settingsArb, workloadArb, worldArb } from "./planner-a
  * - queue-order.ts insertionIndex lets a PR in ahead of queued PRs of its own priority (`<` for `<=`):
  *   "PR n overtaken by".
  */
-describe("planner properties: liveness (fast-check, no flakes, the world moves)", () => {
+describe("planner properties: liveness (fast-check, no flakes, the world moves)", function () {
+  this.timeout(PROPERTY_TIMEOUT_MS);
   it("every good PR ends MERGED unless cancelled or refused, every bad one FAILED or CANCELLED, none stuck", () => {
     fc.assert(
       fc.property(settingsArb, workloadArb(false), worldArb(false), (settings, workload, world) => {

@@ -3,7 +3,14 @@ import fc from "fast-check";
 import type { PlannerState, PrState } from "@mainline/queue-coordinator/domain/index";
 import { runSimulation, type StepObservation } from "../../src/sim/simulate.js";
 import type { SimulatedPr } from "../../src/sim/workload.js";
-import { dependsOn, RUNS, settingsArb, workloadArb, worldArb } from "./planner-arbitraries.js";
+import {
+  dependsOn,
+  PROPERTY_TIMEOUT_MS,
+  RUNS,
+  settingsArb,
+  workloadArb,
+  worldArb,
+} from "./planner-arbitraries.js";
 
 /**
  * Checks every MERGE decision: the run it comes from passed, contains every PR merged, lands
@@ -102,7 +109,8 @@ function checkBatchSizes(batch: boolean, ceiling: number) {
   };
 }
 
-describe("planner properties over random workloads (fast-check, fake CI)", () => {
+describe("planner properties over random workloads (fast-check, fake CI)", function () {
+  this.timeout(PROPERTY_TIMEOUT_MS);
   it("nothing merges without a passing run containing it and everything ahead in its lane; every PR ends", () => {
     fc.assert(
       fc.property(
