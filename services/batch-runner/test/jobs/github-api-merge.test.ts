@@ -1,22 +1,12 @@
 import { expect } from "chai";
-import { join } from "node:path";
-import { GitHubDouble, makeTestAppCredentials, rejection } from "@mainline/testing";
-import { GitHubAppClient } from "@mainline/kit/github/index";
-import { createLogger } from "@mainline/kit/logging/index";
-import { MergeJob, MergeMethod } from "@mainline/proto/queue";
-import { GitCredentials } from "../../src/git/git-credentials.js";
+import { rejection, type GitHubDouble } from "@mainline/testing";
+import type { GitHubAppClient } from "@mainline/kit/github/index";
 import { TargetMovedError } from "../../src/git/git-errors.js";
-import { buildProjectedBranch, type ProjectedBranch } from "../../src/git/projected-branch.js";
-import { RepositoryCache } from "../../src/git/repository-cache.js";
+import type { RepositoryCache } from "../../src/git/repository-cache.js";
 import { mergeThroughGitHub, PartialMergeError } from "../../src/jobs/github-api-merge.js";
 import { readMergeJob } from "../../src/jobs/merge-request.js";
-import { RemoteFixture } from "../git/remote-fixture.js";
-
-const INSTALLATION = 88;
-const app = makeTestAppCredentials(8080);
-const MERGE = "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge";
-const PULL = "GET /repos/{owner}/{repo}/pulls/{pull_number}";
-const openPull = { status: 200, body: { state: "open", merged: false, merge_commit_sha: null } };
+import type { RemoteFixture } from "../git/remote-fixture.js";
+import { GitHubMergeFixture, INSTALLATION, MERGE, openPull, PULL } from "./github-merge-fixture.js";
 
 /**
  * Merging through GitHub's merge API (SQUASH/REBASE queues of an App's repositories), against the GitHub double
@@ -25,75 +15,21 @@ const openPull = { status: 200, body: { state: "open", merged: false, merge_comm
  */
 describe("merge through the GitHub API", function () {
   this.timeout(30_000);
+  let g: GitHubMergeFixture;
   let fx: RemoteFixture;
   let double: GitHubDouble;
   let github: GitHubAppClient;
   let cache: RepositoryCache;
   let heads: Record<number, string>;
-  let projected: ProjectedBranch;
 
-  const job = (): MergeJob =>
-    MergeJob.fromPartial({
-      mergeId: "merge-1",
-      queue: { org: "acme", repo: { host: "github.com", owner: "acme", name: "app" }, targetBranch: "main" },
-      remoteUrl: fx.url,
-      pullRequests: [1, 2].map((n) => ({
-        number: n,
-        testedCommitSha: projected.commitsByPr[n],
-        headSha: heads[n],
-        title: `Change ${n}`,
-      })),
-      testedSha: projected.testBranchSha,
-      testBranch: projected.testBranch,
-      github: { installationId: INSTALLATION, mergeThroughApi: true },
-      mergeMethod: MergeMethod.SQUASH,
-    });
-  const merge = (j = job()) => mergeThroughGitHub(github, cache, readMergeJob(j), j);
+  const merge = (j = g.job()) => mergeThroughGitHub(github, cache, readMergeJob(j), j);
 
   beforeEach(async () => {
-    fx = await RemoteFixture.create();
-    heads = {
-      1: await fx.openPullRequest(1, [{ files: { "one.txt": "1\n" }, message: "One" }]),
-      2: await fx.openPullRequest(2, [{ files: { "two.txt": "2\n" }, message: "Two" }]),
-    };
-    double = await GitHubDouble.start({
-      app,
-      installations: [{ id: INSTALLATION, account: "acme", repositories: ["acme/app"] }],
-    });
-    github = new GitHubAppClient({
-      settings: {
-        appId: app.appId,
-        privateKey: app.privateKey,
-        webhookSecret: undefined,
-        apiUrl: double.url,
-      },
-      logger: createLogger("test", "silent"),
-      writeSpacingMs: 0,
-      // GitHub's retry-after is handed back at once, for the job to wait out on the bus.
-      maxInlineWaitMs: 0,
-      retryUnitMs: 10,
-    });
-    cache = new RepositoryCache({
-      workDir: join(fx.root, "work"),
-      credentials: new GitCredentials(undefined, github),
-    });
-    projected = await buildProjectedBranch(cache, {
-      remoteUrl: fx.url,
-      targetBranch: "main",
-      testRunId: "run-1",
-      mergeMethod: "SQUASH",
-      pullRequests: [
-        { number: 1, title: "Change 1" },
-        { number: 2, title: "Change 2" },
-      ],
-    });
+    g = await GitHubMergeFixture.create();
+    ({ fx, double, github, cache, heads } = g);
   });
 
-  afterEach(async () => {
-    double.assertNoViolations();
-    await double.stop();
-    await fx.dispose();
-  });
+  afterEach(() => g.dispose());
 
   it("merges each PR in queue order with its tested head sha and the queue's method", async () => {
     double.script(PULL, openPull, 2);
@@ -140,14 +76,7 @@ describe("merge through the GitHub API", function () {
 
   it("stops at a PR GitHub refuses, naming the PRs that landed before it", async () => {
     double.script(PULL, openPull, 2);
-    double.script(
-      MERGE,
-      (r) =>
-        r.pathParams.pull_number === "2"
-          ? { status: 405, body: { message: "Pull Request is not mergeable" } }
-          : undefined,
-      Infinity,
-    );
+    g.refuseSecond();
     const error = await rejection(merge());
     expect(error).to.be.instanceOf(PartialMergeError);
     expect((error as PartialMergeError).mergedPrs).to.deep.equal([1]);

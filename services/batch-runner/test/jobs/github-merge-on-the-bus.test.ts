@@ -1,33 +1,18 @@
 import { expect } from "chai";
-import { join } from "node:path";
 import {
-  GitHubDouble,
-  makeTestAppCredentials,
   secondaryRateLimit,
   tooManyRequests,
   type RecordedRequest,
   type ScriptedReply,
 } from "@mainline/testing";
-import { GitHubAppClient, GitHubRetryableError } from "@mainline/kit/github/index";
-import { createLogger } from "@mainline/kit/logging/index";
+import { GitHubRetryableError } from "@mainline/kit/github/index";
 import { STREAMS } from "@mainline/kit/streams/index";
-import { MergeJob, MergeMethod, MergeOutcome } from "@mainline/proto/queue";
+import { MergeOutcome } from "@mainline/proto/queue";
 import { JOB_CONSUMERS } from "../../src/bus/job-consumers.js";
-import { GitCredentials } from "../../src/git/git-credentials.js";
-import { buildProjectedBranch, type ProjectedBranch } from "../../src/git/projected-branch.js";
-import { RepositoryCache } from "../../src/git/repository-cache.js";
 import { GITHUB_PATIENCE_MS, GitHubWaits } from "../../src/jobs/github-wait.js";
-import { RemoteFixture } from "../git/remote-fixture.js";
 import { BatchRunnerFixture, newRunId } from "../service/batch-runner-fixture.js";
+import { GitHubMergeFixture, MERGE, openPull, PULL } from "./github-merge-fixture.js";
 
-const INSTALLATION = 88;
-const app = makeTestAppCredentials(8080);
-const MERGE = "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge";
-const PULL = "GET /repos/{owner}/{repo}/pulls/{pull_number}";
-const openPull: ScriptedReply = {
-  status: 200,
-  body: { state: "open", merged: false, merge_commit_sha: null },
-};
 /** The merge consumer: 2 failures, and 3 deliveries on top for GitHub's waits (5 deliveries at most). */
 const CONSUMERS = { ackWaitMs: 30_000, maxDeliver: 2, githubWaitDeliveries: 3 };
 
@@ -38,81 +23,22 @@ const CONSUMERS = { ackWaitMs: 30_000, maxDeliver: 2, githubWaitDeliveries: 3 };
  */
 describe("merge through the GitHub API, on the bus: GitHub's retry-after and PRs that landed", function () {
   this.timeout(60_000);
-  let fx: RemoteFixture;
-  let double: GitHubDouble;
+  let g: GitHubMergeFixture;
   let service: BatchRunnerFixture;
-  let heads: Record<number, string>;
-  let projected: ProjectedBranch;
 
   beforeEach(async () => {
-    fx = await RemoteFixture.create();
-    heads = {
-      1: await fx.openPullRequest(1, [{ files: { "one.txt": "1\n" }, message: "One" }]),
-      2: await fx.openPullRequest(2, [{ files: { "two.txt": "2\n" }, message: "Two" }]),
-    };
-    double = await GitHubDouble.start({
-      app,
-      installations: [{ id: INSTALLATION, account: "acme", repositories: ["acme/app"] }],
-    });
-    const github = new GitHubAppClient({
-      settings: {
-        appId: app.appId,
-        privateKey: app.privateKey,
-        webhookSecret: undefined,
-        apiUrl: double.url,
-      },
-      logger: createLogger("test", "silent"),
-      writeSpacingMs: 0,
-      // The merge call counts as one that notifies (3 s apart by default): here only retry-after spaces calls.
-      notificationSpacingMs: 0,
-      // GitHub's retry-after is handed back at once, for the job to wait out on the bus.
-      maxInlineWaitMs: 0,
-      retryUnitMs: 10,
-    });
-    const cache = new RepositoryCache({
-      workDir: join(fx.root, "work"),
-      credentials: new GitCredentials(undefined, github),
-    });
-    projected = await buildProjectedBranch(cache, {
-      remoteUrl: fx.url,
-      targetBranch: "main",
-      testRunId: "run-1",
-      mergeMethod: "SQUASH",
-      pullRequests: [
-        { number: 1, title: "Change 1" },
-        { number: 2, title: "Change 2" },
-      ],
-    });
-    service = await BatchRunnerFixture.start(CONSUMERS, github);
+    g = await GitHubMergeFixture.create();
+    service = await BatchRunnerFixture.start(CONSUMERS, g.github);
   });
 
   afterEach(async () => {
     await service.stop();
-    double.assertNoViolations();
-    await double.stop();
-    await fx.dispose();
+    await g.dispose();
   });
-
-  const mergeJob = (mergeId: string): MergeJob =>
-    MergeJob.fromPartial({
-      mergeId,
-      queue: { org: "acme", repo: { host: "github.com", owner: "acme", name: "app" }, targetBranch: "main" },
-      remoteUrl: fx.url,
-      pullRequests: [1, 2].map((n) => ({
-        number: n,
-        testedCommitSha: projected.commitsByPr[n],
-        headSha: heads[n],
-        title: `Change ${n}`,
-      })),
-      testedSha: projected.testBranchSha,
-      testBranch: projected.testBranch,
-      github: { installationId: INSTALLATION, mergeThroughApi: true },
-      mergeMethod: MergeMethod.SQUASH,
-    });
 
   /** Publishes the job, waits for its result and for the consumer to settle it; returns both and the deliveries. */
   async function run(mergeId: string) {
-    const seq = await service.publishMergeJob(mergeJob(mergeId));
+    const seq = await service.publishMergeJob(g.job(mergeId));
     const result = await service.mergeResults.first(mergeId);
     await service.jobSettled(seq, JOB_CONSUMERS.merge);
     const info = await service.jsm.consumers.info(STREAMS.jobs.name, JOB_CONSUMERS.merge.durable);
@@ -120,7 +46,7 @@ describe("merge through the GitHub API, on the bus: GitHub's retry-after and PRs
   }
 
   const merged = (n: number): RecordedRequest | undefined =>
-    double.calls(MERGE).find((c) => c.pathParams.pull_number === String(n) && c.status === 200);
+    g.double.calls(MERGE).find((c) => c.pathParams.pull_number === String(n) && c.status === 200);
   /** GitHub's view of a pull request: merged once its merge call succeeded, open before. */
   const pullState = (r: RecordedRequest): ScriptedReply => {
     const done = merged(Number(r.pathParams.pull_number));
@@ -138,13 +64,13 @@ describe("merge through the GitHub API, on the bus: GitHub's retry-after and PRs
     ["403 secondary rate limit", secondaryRateLimit(1)],
   ] as const) {
     it(`waits GitHub's retry-after on a ${what} through redeliveries that do not spend the failure budget`, async () => {
-      double.script(PULL, pullState, Infinity);
-      double.script(MERGE, reply, 3);
+      g.double.script(PULL, pullState, Infinity);
+      g.double.script(MERGE, reply, 3);
       const { result, deliveries } = await run(newRunId("merge"));
       expect(result.outcome).to.equal(MergeOutcome.MERGED, result.message);
       // Four deliveries where two failures would have ended the job: three waits, then the merge.
       expect(deliveries).to.equal(4);
-      const calls = double.calls(MERGE);
+      const calls = g.double.calls(MERGE);
       expect(calls.map((c) => c.pathParams.pull_number)).to.deep.equal(["1", "1", "1", "1", "2"]);
       // Each redelivery came after GitHub's retry-after (1 s), not at once.
       for (const gap of gaps(calls.slice(0, 4))) expect(gap).to.be.at.least(950);
@@ -152,25 +78,24 @@ describe("merge through the GitHub API, on the bus: GitHub's retry-after and PRs
   }
 
   it("ends the job with a FAILED result on the consumer's last delivery, whatever GitHub asks", async () => {
-    double.script(PULL, pullState, Infinity);
-    double.script(MERGE, tooManyRequests(1), Infinity);
+    g.double.script(PULL, pullState, Infinity);
+    g.double.script(MERGE, tooManyRequests(1), Infinity);
     const { result, deliveries, maxDeliver } = await run(newRunId("merge"));
     expect(result.outcome).to.equal(MergeOutcome.FAILED, result.message);
     expect(maxDeliver).to.equal(CONSUMERS.maxDeliver + CONSUMERS.githubWaitDeliveries);
     expect(deliveries).to.equal(maxDeliver);
-    expect(double.calls(MERGE).map((c) => c.pathParams.pull_number)).to.deep.equal(["1", "1", "1", "1", "1"]);
+    expect(g.double.calls(MERGE).map((c) => c.pathParams.pull_number)).to.deep.equal([
+      "1",
+      "1",
+      "1",
+      "1",
+      "1",
+    ]);
   });
 
   it("reports the PRs that landed when GitHub merged #1 and refused #2, rather than failing the merge", async () => {
-    double.script(PULL, pullState, Infinity);
-    double.script(
-      MERGE,
-      (r) =>
-        r.pathParams.pull_number === "2"
-          ? { status: 405, body: { message: "Pull Request is not mergeable" } }
-          : undefined,
-      Infinity,
-    );
+    g.double.script(PULL, pullState, Infinity);
+    g.refuseSecond();
     const { result, deliveries } = await run(newRunId("merge"));
     expect(deliveries).to.equal(1);
     expect(result.outcome).to.equal(MergeOutcome.TARGET_MOVED);
@@ -182,12 +107,12 @@ describe("merge through the GitHub API, on the bus: GitHub's retry-after and PRs
   });
 
   it("waits out a rate limit on #2 after #1 merged, and the redelivery merges only #2", async () => {
-    double.script(PULL, pullState, Infinity);
-    double.script(MERGE, (r) => (r.pathParams.pull_number === "2" ? tooManyRequests(1) : undefined), 1);
+    g.double.script(PULL, pullState, Infinity);
+    g.double.script(MERGE, (r) => (r.pathParams.pull_number === "2" ? tooManyRequests(1) : undefined), 1);
     const { result, deliveries } = await run(newRunId("merge"));
     expect(result.outcome).to.equal(MergeOutcome.MERGED, result.message);
     expect(deliveries).to.equal(2);
-    const calls = double.calls(MERGE);
+    const calls = g.double.calls(MERGE);
     expect(calls.map((c) => c.pathParams.pull_number)).to.deep.equal(["1", "2", "2"]);
     expect(gaps(calls.slice(1))[0]).to.be.at.least(950);
   });
