@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what `make dev` and `make test` need on a fresh Debian machine with Node 20: npm packages from the
 # lock file, the built web page, the nats-server Debian package (tests and `make dev` start their own servers
-# from it), and, best effort, chromium (the web page's browser tests drive it).
+# from it), and chromium (the web page's browser tests drive it); it stops with a clear message when one of the
+# last two cannot be installed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -44,15 +45,17 @@ if ! command -v promtool >/dev/null 2>&1; then
 fi
 
 # Debian's chromium runs the web page's browser tests (playwright-core drives /usr/bin/chromium; nothing is
-# downloaded by npm). Best effort: without it those tests skip and say why.
+# downloaded by npm). Required: without it those tests fail, so a machine that cannot get it stops here and says why.
 if [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "[setup] installing chromium (Debian package, for the web page's browser tests)"
     if ! { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }; then
-      echo "[setup] chromium could not be installed; the browser tests will skip" >&2
+      echo "[setup] chromium could not be installed (apt-get install -y chromium failed); the browser tests need /usr/bin/chromium" >&2
+      exit 1
     fi
   else
-    echo "[setup] chromium is missing (browser tests skip). Install it with: sudo apt-get install -y chromium" >&2
+    echo "[setup] chromium is missing: the browser tests need /usr/bin/chromium. Install it with: sudo apt-get install -y chromium" >&2
+    exit 1
   fi
 fi

@@ -146,7 +146,13 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
   await start(
     JOB_CONSUMERS.merge,
     MergeJob,
-    mergeJobHandler({ ...common, ...(settings.github ? { github: settings.github } : {}) }),
+    mergeJobHandler({
+      ...common,
+      ...(consumerSettings.githubWaitDeliveries === undefined
+        ? {}
+        : { githubWaitDeliveries: consumerSettings.githubWaitDeliveries }),
+      ...(settings.github ? { github: settings.github } : {}),
+    }),
   );
   await start(JOB_CONSUMERS.testBranchCleanup, TestBranchCleanupJob, testBranchCleanupHandler(common));
   await start(

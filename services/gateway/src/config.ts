@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { address, commonConfig, port, positiveInt } from "@mainline/kit/config/index";
+import { address, commonConfig, port, positiveInt, unsetIfEmpty } from "@mainline/kit/config/index";
 import { gitHubAppConfig } from "@mainline/kit/github/index";
 import { DEFAULT_AUTH_CACHE_TTL_MS } from "./auth/auth-repository.js";
 
@@ -43,10 +43,7 @@ export const configSchema = z.object({
    * Secret of the code host's webhooks: when set, code-host events must carry a valid X-Hub-Signature-256.
    * Empty counts as unset, so a chart can always pass the variable.
    */
-  CODE_HOST_WEBHOOK_SECRET: z.preprocess(
-    (v) => (v === "" ? undefined : v),
-    z.string().min(8, "expected at least 8 characters").optional(),
-  ),
+  CODE_HOST_WEBHOOK_SECRET: unsetIfEmpty(z.string().min(8, "expected at least 8 characters").optional()),
   /**
    * The GitHub App (the same variables as every service's, without requireWholeGitHubApp: the gateway never acts
    * as the App and gets no private key): POST /v1/github/webhooks takes deliveries signed with
@@ -58,10 +55,7 @@ export const configSchema = z.object({
    * Signs the web page's session cookies. Set it (32+ characters) when more than one gateway replica runs or
    * sessions should survive a restart; unset, each process picks a random key and a restart signs everyone out.
    */
-  GATEWAY_SESSION_KEY: z.preprocess(
-    (v) => (v === "" ? undefined : v),
-    z.string().min(32, "expected at least 32 characters").optional(),
-  ),
+  GATEWAY_SESSION_KEY: unsetIfEmpty(z.string().min(32, "expected at least 32 characters").optional()),
   /** How long a web sign-in lasts. */
   GATEWAY_SESSION_TTL_MINUTES: positiveInt(480, "a whole number of minutes from 1 to 10080 (a week)").pipe(
     z.number().max(10_080, "expected at most 10080 (a week)"),

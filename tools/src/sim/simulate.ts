@@ -14,6 +14,7 @@ import {
   parseQueueSettings,
 } from "@mainline/queue-coordinator/api/command-parser";
 import { createPrng } from "./prng.js";
+import { World, type WorldEvent, type WorldSpec } from "./world.js";
 import { workloadFromSpec, type SimulatedPr, type Workload, type WorkloadSpec } from "./workload.js";
 
 const MINUTE = 60_000;
@@ -26,12 +27,15 @@ export interface SimulationOptions {
   planner?: PlannerOptions;
   /** Deliver every CI and merge result twice (a redelivered message must change nothing). */
   redeliver?: boolean;
+  /** Head pushes, target moves, conflicts, hung runs, pauses, restarts... (none without it). */
+  world?: WorldSpec;
   /** Called after every planning step, e.g. to check invariants. */
   observe?: (observation: StepObservation) => void;
   maxSteps?: number;
 }
 
 export interface StepObservation {
+  /** A coordinator restart shows as the TIME_PASSED it replans with. */
   event: QueueEvent;
   at: number;
   before: PlannerState;
@@ -59,12 +63,16 @@ export interface SimulationReport {
   steps: number;
   finalStates: Record<number, PrState>;
   mergeOrder: number[];
+  /** PRs whose submission the queue refused (it was draining). */
+  refused: number[];
+  /** PRs the world made conflict (good PRs that may rightly end FAILED). */
+  conflicted: number[];
 }
 
 interface Pending {
   at: number;
   seq: number;
-  event: QueueEvent;
+  event: WorldEvent;
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -90,7 +98,11 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
   let state = createPlannerState("main", parseQueueSettings(options.settings));
   const pending: Pending[] = [];
   let seq = 0;
-  const schedule = (at: number, event: QueueEvent): void => {
+  const world = options.world === undefined ? null : new World(options.world);
+  const refused: number[] = [];
+  /** External target moves seen when each merge in flight was decided. */
+  const movesAtMerge = new Map<string, number>();
+  const schedule = (at: number, event: WorldEvent): void => {
     pending.push({ at, seq: seq++, event });
   };
   for (const pr of workload) {
@@ -111,6 +123,13 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     });
     if (pr.cancelAt !== null) schedule(pr.cancelAt, { type: "PR_CANCELLED", pr: pr.number });
   }
+  for (const { at, event } of world?.initialEvents(workload) ?? []) schedule(at, event);
+  const deliver = (at: number, result: QueueEvent): void => {
+    schedule(at, result);
+    if (options.redeliver === true) schedule(at, result);
+    const late = world?.lateRedelivery() ?? null;
+    if (late !== null) schedule(at + late * MINUTE, result);
+  };
 
   const finalStates: Record<number, PrState> = {};
   const mergedAt = new Map<number, number>();
@@ -134,18 +153,34 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     }
     const next = pending.splice(index, 1)[0] as Pending;
     now = Math.max(now, next.at);
-    if (next.event.type === "TIME_PASSED") wakeScheduled = null;
+    let event: QueueEvent;
+    if (next.event.type === "COORDINATOR_RESTARTED") {
+      // Only what the store keeps survives: the state as a JSON document. The new process replans.
+      state = JSON.parse(JSON.stringify(state)) as PlannerState;
+      event = { type: "TIME_PASSED" };
+    } else if (next.event.type === "MERGE_FINISHED" && world !== null) {
+      const decidedAfter = movesAtMerge.get(next.event.mergeId) ?? world.externalMoves;
+      const merge = state.merges[next.event.mergeId];
+      event = merge === undefined ? next.event : world.mergeResult(merge.id, merge.prs, decidedAfter);
+    } else {
+      event = next.event;
+    }
+    if (event.type === "TARGET_BRANCH_MOVED" && world !== null) world.externalMoves++;
+    if (event.type === "TIME_PASSED") wakeScheduled = null;
     const before = state;
     let step: PlanningStep;
     try {
-      step = plan(state, next.event, now, options.planner);
+      step = plan(state, event, now, options.planner);
     } catch (error) {
       // A cancel for a PR already gone or being merged is refused; the simulation goes on.
-      if (error instanceof MainlineError && !(error.code === "INTERNAL")) continue;
+      if (error instanceof MainlineError && !(error.code === "INTERNAL")) {
+        if (event.type === "PR_SUBMITTED") refused.push(event.pr);
+        continue;
+      }
       throw error;
     }
     state = step.state;
-    options.observe?.({ event: next.event, at: now, before, step, prs: byNumber });
+    options.observe?.({ event, at: now, before, step, prs: byNumber });
     if (step.notices.length > 0 || step.decisions.length > 0) lastEventAt = now;
 
     for (const notice of step.notices) {
@@ -163,18 +198,22 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
         const combo = [...decision.dependentPrs, ...decision.prs];
         const broken = combo.some((n) => byNumber.get(n)?.bad === true) || rng.chance(source.flakeRate);
         const minutes = Math.max(...decision.prs.map((n) => byNumber.get(n)?.testMinutes ?? 0));
-        const at = now + minutes * MINUTE;
-        const result: QueueEvent = {
-          type: "TEST_RUN_FINISHED",
-          runId: decision.runId,
-          outcome: broken ? "FAILED" : "PASSED",
-        };
-        schedule(at, result);
-        if (options.redeliver === true) schedule(at, result);
+        const answer =
+          world === null
+            ? { outcome: broken ? ("FAILED" as const) : ("PASSED" as const) }
+            : world.answer(decision.prs, broken, state.settings.testingTimeoutMinutes > 0);
+        if (answer === null) continue;
+        const { runId } = decision;
+        deliver(
+          now + minutes * MINUTE,
+          answer.outcome === "MERGE_CONFLICT"
+            ? { type: "TEST_RUN_FINISHED", runId, outcome: answer.outcome, conflictingPr: answer.pr }
+            : { type: "TEST_RUN_FINISHED", runId, outcome: answer.outcome },
+        );
       } else if (decision.type === "MERGE") {
+        if (world !== null) movesAtMerge.set(decision.mergeId, world.externalMoves);
         const result: QueueEvent = { type: "MERGE_FINISHED", mergeId: decision.mergeId, outcome: "MERGED" };
-        schedule(now + source.mergeMinutes * MINUTE, result);
-        if (options.redeliver === true) schedule(now + source.mergeMinutes * MINUTE, result);
+        deliver(now + source.mergeMinutes * MINUTE, result);
       }
     }
     if (step.wakeAt !== null && (wakeScheduled === null || step.wakeAt < wakeScheduled)) {
@@ -212,5 +251,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     steps,
     finalStates,
     mergeOrder,
+    refused,
+    conflicted: [...(world?.conflicted ?? [])],
   };
 }

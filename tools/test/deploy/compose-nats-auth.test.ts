@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "nats";
 import { provisionMainlineStreams } from "@mainline/kit/streams/index";
-import { freePort, NatsServer, skipBecause } from "@mainline/testing";
+import { freePort, NatsServer } from "@mainline/testing";
 import { readYaml, repoRoot, runnableServices } from "./deploy-files.js";
 
 // docker-compose's NATS, run with the real nats-server and the same config file and environment: every
@@ -26,9 +26,8 @@ describe("docker-compose: NATS requires each service's credentials", function ()
   let url: string;
   let storeDir: string;
 
-  before(async function () {
-    if (!NatsServer.isInstalled())
-      return skipBecause(this, "nats-server is not installed (apt-get install nats-server)");
+  before(async () => {
+    const binary = NatsServer.requireInstalled();
     const port = await freePort();
     url = `nats://127.0.0.1:${port}`;
     storeDir = await mkdtemp(join(tmpdir(), "mainline-compose-nats-"));
@@ -40,7 +39,7 @@ describe("docker-compose: NATS requires each service's credentials", function ()
       a === "/etc/nats/nats.conf" ? join(repoRoot, "deploy/docker/nats.conf") : a,
     );
     server = spawn(
-      NatsServer.binary(),
+      binary,
       [...args.map((a) => (a === "/data" ? storeDir : a)), "--port", String(port), "--http_port", "-1"],
       {
         env: { ...process.env, ...natsEnv },

@@ -13,6 +13,7 @@ interface ComposeService {
   environment?: Record<string, string | number>;
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
+  profiles?: string[];
 }
 
 type ChartComponents = Record<string, { protocol: string; port: number }>;
@@ -80,8 +81,12 @@ describe("container image and docker-compose", () => {
     const services = compose.services;
     const components = chartComponents();
 
-    it("runs NATS with JetStream, MongoDB and every service of the chart", () => {
+    it("runs NATS with JetStream and every service of the chart, on the embedded store; MongoDB is opt-in", () => {
       expect(Object.keys(services)).to.include.members(["nats", "mongodb", ...Object.keys(components)]);
+      // The bundled MongoDB starts only with --profile mongodb, and no service waits for it.
+      expect(services.mongodb?.profiles).to.deep.equal(["mongodb"]);
+      for (const name of runnableServices())
+        expect(services[name]?.depends_on, name).to.not.have.property("mongodb");
       expect(services.nats?.command).to.include("--jetstream");
       expect(Object.keys(components).sort()).to.deep.equal(runnableServices());
     });
@@ -96,7 +101,8 @@ describe("container image and docker-compose", () => {
         const env = service!.environment ?? {};
         expect(env.MAINLINE_SERVICE).to.equal(name);
         expect(env.NATS_URL).to.equal("nats://nats:4222");
-        expect(String(env.MONGODB_URI)).to.match(/^mongodb:\/\/mongodb:27017\//);
+        // Unset by default (compose passes "", which the services read as unset): the embedded store.
+        expect(env.MONGODB_URI).to.equal("${MONGODB_URI:-}");
         const component = components[name]!;
         if (component.protocol === "grpc") expect(env.GRPC_PORT).to.equal(String(component.port));
         else expect(env.GATEWAY_PORT).to.equal(String(component.port));

@@ -302,14 +302,13 @@ describe("Helm chart deploy/helm/mainline", function () {
     });
   }
 
-  it("renders the defaults: external NATS and MongoDB, the chart's Secret, PDBs and no autoscaling", () => {
+  it("renders the defaults: external NATS, the embedded store, the chart's Secret, PDBs and no autoscaling", () => {
     const manifests = renderChart("ci/default-values.yaml");
     expect(ofKind(manifests, "PodDisruptionBudget")).to.have.length(runnableServices().length);
     expect(ofKind(manifests, "HorizontalPodAutoscaler")).to.have.length(0);
     expect(ofKind(manifests, "ServiceMonitor")).to.have.length(0);
     const [secret] = ofKind(manifests, "Secret");
     expect(Object.keys(secret?.data as JsonObject)).to.have.members([
-      "mongodb-uri",
       "api-token",
       "page-token-key",
       "session-key",
@@ -347,7 +346,7 @@ describe("Helm chart deploy/helm/mainline", function () {
     const [gateway, ...others] = sessionKeyRefs(defaults);
     expect(others, "only the gateway reads GATEWAY_SESSION_KEY").to.deep.equal([]);
     expect(gateway?.component).to.equal("gateway");
-    expect(gateway?.replicas).to.equal(2);
+    expect(gateway?.replicas).to.equal(1);
     expect(gateway?.ref?.key).to.equal("session-key");
     expect(gateway?.ref?.name).to.equal(ofKind(defaults, "Secret")[0]?.metadata.name);
     // The gateway refuses a key under 32 characters (services/gateway/src/config.ts).
@@ -432,17 +431,21 @@ describe("Helm chart deploy/helm/mainline", function () {
     ]);
   });
 
-  it("runs the embedded store when no MongoDB is configured, one replica each", () => {
-    const manifests = renderChart(
+  it("runs the embedded store by default, one replica each, and MongoDB when mongodb.uri is set", () => {
+    const envNames = (manifests: Manifest[]) =>
+      ofKind(manifests, "Deployment").flatMap((d) =>
+        spec<DeploymentSpec>(d).template.spec.containers.flatMap((c) => (c.env ?? []).map((e) => e.name)),
+      );
+    const defaults = renderChart();
+    expect(envNames(defaults)).to.not.include("MONGODB_URI");
+    for (const d of ofKind(defaults, "Deployment"))
+      expect(spec<DeploymentSpec>(d).replicas, componentOf(d)).to.equal(1);
+    const mongo = renderChart(
       undefined,
-      "mongodb.uri=",
-      "components.gateway.replicas=1",
-      "components.queue-coordinator.replicas=1",
+      "mongodb.uri=mongodb://mongodb:27017/mainline",
+      "components.gateway.replicas=2",
     );
-    const names = ofKind(manifests, "Deployment").flatMap((d) =>
-      spec<DeploymentSpec>(d).template.spec.containers.flatMap((c) => (c.env ?? []).map((e) => e.name)),
-    );
-    expect(names).to.not.include("MONGODB_URI");
+    expect(envNames(mongo).filter((n) => n === "MONGODB_URI")).to.have.length(runnableServices().length);
   });
 
   it("refuses settings the services cannot run with", () => {
@@ -452,7 +455,7 @@ describe("Helm chart deploy/helm/mainline", function () {
         ["components.webhooks.singleton=true", "components.webhooks.autoscaling.enabled=true"],
         /webhooks is a singleton/,
       ],
-      [["mongodb.uri="], /more than one replica needs MongoDB/],
+      [["components.gateway.replicas=2"], /more than one replica needs MongoDB/],
       [["components.gateway.port=http"], /components\.gateway\.port/],
       [["logLevel=loud"], /logLevel/],
       [["nats.url=localhost:4222"], /nats\.url/],

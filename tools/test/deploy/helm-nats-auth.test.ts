@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "nats";
 import { provisionMainlineStreams } from "@mainline/kit/streams/index";
-import { freePort, NatsServer, skipBecause } from "@mainline/testing";
+import { freePort, NatsServer } from "@mainline/testing";
 import { renderChart, runnableServices, type JsonObject, type Manifest } from "./deploy-files.js";
 
 // The chart gives every component its own NATS user and password, and renders the NATS authorization block
@@ -31,9 +31,8 @@ describe("Helm chart: NATS credentials per component", function () {
   let dir: string | undefined;
   let url: string;
 
-  before(async function () {
-    if (!NatsServer.isInstalled())
-      return skipBecause(this, "nats-server is not installed (apt-get install nats-server)");
+  before(async () => {
+    const binary = NatsServer.requireInstalled();
     dir = await mkdtemp(join(tmpdir(), "mainline-helm-nats-"));
     const port = await freePort();
     url = `nats://127.0.0.1:${port}`;
@@ -42,7 +41,7 @@ describe("Helm chart: NATS credentials per component", function () {
       join(dir, "nats.conf"),
       `port: ${port}\nhost: "127.0.0.1"\njetstream { store_dir: "${join(dir, "js")}" }\ninclude ./authorization.conf\n`,
     );
-    server = spawn(NatsServer.binary(), ["-c", join(dir, "nats.conf")], { stdio: "ignore" });
+    server = spawn(binary, ["-c", join(dir, "nats.conf")], { stdio: "ignore" });
     const deadline = Date.now() + 10_000;
     for (;;) {
       const probe = await connect({ servers: url, reconnect: false }).catch((e: { code?: string }) => e);
@@ -58,7 +57,9 @@ describe("Helm chart: NATS credentials per component", function () {
   });
 
   it("sets NATS_USER to the component and NATS_PASSWORD from its key in the chart's Secret", () => {
-    for (const deployment of manifests.filter((m) => m.kind === "Deployment")) {
+    const deployments = manifests.filter((m) => m.kind === "Deployment");
+    expect(deployments.map(componentOf).sort()).to.deep.equal(runnableServices());
+    for (const deployment of deployments) {
       const name = componentOf(deployment);
       const env = envOf(deployment);
       expect(env.find((e) => e.name === "NATS_USER")?.value, name).to.equal(name);
@@ -115,7 +116,9 @@ describe("Helm chart: NATS credentials per component", function () {
 
   it("gives no component NATS credentials when nats.auth is false", () => {
     const plain = renderChart("ci/default-values.yaml", "nats.auth=false");
-    for (const deployment of plain.filter((m) => m.kind === "Deployment"))
+    const deployments = plain.filter((m) => m.kind === "Deployment");
+    expect(deployments.map(componentOf).sort()).to.deep.equal(runnableServices());
+    for (const deployment of deployments)
       expect(envOf(deployment).map((e) => e.name)).to.not.include.members(["NATS_USER", "NATS_PASSWORD"]);
   });
 });

@@ -1,10 +1,9 @@
 import { expect } from "chai";
-import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { connect, type NatsConnection } from "nats";
-import { git } from "@mainline/testing";
+import { branchMoves, git } from "@mainline/testing";
 import { createLogger } from "@mainline/kit/logging/index";
 import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
 import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
@@ -110,20 +109,13 @@ describe("a passing run merges as tested (coordinator + batch-runner + nats-serv
     return { remote, open, submit, finish };
   }
 
-  /** Each update of the remote's main moved it forward from the previous value: no force-push. */
-  function expectOnlyFastForwards(remote: LocalRemote): void {
-    const updates = git(remote.remoteDir, "reflog", "show", "--format=%H", "refs/heads/main")
-      .split("\n")
-      .reverse();
-    for (let i = 1; i < updates.length; i++) {
-      execFileSync("git", ["merge-base", "--is-ancestor", updates[i - 1]!, updates[i]!], {
-        cwd: remote.remoteDir,
-      });
-    }
+  /** The remote's main moved `moves` times, each forward from the previous value: no force-push. */
+  function expectOnlyFastForwards(remote: LocalRemote, moves: number): void {
+    expect(branchMoves(remote.remoteDir, "refs/heads/main")).to.deep.equal({ moves, forced: [] });
   }
 
-  /** No commit on main since the base has the same tree as its parent. */
-  function expectNoEmptyCommits(remote: LocalRemote): void {
+  /** `count` commits on main since the base, none with the same tree as its parent. */
+  function expectNoEmptyCommits(remote: LocalRemote, count: number): void {
     const lines = git(
       remote.remoteDir,
       "log",
@@ -131,6 +123,7 @@ describe("a passing run merges as tested (coordinator + batch-runner + nats-serv
       "--format=%H %T %s",
       `${remote.baseSha}..main`,
     );
+    expect(lines.split("\n"), "commits since the base").to.have.length(count);
     for (const line of lines.split("\n")) {
       const [sha, tree, ...subject] = line.split(" ");
       const parentTree = git(remote.remoteDir, "rev-parse", `${sha}^1^{tree}`);
@@ -149,8 +142,8 @@ describe("a passing run merges as tested (coordinator + batch-runner + nats-serv
       [1, 2, 3].map((n) => ({ subject: `Change ${n} (#${n})`, parents: 1 })),
     );
     expect(await q.remote.testBranchesPushed()).to.equal(3);
-    expectNoEmptyCommits(q.remote);
-    expectOnlyFastForwards(q.remote);
+    expectNoEmptyCommits(q.remote, 3);
+    expectOnlyFastForwards(q.remote, 3);
   });
 
   it("tests four passing PRs at concurrency 2 in exactly four runs", async () => {
@@ -167,8 +160,8 @@ describe("a passing run merges as tested (coordinator + batch-runner + nats-serv
     // What landed is what the last run tested: all four changes.
     const files = git(q.remote.remoteDir, "ls-tree", "--name-only", "main").split("\n");
     expect(files).to.include.members(["pr-1.txt", "pr-2.txt", "pr-3.txt", "pr-4.txt"]);
-    expectNoEmptyCommits(q.remote);
-    expectOnlyFastForwards(q.remote);
+    expectNoEmptyCommits(q.remote, 4);
+    expectOnlyFastForwards(q.remote, 4);
   });
 
   it("merges two disjoint PRs in PARALLEL mode from their own runs, the second without re-testing", async () => {
@@ -191,8 +184,8 @@ describe("a passing run merges as tested (coordinator + batch-runner + nats-serv
     const landed = await q.remote.commitsSinceBase();
     expect(landed.map((c) => c.subject).sort()).to.deep.equal(["Change 1 (#1)", "Change 2 (#2)"]);
     expect(landed.every((c) => c.parents === 1)).to.equal(true);
-    expectNoEmptyCommits(q.remote);
-    expectOnlyFastForwards(q.remote);
+    expectNoEmptyCommits(q.remote, 2);
+    expectOnlyFastForwards(q.remote, 2);
   });
 
   it("still re-tests when someone pushed to the target outside the queue during the run", async () => {
@@ -230,6 +223,6 @@ describe("a passing run merges as tested (coordinator + batch-runner + nats-serv
       "Hotfix",
       "Change 1 (#1)",
     ]);
-    expectOnlyFastForwards(q.remote);
+    expectOnlyFastForwards(q.remote, 2);
   });
 });

@@ -2,53 +2,15 @@ import { expect } from "chai";
 import fc from "fast-check";
 import type { PlannerState, PrState } from "@mainline/queue-coordinator/domain/index";
 import { runSimulation, type StepObservation } from "../../src/sim/simulate.js";
-import { DEFAULT_WORKLOAD, type SimulatedPr, type WorkloadSpec } from "../../src/sim/workload.js";
-
-const settingsArb = fc.record({
-  mode: fc.constantFrom("SINGLE", "PARALLEL"),
-  concurrency: fc.integer({ min: 1, max: 4 }),
-  batch: fc.boolean(),
-  batchingMinSize: fc.integer({ min: 2, max: 4 }),
-  batchingMode: fc.constantFrom("FIXED", "ADAPTIVE"),
-  batchingMaxWaitTimeMinutes: fc.integer({ min: 1, max: 10 }),
-  pendingFailureDepth: fc.integer({ min: 0, max: 2 }),
-  canOptimisticallyMerge: fc.boolean(),
-  bisectionConcurrency: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null }),
-  testingTimeoutMinutes: fc.constant(0),
-});
-
-const workloadArb = (flakes: boolean) =>
-  fc
-    .record({
-      seed: fc.integer({ min: 1, max: 1_000_000 }),
-      prCount: fc.integer({ min: 1, max: Number(process.env.PROPERTY_MAX_PRS ?? 20) }),
-      arrivalsPerHour: fc.integer({ min: 2, max: 60 }),
-      failureProbability: fc.constantFrom(0, 0.1, 0.3, 0.6),
-      flakeProbability: flakes ? fc.constantFrom(0.05, 0.2) : fc.constant(0),
-      urgentProbability: fc.constantFrom(0, 0.15),
-      noBatchProbability: fc.constantFrom(0, 0.2),
-      cancelProbability: fc.constantFrom(0, 0.1),
-      targets: fc.record({
-        count: fc.integer({ min: 1, max: 4 }),
-        perPr: fc.integer({ min: 1, max: 2 }),
-        allProbability: fc.constantFrom(0, 0.1),
-        noneProbability: fc.constantFrom(0, 0.1),
-      }),
-    })
-    .map((w): WorkloadSpec => ({ ...DEFAULT_WORKLOAD, testMinutes: { min: 5, max: 30 }, ...w }));
-
-/**
- * Independent of the planner: whether `later` must wait for `earlier` (rules 11, 12 and
- * compat-notes): overlap, or `earlier` is ALL; an empty list depends on nothing but ALL, and
- * nothing depends on it.
- */
-function dependsOn(mode: string, later: SimulatedPr, earlier: SimulatedPr): boolean {
-  if (mode === "SINGLE" || earlier.targets === "ALL") return true;
-  if (earlier.targets.length === 0) return false;
-  if (later.targets === "ALL") return true;
-  const mine = later.targets;
-  return earlier.targets.some((t) => mine.includes(t));
-}
+import type { SimulatedPr } from "../../src/sim/workload.js";
+import {
+  dependsOn,
+  PROPERTY_TIMEOUT_MS,
+  RUNS,
+  settingsArb,
+  workloadArb,
+  worldArb,
+} from "./planner-arbitraries.js";
 
 /**
  * Checks every MERGE decision: the run it comes from passed, contains every PR merged, lands
@@ -147,22 +109,29 @@ function checkBatchSizes(batch: boolean, ceiling: number) {
   };
 }
 
-const RUNS = { numRuns: Number(process.env.PROPERTY_RUNS ?? 100) };
-
-describe("planner properties over random workloads (fast-check, fake CI)", () => {
+describe("planner properties over random workloads (fast-check, fake CI)", function () {
+  this.timeout(PROPERTY_TIMEOUT_MS);
   it("nothing merges without a passing run containing it and everything ahead in its lane; every PR ends", () => {
     fc.assert(
-      fc.property(settingsArb, workloadArb(true), fc.boolean(), (settings, workload, redeliver) => {
-        const report = runSimulation({
-          settings,
-          workload,
-          redeliver,
-          observe: checkMerges(settings.mode, settings.pendingFailureDepth),
-        });
-        expect(report.stuck, "PRs left in the queue").to.equal(0);
-        const ends: PrState[] = ["MERGED", "FAILED", "CANCELLED"];
-        for (let n = 1; n <= workload.prCount; n++) expect(ends).to.include(report.finalStates[n]);
-      }),
+      fc.property(
+        settingsArb,
+        workloadArb(true),
+        worldArb(true),
+        fc.boolean(),
+        (settings, workload, world, redeliver) => {
+          const report = runSimulation({
+            settings,
+            workload,
+            world,
+            redeliver,
+            observe: checkMerges(settings.mode, settings.pendingFailureDepth),
+          });
+          expect(report.stuck, "PRs left in the queue").to.equal(0);
+          const ends: PrState[] = ["MERGED", "FAILED", "CANCELLED"];
+          for (let n = 1; n <= workload.prCount; n++)
+            if (!report.refused.includes(n)) expect(ends, `PR ${n}`).to.include(report.finalStates[n]);
+        },
+      ),
       RUNS,
     );
   });
@@ -187,11 +156,12 @@ describe("planner properties over random workloads (fast-check, fake CI)", () =>
 
   it("without flakes a good PR is never FAILED and a bad one never MERGED", () => {
     fc.assert(
-      fc.property(settingsArb, workloadArb(false), (settings, workload) => {
+      fc.property(settingsArb, workloadArb(false), worldArb(false), (settings, workload, world) => {
         let prs: ReadonlyMap<number, SimulatedPr> = new Map();
         const report = runSimulation({
           settings,
           workload,
+          world,
           observe: (o) => {
             prs = o.prs;
           },

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { runSimulation } from "../../src/sim/simulate.js";
 import { formatReportTable } from "../../src/sim/report.js";
 import { DEFAULT_WORKLOAD, generateWorkload, type WorkloadSpec } from "../../src/sim/workload.js";
+import { CALM_WORLD } from "../../src/sim/world.js";
 
 const workload: WorkloadSpec = { ...DEFAULT_WORKLOAD, prCount: 60, arrivalsPerHour: 12, seed: 3 };
 
@@ -11,6 +12,19 @@ describe("virtual-time simulator", () => {
     const b = runSimulation({ settings: { concurrency: 2 }, workload });
     expect(a).to.deep.equal(b);
     expect(generateWorkload(workload)).to.deep.equal(generateWorkload(workload));
+    // Not equal because empty or fixed: another seed gives other PRs.
+    expect(generateWorkload(workload)).to.have.length(60);
+    expect(generateWorkload({ ...workload, seed: 4 })).to.not.deep.equal(generateWorkload(workload));
+    const world = {
+      ...CALM_WORLD,
+      seed: 5,
+      headPushProbability: 0.3,
+      targetMoves: 2,
+      coordinatorRestarts: 2,
+    };
+    const moved = runSimulation({ settings: { concurrency: 2 }, workload, world });
+    expect(moved).to.deep.equal(runSimulation({ settings: { concurrency: 2 }, workload, world }));
+    expect(moved.mainRuns).to.be.greaterThan(a.mainRuns);
   });
 
   it("ends every PR and reports throughput, CI runs per merge and time-to-merge percentiles", () => {

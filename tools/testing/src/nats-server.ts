@@ -91,9 +91,15 @@ export class NatsServer {
     return probe.error === undefined && probe.status === 0;
   }
 
-  static async start(options: NatsServerOptions = {}): Promise<NatsServer> {
+  /** The binary, for tests that start nats-server their own way; a missing one fails the test (never a skip). */
+  static requireInstalled(): string {
     const binary = NatsServer.binary();
     if (!NatsServer.isInstalled()) throw new NatsServerMissingError(binary);
+    return binary;
+  }
+
+  static async start(options: NatsServerOptions = {}): Promise<NatsServer> {
+    const binary = NatsServer.requireInstalled();
     const workDir = await mkdtemp(path.join(tmpdir(), "mainline-nats-"));
     const storeDir = options.storeDir ?? path.join(workDir, "js");
     const host = options.host ?? "127.0.0.1";

@@ -22,6 +22,8 @@ export interface JobConsumerSettings {
   readonly ackWaitMs: number;
   /** Deliveries of one job before it is dropped; the last one publishes an ERROR/FAILED result. */
   readonly maxDeliver: number;
+  /** Deliveries the merge consumer allows on top of `maxDeliver` for waits GitHub asked for; default GITHUB_WAIT_DELIVERIES. */
+  readonly githubWaitDeliveries?: number;
 }
 
 export const DEFAULT_JOB_CONSUMER_SETTINGS: JobConsumerSettings = { ackWaitMs: 30_000, maxDeliver: 6 };
@@ -38,7 +40,10 @@ export async function provisionJobConsumers(
       ackWaitMs: settings.ackWaitMs,
       // A merge through GitHub's API also waits out GitHub's retry-after, on deliveries of their own.
       maxDeliver:
-        settings.maxDeliver + (durable === JOB_CONSUMERS.merge.durable ? GITHUB_WAIT_DELIVERIES : 0),
+        settings.maxDeliver +
+        (durable === JOB_CONSUMERS.merge.durable
+          ? (settings.githubWaitDeliveries ?? GITHUB_WAIT_DELIVERIES)
+          : 0),
     });
   }
 }

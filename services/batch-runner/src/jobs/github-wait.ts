@@ -8,17 +8,12 @@ import { PartialMergeError } from "./github-api-merge.js";
  * failure budget (`maxDeliver`), as long as the job is younger than this and the consumer has deliveries left.
  */
 export const GITHUB_PATIENCE_MS = 60 * 60_000;
-/** Deliveries the merge consumer allows on top of `maxDeliver`, for waits GitHub asked for. */
+/** Deliveries the merge consumer allows on top of `maxDeliver`, for waits GitHub asked for (the default). */
 export const GITHUB_WAIT_DELIVERIES = 30;
 /** A retry-after is waited at least this long (GitHub sends 0 too) and at most this long per delivery. */
 const SHORTEST_WAIT_MS = 1_000;
 const LONGEST_WAIT_MS = 15 * 60_000;
 const MAX_TRACKED_JOBS = 10_000;
-
-/** The merge consumer's last delivery of a job (it allows `maxDeliver` failures and the waits on top). */
-export function isLastDelivery(deliveryCount: number, maxDeliver: number): boolean {
-  return deliveryCount >= maxDeliver + GITHUB_WAIT_DELIVERIES;
-}
 
 /** The GitHub error that asks to be retried later, if `error` is (or wraps) one. */
 export function gitHubRetryable(error: unknown): GitHubRetryableError | undefined {
@@ -33,6 +28,14 @@ export function gitHubRetryable(error: unknown): GitHubRetryableError | undefine
  */
 export class GitHubWaits {
   private readonly waits = new Map<string, number>();
+
+  /** `waitDeliveries`: what the merge consumer allows on top of `maxDeliver` (JobConsumerSettings). */
+  constructor(private readonly waitDeliveries = GITHUB_WAIT_DELIVERIES) {}
+
+  /** The merge consumer's last delivery of a job (it allows `maxDeliver` failures and the waits on top). */
+  isLastDelivery(deliveryCount: number, maxDeliver: number): boolean {
+    return deliveryCount >= maxDeliver + this.waitDeliveries;
+  }
 
   /** Deliveries of `jobId` that were failures (not waits GitHub asked for). */
   failures(jobId: string, deliveryCount: number): number {
@@ -57,7 +60,7 @@ export class GitHubWaits {
     const waited = publishedAt === undefined ? 0 : now.getTime() - publishedAt.getTime();
     if (waited + delayMs > GITHUB_PATIENCE_MS) return undefined;
     // The consumer drops the job after its last delivery: that one must end with a result.
-    if (isLastDelivery(deliveryCount, maxDeliver)) return undefined;
+    if (this.isLastDelivery(deliveryCount, maxDeliver)) return undefined;
     const waits = (this.waits.get(jobId) ?? 0) + 1;
     this.waits.delete(jobId);
     // Jobs another replica finished are never done here: keep the most recent ones only.

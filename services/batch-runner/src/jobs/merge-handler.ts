@@ -11,7 +11,7 @@ import { assertRunId } from "../git/ref-names.js";
 import type { RepositoryCache } from "../git/repository-cache.js";
 import { deleteTestBranches } from "../git/test-branch-cleanup.js";
 import { mergeThroughGitHub, PartialMergeError } from "./github-api-merge.js";
-import { GitHubWaits, isLastDelivery } from "./github-wait.js";
+import { GitHubWaits } from "./github-wait.js";
 import { readMergeJob, type MergeRequest } from "./merge-request.js";
 import { retryLater, shouldRetry } from "./retry-later.js";
 
@@ -21,6 +21,8 @@ export interface MergeHandlerDeps {
   readonly logger: Logger;
   readonly clock: () => Date;
   readonly maxDeliver: number;
+  /** Deliveries the merge consumer allows on top of `maxDeliver` for GitHub's waits (JobConsumerSettings). */
+  readonly githubWaitDeliveries?: number;
   /** The GitHub App, for queues that merge through GitHub's API (MergeJob.github.merge_through_api). */
   readonly github?: GitHubAppClient;
 }
@@ -32,7 +34,7 @@ export interface MergeHandlerDeps {
  * the target and reports MERGED again, pushing nothing.
  */
 export function mergeJobHandler(deps: MergeHandlerDeps): DeliveryHandler<MergeJob> {
-  const waits = new GitHubWaits();
+  const waits = new GitHubWaits(deps.githubWaitDeliveries);
   return async ({ data: job, deliveryCount, publishedAt }) => {
     assertRunId("mergeId", job.mergeId);
     const log = deps.logger.child({ mergeId: job.mergeId, deliveryCount });
@@ -106,7 +108,10 @@ export function mergeJobHandler(deps: MergeHandlerDeps): DeliveryHandler<MergeJo
           throw wait;
         }
         const failures = waits.failures(job.mergeId, deliveryCount);
-        if (!isLastDelivery(deliveryCount, deps.maxDeliver) && shouldRetry(error, failures, deps.maxDeliver))
+        if (
+          !waits.isLastDelivery(deliveryCount, deps.maxDeliver) &&
+          shouldRetry(error, failures, deps.maxDeliver)
+        )
           throw retryLater(error, failures);
         result =
           error instanceof PartialMergeError

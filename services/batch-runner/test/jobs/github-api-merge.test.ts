@@ -1,108 +1,35 @@
 import { expect } from "chai";
-import { join } from "node:path";
-import type { JetStreamClient } from "nats";
-import {
-  GitHubDouble,
-  makeTestAppCredentials,
-  rejection,
-  secondaryRateLimit,
-  tooManyRequests,
-} from "@mainline/testing";
-import { UnavailableError } from "@mainline/kit/errors/index";
-import { GitHubAppClient } from "@mainline/kit/github/index";
-import { createLogger } from "@mainline/kit/logging/index";
-import { MergeJob, MergeMethod, MergeOutcome, MergeResult } from "@mainline/proto/queue";
-import { GitCredentials } from "../../src/git/git-credentials.js";
+import { rejection, type GitHubDouble } from "@mainline/testing";
+import type { GitHubAppClient } from "@mainline/kit/github/index";
 import { TargetMovedError } from "../../src/git/git-errors.js";
-import { buildProjectedBranch, type ProjectedBranch } from "../../src/git/projected-branch.js";
-import { RepositoryCache } from "../../src/git/repository-cache.js";
+import type { RepositoryCache } from "../../src/git/repository-cache.js";
 import { mergeThroughGitHub, PartialMergeError } from "../../src/jobs/github-api-merge.js";
-import { GITHUB_PATIENCE_MS, GITHUB_WAIT_DELIVERIES } from "../../src/jobs/github-wait.js";
-import { mergeJobHandler } from "../../src/jobs/merge-handler.js";
 import { readMergeJob } from "../../src/jobs/merge-request.js";
-import { RemoteFixture } from "../git/remote-fixture.js";
-
-const INSTALLATION = 88;
-const app = makeTestAppCredentials(8080);
-const MERGE = "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge";
-const PULL = "GET /repos/{owner}/{repo}/pulls/{pull_number}";
-const openPull = { status: 200, body: { state: "open", merged: false, merge_commit_sha: null } };
+import type { RemoteFixture } from "../git/remote-fixture.js";
+import { GitHubMergeFixture, INSTALLATION, MERGE, openPull, PULL } from "./github-merge-fixture.js";
 
 /**
  * Merging through GitHub's merge API (SQUASH/REBASE queues of an App's repositories), against the GitHub double
- * and a real git remote holding the tested commits.
+ * and a real git remote holding the tested commits. The merge job on the bus (retry-after waits, redelivery,
+ * max-deliver) is in github-merge-on-the-bus.test.ts.
  */
 describe("merge through the GitHub API", function () {
   this.timeout(30_000);
+  let g: GitHubMergeFixture;
   let fx: RemoteFixture;
   let double: GitHubDouble;
   let github: GitHubAppClient;
   let cache: RepositoryCache;
   let heads: Record<number, string>;
-  let projected: ProjectedBranch;
 
-  const job = (): MergeJob =>
-    MergeJob.fromPartial({
-      mergeId: "merge-1",
-      queue: { org: "acme", repo: { host: "github.com", owner: "acme", name: "app" }, targetBranch: "main" },
-      remoteUrl: fx.url,
-      pullRequests: [1, 2].map((n) => ({
-        number: n,
-        testedCommitSha: projected.commitsByPr[n],
-        headSha: heads[n],
-        title: `Change ${n}`,
-      })),
-      testedSha: projected.testBranchSha,
-      testBranch: projected.testBranch,
-      github: { installationId: INSTALLATION, mergeThroughApi: true },
-      mergeMethod: MergeMethod.SQUASH,
-    });
-  const merge = (j = job()) => mergeThroughGitHub(github, cache, readMergeJob(j), j);
+  const merge = (j = g.job()) => mergeThroughGitHub(github, cache, readMergeJob(j), j);
 
   beforeEach(async () => {
-    fx = await RemoteFixture.create();
-    heads = {
-      1: await fx.openPullRequest(1, [{ files: { "one.txt": "1\n" }, message: "One" }]),
-      2: await fx.openPullRequest(2, [{ files: { "two.txt": "2\n" }, message: "Two" }]),
-    };
-    double = await GitHubDouble.start({
-      app,
-      installations: [{ id: INSTALLATION, account: "acme", repositories: ["acme/app"] }],
-    });
-    github = new GitHubAppClient({
-      settings: {
-        appId: app.appId,
-        privateKey: app.privateKey,
-        webhookSecret: undefined,
-        apiUrl: double.url,
-      },
-      logger: createLogger("test", "silent"),
-      writeSpacingMs: 0,
-      // GitHub's retry-after is handed back at once, for the job to wait out on the bus.
-      maxInlineWaitMs: 0,
-      retryUnitMs: 10,
-    });
-    cache = new RepositoryCache({
-      workDir: join(fx.root, "work"),
-      credentials: new GitCredentials(undefined, github),
-    });
-    projected = await buildProjectedBranch(cache, {
-      remoteUrl: fx.url,
-      targetBranch: "main",
-      testRunId: "run-1",
-      mergeMethod: "SQUASH",
-      pullRequests: [
-        { number: 1, title: "Change 1" },
-        { number: 2, title: "Change 2" },
-      ],
-    });
+    g = await GitHubMergeFixture.create();
+    ({ fx, double, github, cache, heads } = g);
   });
 
-  afterEach(async () => {
-    double.assertNoViolations();
-    await double.stop();
-    await fx.dispose();
-  });
+  afterEach(() => g.dispose());
 
   it("merges each PR in queue order with its tested head sha and the queue's method", async () => {
     double.script(PULL, openPull, 2);
@@ -147,130 +74,11 @@ describe("merge through the GitHub API", function () {
     expect(double.calls(MERGE)).to.have.length(0);
   });
 
-  describe("the merge job: GitHub's retry-after and PRs that landed", function () {
-    this.timeout(90_000);
-    const MAX_DELIVER = 6;
-    let published: MergeResult[];
-    const js = {
-      publish: (_subject: string, data: Uint8Array) => {
-        published.push(MergeResult.decode(data));
-        return Promise.resolve({ stream: "results", seq: published.length, duplicate: false });
-      },
-    } as unknown as JetStreamClient;
-    const handler = () =>
-      mergeJobHandler({
-        js,
-        cache,
-        logger: createLogger("test", "silent"),
-        clock: () => new Date(),
-        maxDeliver: MAX_DELIVER,
-        github,
-      });
-    const deliver = (
-      h: ReturnType<typeof handler>,
-      deliveryCount: number,
-      publishedAt = new Date(),
-      data = job(),
-    ) =>
-      h({
-        data,
-        subject: "jobs.merge",
-        msgId: "m",
-        deliveryCount,
-        streamSequence: 1,
-        headers: undefined,
-        publishedAt,
-      });
-    beforeEach(() => {
-      published = [];
-    });
-
-    for (const [what, reply] of [
-      ["429", tooManyRequests(90)],
-      ["403 secondary rate limit", secondaryRateLimit(90)],
-    ] as const) {
-      it(`waits GitHub's retry-after on a ${what} of the merge call, without spending the job's failure budget`, async () => {
-        double.script(PULL, openPull, Infinity);
-        double.script(MERGE, reply, 3);
-        const h = handler();
-        // The job's last delivery by the failure budget: before, a rate limit here ended the merge as FAILED.
-        for (const count of [MAX_DELIVER - 1, MAX_DELIVER, MAX_DELIVER + 1]) {
-          const error = await rejection(deliver(h, count));
-          expect(error, String(count)).to.be.instanceOf(UnavailableError);
-          expect((error as UnavailableError).retryAfterMs).to.equal(90_000);
-          expect((error as Error).message).to.match(/waiting 90 s as GitHub asked/);
-        }
-        expect(published, "no result while GitHub asks to wait").to.deep.equal([]);
-        // GitHub takes it now: merged, every PR once.
-        await deliver(h, MAX_DELIVER + 2);
-        expect(published.map((r) => r.outcome)).to.deep.equal([MergeOutcome.MERGED]);
-        expect(double.calls(MERGE).map((c) => c.pathParams.pull_number)).to.deep.equal([
-          "1",
-          "1",
-          "1",
-          "1",
-          "2",
-        ]);
-      });
-    }
-
-    it("stops waiting once the job is older than its patience, or on the consumer's last delivery, and ends it", async () => {
-      double.script(PULL, openPull, Infinity);
-      double.script(MERGE, tooManyRequests(90), Infinity);
-      // Past its patience a rate limit is a failure like any other: retried by the budget, then FAILED.
-      const old = new Date(Date.now() - GITHUB_PATIENCE_MS);
-      const retried = await rejection(deliver(handler(), 2, old));
-      expect((retried as UnavailableError).retryAfterMs, "the runner's own backoff").to.equal(2_000);
-      await deliver(handler(), MAX_DELIVER, old);
-      expect(published.map((r) => r.outcome)).to.deep.equal([MergeOutcome.FAILED]);
-      // The consumer's last delivery ends the job with a result, whatever GitHub asks.
-      await deliver(handler(), MAX_DELIVER + GITHUB_WAIT_DELIVERIES);
-      expect(published.map((r) => r.outcome)).to.deep.equal([MergeOutcome.FAILED, MergeOutcome.FAILED]);
-    });
-
-    it("reports the PRs that landed when GitHub merged #1 and refused #2, rather than failing the merge", async () => {
-      double.script(PULL, openPull, 2);
-      double.script(
-        MERGE,
-        (r) =>
-          r.pathParams.pull_number === "2"
-            ? { status: 405, body: { message: "Pull Request is not mergeable" } }
-            : undefined,
-        Infinity,
-      );
-      const error = await rejection(merge());
-      expect(error).to.be.instanceOf(PartialMergeError);
-      expect((error as PartialMergeError).mergedPrs).to.deep.equal([1]);
-
-      double.script(PULL, openPull, 2);
-      await deliver(handler(), 1);
-      const [result] = published;
-      expect(result?.outcome).to.equal(MergeOutcome.TARGET_MOVED);
-      expect(result?.mergedPrNumbers).to.deep.equal([1]);
-      const mergedSha = (double.calls(MERGE)[0]!.responseBody as { sha: string }).sha;
-      expect(result?.landedShas).to.deep.equal([mergedSha]);
-      expect(result?.newTargetSha).to.equal(mergedSha);
-      expect(result?.message).to.match(
-        /merged #1 through the GitHub API, then #2 was refused.*not mergeable/,
-      );
-    });
-
-    it("waits out a rate limit on #2 after #1 merged, and the redelivery merges only #2", async () => {
-      double.script(PULL, openPull, 2);
-      double.script(MERGE, (r) => (r.pathParams.pull_number === "2" ? tooManyRequests(30) : undefined), 1);
-      const h = handler();
-      const error = await rejection(deliver(h, 1));
-      expect((error as UnavailableError).retryAfterMs).to.equal(30_000);
-      expect(published).to.deep.equal([]);
-      const mergedSha = (double.calls(MERGE)[0]!.responseBody as { sha: string }).sha;
-      double.script(PULL, {
-        status: 200,
-        body: { state: "closed", merged: true, merge_commit_sha: mergedSha },
-      });
-      double.script(PULL, openPull);
-      await deliver(h, 2);
-      expect(published.map((r) => r.outcome)).to.deep.equal([MergeOutcome.MERGED]);
-      expect(double.calls(MERGE).map((c) => c.pathParams.pull_number)).to.deep.equal(["1", "2", "2"]);
-    });
+  it("stops at a PR GitHub refuses, naming the PRs that landed before it", async () => {
+    double.script(PULL, openPull, 2);
+    g.refuseSecond();
+    const error = await rejection(merge());
+    expect(error).to.be.instanceOf(PartialMergeError);
+    expect((error as PartialMergeError).mergedPrs).to.deep.equal([1]);
   });
 });

@@ -37,11 +37,15 @@ describe("runCommand", () => {
 
   it("passes when the command exits 0, in the given directory", async () => {
     await writeFile(join(dir, "marker.txt"), "here\n");
-    const result = await runCommand({ command: "cat marker.txt && echo done", cwd: dir, timeoutMs: 10_000 });
+    const started = Date.now();
+    const command = "cat marker.txt && sleep 0.3 && echo done";
+    const result = await runCommand({ command, cwd: dir, timeoutMs: 10_000 });
+    const elapsed = Date.now() - started;
     expect(result.outcome).to.equal("passed");
     expect(result.exitCode).to.equal(0);
     expect(result.outputTail).to.equal("here\ndone\n");
-    expect(result.durationMs).to.be.a("number").and.at.least(0);
+    // The command's own time: at least its sleep, at most the wait for it.
+    expect(result.durationMs).to.be.within(300, elapsed);
   });
 
   it("fails with the command's exit code and keeps stderr in the output", async () => {

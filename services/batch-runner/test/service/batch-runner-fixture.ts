@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { connect, type JetStreamClient, type JetStreamManager, type NatsConnection } from "nats";
 import { publish } from "@mainline/kit/bus/index";
+import type { GitHubAppClient } from "@mainline/kit/github/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
 import { NatsServer } from "@mainline/testing";
@@ -63,12 +64,13 @@ export class BatchRunnerFixture {
     readonly pushes: BusInbox<TestRunPushed>,
   ) {}
 
-  static async start(consumers?: JobConsumerSettings): Promise<BatchRunnerFixture> {
+  /** `github`: the App the runner merges through (against a GitHubDouble), for merge jobs with mergeThroughApi. */
+  static async start(consumers?: JobConsumerSettings, github?: GitHubAppClient): Promise<BatchRunnerFixture> {
     const server = await NatsServer.start();
     const nc = await connect(server.connectOptions());
     const js = nc.jetstream();
     const jsm = await nc.jetstreamManager();
-    const { runner, workDir } = await BatchRunnerFixture.startRunnerOn(nc, consumers);
+    const { runner, workDir } = await BatchRunnerFixture.startRunnerOn(nc, consumers, github);
     const onResults = { js, jsm, stream: STREAMS.results.name };
     const fixture = new BatchRunnerFixture(
       server,
@@ -122,6 +124,7 @@ export class BatchRunnerFixture {
   private static async startRunnerOn(
     nc: NatsConnection,
     consumers?: JobConsumerSettings,
+    github?: GitHubAppClient,
   ): Promise<{ runner: BatchRunner; workDir: string }> {
     const workDir = await mkdtemp(join(tmpdir(), "mainline-batch-runner-"));
     const runner = await startBatchRunner({
@@ -133,6 +136,7 @@ export class BatchRunnerFixture {
         jobConcurrency: 4,
         maxRunSeconds: 120,
         ...(consumers && { consumers }),
+        ...(github && { github }),
       },
     });
     return { runner, workDir };

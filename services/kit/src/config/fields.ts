@@ -1,6 +1,10 @@
 import { z } from "zod";
 
 /** Building blocks for service config schemas, so every service spells a port or a URL the same way. */
+
+/** Compose (`${VAR:-}`) and charts pass unset variables as "": for an optional setting, empty counts as unset. */
+export const unsetIfEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === "" ? undefined : v), schema);
 export const port = (fallback: number) =>
   z.coerce
     .number({ message: "expected an integer from 1 to 65535" })
@@ -14,7 +18,7 @@ export const natsUrl = z
   .regex(/^(nats|tls|ws|wss):\/\/[^\s]+$/, "expected a NATS URL such as nats://127.0.0.1:4222")
   .default("nats://127.0.0.1:4222");
 
-export const optionalUrl = z.url({ message: "expected an absolute URL" }).optional();
+export const optionalUrl = unsetIfEmpty(z.url({ message: "expected an absolute URL" }).optional());
 
 export const logLevel = z
   .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
@@ -48,13 +52,15 @@ export const commonConfig = {
   NATS_URL: natsUrl,
   NATS_USER: natsUser,
   NATS_PASSWORD: natsPassword,
-  MONGODB_URI: z
-    .string()
-    .regex(
-      /^mongodb(\+srv)?:\/\//,
-      "expected a MongoDB connection string starting with mongodb:// or mongodb+srv://",
-    )
-    .optional(),
+  MONGODB_URI: unsetIfEmpty(
+    z
+      .string()
+      .regex(
+        /^mongodb(\+srv)?:\/\//,
+        "expected a MongoDB connection string starting with mongodb:// or mongodb+srv://",
+      )
+      .optional(),
+  ),
   LOG_LEVEL: logLevel,
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
 };

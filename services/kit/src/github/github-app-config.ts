@@ -1,9 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-
-/** Compose and charts pass unset variables as "": empty counts as unset. */
-const unsetIfEmpty = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (v === "" ? undefined : v), schema);
+import { unsetIfEmpty } from "../config/fields.js";
 
 /**
  * The GitHub App of a Mainline deployment, as every service that talks to GitHub reads it from its environment

@@ -30,6 +30,14 @@ describe("loadConfig", () => {
     expect(problems.find((p) => p.startsWith("MONGODB_URI:"))).to.contain("mongodb://");
   });
 
+  it("reads an empty optional setting as unset, as docker-compose passes `${VAR:-}` (the embedded store, no tracing)", () => {
+    const config = loadConfig(schema, { MONGODB_URI: "", OTEL_EXPORTER_OTLP_ENDPOINT: "" });
+    expect(config.MONGODB_URI).to.equal(undefined);
+    expect(config.OTEL_EXPORTER_OTLP_ENDPOINT).to.equal(undefined);
+    const set = loadConfig(schema, { MONGODB_URI: "mongodb://db:27017/x" });
+    expect(set.MONGODB_URI).to.equal("mongodb://db:27017/x");
+  });
+
   it("rejects an out-of-range port", () => {
     expect(() => loadConfig(schema, { GRPC_PORT: "70000" })).to.throw(ConfigError, /GRPC_PORT/);
   });

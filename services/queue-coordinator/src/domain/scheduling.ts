@@ -34,7 +34,7 @@ export function startMainRuns(d: Draft, graph: LaneGraph): void {
   for (const batchId of [...graph.withStatus("QUEUED")]) {
     if (slots <= 0 && !anyUrgent) return;
     const batch = d.batch(batchId);
-    if (batch?.status !== "QUEUED" || blocked.has(batchId)) continue;
+    if (batch?.status !== "QUEUED" || blocked.has(batchId) || overtakenByMerge(graph, d, batchId)) continue;
     if (slots <= 0) {
       if (!isUrgent(d, batchId) || !preemptFor(d, graph, batchId)) continue;
       slots++;
@@ -42,6 +42,15 @@ export function startMainRuns(d: Draft, graph: LaneGraph): void {
     startMainRun(d, graph, batchId);
     slots--;
   }
+}
+
+/**
+ * A batch back in line behind which a merge is in flight: it stepped aside after a failure, a batch behind it
+ * in its lane overtook it and is merging, then a restart put it back ahead. A run now would leave that merge
+ * out and be stale the moment it lands; it starts once the merge has finished.
+ */
+function overtakenByMerge(graph: LaneGraph, d: Draft, batchId: string): boolean {
+  return graph.descendantsOf(batchId).some((id) => d.batch(id)?.status === "MERGING");
 }
 
 /**

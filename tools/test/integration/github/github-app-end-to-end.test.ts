@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { connect, type NatsConnection } from "nats";
 import {
+  branchMoves,
   eventually,
   git,
   GitHubDouble,
@@ -388,8 +389,7 @@ describe("GitHub App end to end: webhooks in, CI on the test branch, merge, chec
     await eventually(async () => expect(await stateOf("main", 1)).to.equal("MERGED"), 60_000);
     // The PR's own commit reached main (GitHub marks the PR merged), and main only ever moved forward.
     expect(git(remote, "merge-base", "--is-ancestor", head, "refs/heads/main")).to.equal("");
-    const reflog = git(remote, "reflog", "show", "--format=%gs", "refs/heads/main");
-    expect(reflog).to.not.match(/forced-update/);
+    expect(branchMoves(remote, "refs/heads/main")).to.deep.equal({ moves: 1, forced: [] });
 
     await eventually(() => {
       const seen = talkBack(1, head);
