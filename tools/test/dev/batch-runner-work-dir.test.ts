@@ -1,12 +1,16 @@
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readlink, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { git } from "@mainline/testing";
-import { defaultBatchRunnerWorkDir } from "../../src/dev/batch-runner-work-dir.js";
+import {
+  batchRunnerWorkDir,
+  prepareBatchRunnerWorkDir,
+  WORK_DIR_LINK,
+} from "../../src/dev/batch-runner-work-dir.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -47,11 +51,28 @@ describe("make dev: where the batch-runner's worktrees live", () => {
   }
 
   it("is outside any project by default, so a repository's tests pass as in a clean clone", async () => {
-    const workDir = defaultBatchRunnerWorkDir();
+    const workDir = batchRunnerWorkDir(path.join(root, ".data"));
     expect(path.relative(root, workDir).startsWith("..")).to.equal(true);
     expect(enclosingPackageJson(workDir)).to.equal(undefined);
     const run = await runTestIn(path.join(workDir, "worktrees"));
     expect(run, run.output).to.deep.include({ status: 0 });
+  });
+
+  it("is each instance's own: two data dirs (two make dev, a test system beside make dev) never share one", async () => {
+    const [one, two] = [
+      await mkdtemp(path.join(tmpdir(), "mainline-dev-a-")),
+      await mkdtemp(path.join(tmpdir(), "mainline-dev-b-")),
+    ];
+    made.push(one, two);
+    const [workOne, workTwo] = [await prepareBatchRunnerWorkDir(one), await prepareBatchRunnerWorkDir(two)];
+    made.push(path.dirname(workOne), path.dirname(workTwo));
+    expect(workOne).to.not.equal(workTwo);
+    expect(path.relative(workOne, workTwo).startsWith("..")).to.equal(true);
+    expect(path.relative(workTwo, workOne).startsWith("..")).to.equal(true);
+    // The data dir says where its work dir is, and says it again unchanged on the next start.
+    expect(await readlink(path.join(one, WORK_DIR_LINK))).to.equal(workOne);
+    expect(await prepareBatchRunnerWorkDir(one)).to.equal(workOne);
+    expect(await readlink(path.join(one, WORK_DIR_LINK))).to.equal(workOne);
   });
 
   it("matters: the same test fails under Mainline's checkout, the old .data/ location", async () => {
