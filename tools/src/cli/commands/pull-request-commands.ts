@@ -12,6 +12,7 @@ import { withQueueOptions, wholeNumber } from "../command-options.js";
 import { formatRepositoryRef } from "../domain/repository-ref.js";
 import { parsePullRequestNumber, parsePullRequestRef } from "../domain/pull-request-ref.js";
 import { stateDetail } from "../domain/pull-request-states.js";
+import { timelineLines } from "../output/pull-request-timeline.js";
 
 /** submit, cancel, restart and status: one pull request in one queue. */
 export function registerPullRequestCommands(program: Command, cli: CliContext): void {
@@ -161,6 +162,7 @@ function describe(pr: SubmittedPullRequest): string[] {
     ...pr.priorityChanges.map(
       (c) => `  priority ${levelOf(c.from)} → ${levelOf(c.to)} at ${c.at}${c.by ? ` by ${c.by}` : ""}`,
     ),
+    ...timelineLines(pr),
   ];
 }
 
