@@ -4,7 +4,6 @@
 // checkout, no tsx. The workspace packages it imports resolve to their sources (the mainline-source condition).
 //
 //   node tools/scripts/build-cli.mjs [outfile]     default: tools/cli-package/mainline.mjs
-/* global process */
 import { build } from "esbuild";
 import { chmod } from "node:fs/promises";
 import path from "node:path";
