@@ -2,8 +2,8 @@ import { expect } from "chai";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { LocalRemote } from "../../src/demo/local-remote.js";
-import { MainlineFixture } from "./mainline-fixture.js";
+import { connectedRepository } from "./connected-repository.js";
+import { MainlineFixture, type CliRun } from "./mainline-fixture.js";
 
 /** What a new user reaches for after a PR failed: its run's output, its timeline, and the list of queues. */
 describe("mainline CLI: logs, the status timeline and queue list", function () {
@@ -11,38 +11,18 @@ describe("mainline CLI: logs, the status timeline and queue list", function () {
   const REPO = "git.example.com/acme/shop";
   let dir: string;
   let system: MainlineFixture;
-  let remote: LocalRemote;
-  const mainline = (...argv: string[]) =>
-    system.run(argv, { cwd: remote.workDir, env: system.env({ MAINLINE_REPO: REPO }) });
+  let mainline: (...argv: string[]) => Promise<CliRun>;
 
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "mainline-cli-logs-"));
     system = await MainlineFixture.start(dir);
-    remote = await LocalRemote.create(path.join(dir, "shop"), {
-      "test.sh": 'if [ -e BROKEN ]; then echo "cart total: expected 12, got 8"; exit 1; fi\necho ok\n',
-    });
-    await remote.pushPullRequest(1, "feature-1", "Break the cart", { BROKEN: "yes\n" });
-    const connected = await mainline(
-      "repo",
-      "connect",
-      "--remote",
-      remote.remoteDir,
-      "--command",
-      "sh test.sh",
-    );
-    expect(connected.code, connected.stderr).to.equal(0);
-    expect((await mainline("queue", "create", "--no-batch")).code).to.equal(0);
-    const opened = await mainline(
-      "pr",
-      "event",
-      "opened",
-      "1",
-      "--head",
-      "feature-1",
-      "--title",
-      "Break the cart",
-    );
-    expect(opened.code, opened.stderr).to.equal(0);
+    ({ mainline } = await connectedRepository(
+      system,
+      dir,
+      REPO,
+      { "test.sh": 'if [ -e BROKEN ]; then echo "cart total: expected 12, got 8"; exit 1; fi\necho ok\n' },
+      [{ number: 1, title: "Break the cart", files: { BROKEN: "yes\n" } }],
+    ));
     const failed = await mainline("submit", "1", "--wait");
     expect(failed.code, failed.stderr).to.equal(1);
   });

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { eventually, freePort } from "@mainline/testing";
-import { LocalRemote } from "../../src/demo/local-remote.js";
-import { MainlineFixture } from "./mainline-fixture.js";
+import { connectedRepository } from "./connected-repository.js";
+import { MainlineFixture, type CliRun } from "./mainline-fixture.js";
 
 /** `status --wait` while Mainline goes away: it says what it waits for, retries, and exits 3 only when it gives up. */
 describe("mainline CLI: status --wait through an outage", function () {
@@ -13,30 +13,22 @@ describe("mainline CLI: status --wait through an outage", function () {
   const REPO = "git.example.com/acme/app";
   let dir: string;
   let system: MainlineFixture;
-  let remote: LocalRemote;
-  const mainline = (...argv: string[]) =>
-    system.run(argv, { cwd: remote.workDir, env: system.env({ MAINLINE_REPO: REPO }) });
+  let mainline: (...argv: string[]) => Promise<CliRun>;
+  let workDir: string;
 
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "mainline-cli-outage-"));
     system = await MainlineFixture.start(dir);
     // The test command waits for the test's go, so the PR is still being tested while the coordinator is away.
-    remote = await LocalRemote.create(path.join(dir, "app"), {
-      "test.sh": `while [ ! -e "${dir}/go" ]; do sleep 0.1; done\necho ok\n`,
-    });
-    await remote.pushPullRequest(1, "feature-1", "Change 1", { "one.txt": "1\n" });
-    const connected = await mainline(
-      "repo",
-      "connect",
-      "--remote",
-      remote.remoteDir,
-      "--command",
-      "sh test.sh",
+    const connected = await connectedRepository(
+      system,
+      dir,
+      REPO,
+      { "test.sh": `while [ ! -e "${dir}/go" ]; do sleep 0.1; done\necho ok\n` },
+      [{ number: 1, title: "Change 1", files: { "one.txt": "1\n" } }],
     );
-    expect(connected.code, connected.stderr).to.equal(0);
-    expect((await mainline("queue", "create", "--no-batch")).code).to.equal(0);
-    const opened = await mainline("pr", "event", "opened", "1", "--head", "feature-1", "--title", "Change 1");
-    expect(opened.code, opened.stderr).to.equal(0);
+    mainline = connected.mainline;
+    workDir = connected.remote.workDir;
   });
   after(async () => {
     await system?.stop();
@@ -74,7 +66,7 @@ describe("mainline CLI: status --wait through an outage", function () {
     const nobody = `http://127.0.0.1:${await freePort()}`;
     const started = Date.now();
     const run = await system.run(["status", "1", "--wait", "--retry-for", "2"], {
-      cwd: remote.workDir,
+      cwd: workDir,
       env: system.env({ MAINLINE_REPO: REPO, MAINLINE_URL: nobody }),
     });
     expect(run.code, run.stderr).to.equal(3);

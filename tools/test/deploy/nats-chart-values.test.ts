@@ -1,11 +1,12 @@
 import { expect } from "chai";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { connect } from "nats";
 import { freePort, NatsServer, skipBecause } from "@mainline/testing";
 import { helm, parseManifests, readYaml, type JsonObject } from "./deploy-files.js";
+import { natsWithAuthorization } from "./nats-with-config.js";
 
 // deploy/helm/nats-values.yaml: values for the official NATS chart that mount Mainline's NATS authorization
 // block and include it. The NATS chart is not here to render, so the test lays the files out as its pods
@@ -54,21 +55,8 @@ describe("deploy/helm/nats-values.yaml: the official NATS chart with Mainline's 
     }
     const config = join(root, NATS_CONFIG_DIR, "nats.conf");
     await mkdir(dirname(config), { recursive: true });
-    // What the NATS chart renders for a `$include` key, next to its own settings.
-    await writeFile(
-      config,
-      `port: ${port}\nhost: "127.0.0.1"\njetstream { store_dir: "${join(root, "js")}" }\ninclude ${include};\n`,
-    );
-    server = spawn(NatsServer.binary(), ["-c", config], { stdio: "ignore" });
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const probe = await connect({ servers: url, reconnect: false }).catch((e: { code?: string }) => e);
-      if ("code" in probe && probe.code === "AUTHORIZATION_VIOLATION") break;
-      if ("close" in probe) await probe.close();
-      if (Date.now() > deadline)
-        throw new Error("nats-server with the worked values' config did not come up");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // The include line is what the NATS chart renders for a `$include` key, next to its own settings.
+    server = await natsWithAuthorization({ configFile: config, port, storeDir: join(root, "js"), include });
   });
   after(async () => {
     server?.kill("SIGTERM");
