@@ -26,8 +26,8 @@ export interface SystemOptions {
   grpcBasePort: number;
   apiToken?: string;
   /**
-   * The batch-runner's mirrors and test worktrees. By default a folder of this instance's own under the temp
-   * dir, linked from dataDir (see batch-runner-work-dir.ts): outside any checkout, and never another instance's.
+   * The batch-runner's mirrors and test worktrees. By default a folder of this instance's own, outside any
+   * checkout and never another instance's (see batch-runner-work-dir.ts).
    */
   batchRunnerWorkDir?: string;
   env?: NodeJS.ProcessEnv;
