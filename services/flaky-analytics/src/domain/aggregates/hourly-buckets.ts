@@ -36,7 +36,9 @@ export function addRunToBuckets(buckets: readonly HourlyBucket[], run: BucketedR
   const base: HourlyBucket = buckets[at] ?? { hour, runs: 0, failures: 0, pullRequests: [] };
   const added = run.failed ? (run.pullRequests ?? []).filter((pr) => !base.pullRequests.includes(pr)) : [];
   const pullRequests =
-    added.length > 0 ? [...new Set([...base.pullRequests, ...added])].sort((a, b) => a - b) : base.pullRequests;
+    added.length > 0
+      ? [...new Set([...base.pullRequests, ...added])].sort((a, b) => a - b)
+      : base.pullRequests;
   const updated: HourlyBucket = {
     hour,
     runs: base.runs + 1,
