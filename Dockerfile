@@ -3,6 +3,8 @@
 # argument, itself "gateway"), or the container's first argument:
 #   docker build -t mainline .                    docker run mainline batch-runner
 #   docker build --build-arg SERVICE=metrics -t mainline-metrics .
+# The `mainline` CLI is in it too (one bundled file), for admin tasks inside a pod:
+#   kubectl exec deploy/mainline-gateway -- sh -c 'MAINLINE_TOKEN=$DEV_API_TOKEN mainline admin org list'
 ARG NODE_VERSION=20
 
 # ---- build: install everything, compile TypeScript (tsc -b), then keep production dependencies only ----
@@ -24,7 +26,7 @@ COPY tools/package.json tools/
 COPY web/package.json web/
 RUN npm ci
 COPY . .
-RUN npx tsc -b && npm run -w @mainline/web build
+RUN npx tsc -b && npm run -w @mainline/web build && node tools/scripts/build-cli.mjs /out/cli/mainline.mjs
 # The runtime tree: root node_modules (workspace packages are symlinks into it) and, of each runtime
 # workspace, package.json and dist/src; the "default" export condition resolves to dist.
 RUN npm prune --omit=dev \
@@ -47,6 +49,8 @@ RUN apt-get update \
 WORKDIR /app
 COPY --from=build /out/ /app/
 COPY --chmod=0755 deploy/docker/entrypoint.sh /usr/local/bin/mainline-entrypoint
+# The CLI talks to the gateway at MAINLINE_URL (default http://127.0.0.1:8080: the gateway's own pod).
+RUN ln -s /app/cli/mainline.mjs /usr/local/bin/mainline
 ARG SERVICE=gateway
 ENV NODE_ENV=production \
     MAINLINE_SERVICE=${SERVICE} \

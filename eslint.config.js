@@ -69,8 +69,8 @@ export default tseslint.config(
     },
   },
   {
-    // The web page's build script is plain JS run by node as it is; no tsconfig holds it.
-    files: ["web/build.mjs"],
+    // The build scripts of the web page and the CLI bundle are plain JS run by node as they are; no tsconfig holds them.
+    files: ["web/build.mjs", "tools/scripts/build-cli.mjs"],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,

@@ -1,5 +1,3 @@
-import { rm } from "node:fs/promises";
-import { join } from "node:path";
 import type { NatsConnection } from "nats";
 import {
   consume,
@@ -26,6 +24,7 @@ import { TestRunResultLedger } from "./bus/test-run-result-ledger.js";
 import type { GitIdentity } from "./git/git.js";
 import { GitCredentials } from "./git/git-credentials.js";
 import { RepositoryCache } from "./git/repository-cache.js";
+import { claimWorkDir } from "./git/work-dir-claim.js";
 import { mergeJobHandler } from "./jobs/merge-handler.js";
 import { RunCancellations } from "./jobs/run-cancellations.js";
 import { testBranchCleanupHandler } from "./jobs/test-branch-cleanup-handler.js";
@@ -41,7 +40,7 @@ export { CANCELLED_RUNS_BUCKET } from "./bus/run-cancellation-board.js";
 export { TEST_RUN_RESULTS_BUCKET } from "./bus/test-run-result-ledger.js";
 
 export interface BatchRunnerSettings {
-  /** This replica's own folder for repository mirrors and worktrees. */
+  /** Where this replica claims a folder of its own for repository mirrors and worktrees (may be shared). */
   readonly workDir: string;
   readonly gitIdentity: GitIdentity;
   /** Where credentials secrets are mounted, one directory per secret name (see GitCredentials). */
@@ -67,6 +66,8 @@ export interface BatchRunnerDeps {
 
 /** A started batch-runner replica; its two stop steps follow the DESIGN shutdown order. */
 export interface BatchRunner {
+  /** The folder this replica claimed inside settings.workDir for its mirrors and worktrees. */
+  readonly workDir: string;
   /** Stops pulling jobs; jobs in flight go on. Idempotent. */
   stopConsuming(): void;
   /** Resolves once every job in flight has settled (a running command is handed back to the stream). */
@@ -90,10 +91,10 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
   await provisionJobConsumers(jsm, consumerSettings);
   await provisionCancellationConsumer(jsm, consumerSettings.ackWaitMs);
 
-  // Worktrees a killed process left behind are only disk; the mirrors prune their records on next use.
-  await rm(join(settings.workDir, "worktrees"), { recursive: true, force: true });
+  // A folder of its own inside workDir: other processes given the same one keep their worktrees.
+  const claim = await claimWorkDir(settings.workDir);
   const cache = new RepositoryCache({
-    workDir: settings.workDir,
+    workDir: claim.dir,
     identity: settings.gitIdentity,
     credentials: new GitCredentials(settings.credentialsDir, settings.github),
   });
@@ -161,7 +162,7 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
     cancellationHandler(cancelledRuns),
     STREAMS.events.name,
   );
-  logger.info({ workDir: settings.workDir, concurrency: settings.jobConcurrency }, "consuming jobs");
+  logger.info({ workDir: claim.dir, concurrency: settings.jobConcurrency }, "consuming jobs");
 
   let stopped: Promise<void> | undefined;
   const stopConsuming = (): void => {
@@ -172,8 +173,10 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
     abort.abort();
     await stopped;
     cancellationWatch.stop();
+    await claim.release();
   };
   return {
+    workDir: claim.dir,
     stopConsuming,
     finishInFlight,
     stop: finishInFlight,

@@ -2,6 +2,8 @@ import { Command } from "commander";
 import type { CliContext } from "./cli-context.js";
 import { registerAdminCommands } from "./commands/admin-commands.js";
 import { registerFlakyCommands } from "./commands/flaky-commands.js";
+import { registerLogsCommand } from "./commands/logs-command.js";
+import { registerQueueListCommand } from "./commands/queue-list-command.js";
 import { registerGitHubCommands } from "./commands/github-commands.js";
 import { registerPrEventCommand } from "./commands/pr-event-command.js";
 import { registerPriorityCommand } from "./commands/priority-command.js";
@@ -30,6 +32,8 @@ export function buildProgram(cli: CliContext): Command {
   registerPullRequestCommands(program, cli);
   registerPriorityCommand(program, cli);
   registerQueueCommands(program, cli);
+  registerQueueListCommand(program, cli);
+  registerLogsCommand(program, cli);
   registerTargetsCommand(program, cli);
   registerReportCommand(program, cli);
   registerRepoCommands(program, cli);

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { devLogLine, devLogOptions } from "./dev-log-line.js";
 import { startSystem, waitForHttp } from "./system.js";
 
 /**
@@ -9,6 +10,7 @@ import { startSystem, waitForHttp } from "./system.js";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const log = (message: string) => process.stdout.write(`[dev] ${message}\n`);
 const quiet = process.env.DEV_QUIET === "1";
+const logFormat = devLogOptions(process.env);
 
 const system = await startSystem({
   root,
@@ -19,7 +21,8 @@ const system = await startSystem({
   apiToken: process.env.DEV_API_TOKEN,
   env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "info", WEBHOOKS_ALLOW_LOOPBACK: "true" },
   output: (line) => {
-    if (!quiet) process.stdout.write(`${line}\n`);
+    const shown = quiet ? undefined : devLogLine(line, logFormat);
+    if (shown !== undefined) process.stdout.write(`${shown}\n`);
   },
   log,
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { defaultBatchRunnerWorkDir } from "./batch-runner-work-dir.js";
+import { prepareBatchRunnerWorkDir } from "./batch-runner-work-dir.js";
 import { NatsProcess } from "./nats-process.js";
 import { serviceNatsUsers } from "./nats-users.js";
 import { ServiceProcess } from "./service-process.js";
@@ -26,8 +26,8 @@ export interface SystemOptions {
   grpcBasePort: number;
   apiToken?: string;
   /**
-   * The batch-runner's mirrors and test worktrees. Outside any checkout by default: a worktree under
-   * Mainline's own tree would inherit its package.json ("type": "module") and other settings.
+   * The batch-runner's mirrors and test worktrees. By default a folder of this instance's own, outside any
+   * checkout and never another instance's (see batch-runner-work-dir.ts).
    */
   batchRunnerWorkDir?: string;
   env?: NodeJS.ProcessEnv;
@@ -61,6 +61,7 @@ async function devToken(dataDir: string, given: string | undefined): Promise<str
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   await mkdir(path.join(options.dataDir, "nats"), { recursive: true });
   const apiToken = await devToken(options.dataDir, options.apiToken);
+  const batchRunnerWorkDir = options.batchRunnerWorkDir ?? (await prepareBatchRunnerWorkDir(options.dataDir));
   const serviceNames = [...SERVICES.map((s) => s.name), "gateway"];
   const users = await serviceNatsUsers(options.dataDir, serviceNames);
   const nats = await NatsProcess.start(
@@ -105,9 +106,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     launch(service.name, {
       ...baseEnv,
       GRPC_PORT: String(options.grpcBasePort + service.portOffset),
-      ...(service.name === "batch-runner"
-        ? { BATCH_RUNNER_WORK_DIR: options.batchRunnerWorkDir ?? defaultBatchRunnerWorkDir() }
-        : {}),
+      ...(service.name === "batch-runner" ? { BATCH_RUNNER_WORK_DIR: batchRunnerWorkDir } : {}),
     });
   }
   launch("gateway", { ...baseEnv, GATEWAY_PORT: String(options.gatewayPort), DEV_API_TOKEN: apiToken });

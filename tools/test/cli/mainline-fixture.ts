@@ -45,6 +45,8 @@ export class MainlineFixture {
     /** An admin token (of the organisation "root"). */
     readonly adminToken: string,
     private readonly stops: (() => Promise<unknown>)[],
+    /** The queue-coordinator goes away (the gateway answers 503) and comes back at the same address. */
+    readonly coordinator: { stop(): Promise<void>; start(): Promise<void> },
   ) {}
 
   /**
@@ -62,8 +64,14 @@ export class MainlineFixture {
     try {
       const nats = await NatsServer.start();
       stops.unshift(() => nats.stop());
-      const coordinator = await CoordinatorHarness.start({ nats });
+      let coordinator = await CoordinatorHarness.start({ nats });
       stops.unshift(() => coordinator.stop());
+      const coordinatorControl = {
+        stop: () => coordinator.stop(),
+        start: async () => {
+          coordinator = await CoordinatorHarness.startOn(nats, { port: coordinator.server.port });
+        },
+      };
 
       const connection = async (): Promise<NatsConnection> => {
         const nc = await connect(nats.connectOptions());
@@ -171,7 +179,7 @@ export class MainlineFixture {
       const token = await gateway.organization("acme");
       await gateway.auth.createOrganization("root", "root");
       const adminToken = (await gateway.auth.createToken("root", "admin", true)).token;
-      return new MainlineFixture(gateway, token, adminToken, stops);
+      return new MainlineFixture(gateway, token, adminToken, stops, coordinatorControl);
     } catch (error) {
       for (const stop of stops) await stop().catch(() => undefined);
       throw error;

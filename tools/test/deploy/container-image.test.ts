@@ -1,6 +1,8 @@
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
-import { join } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { readText, readYaml, repoRoot, runnableServices, serviceConfigVariables } from "./deploy-files.js";
 
 // Docker cannot run on the build machines, so the Dockerfile and docker-compose.yml are checked by reading:
@@ -53,6 +55,37 @@ describe("container image and docker-compose", () => {
       expect(finalStage).to.match(/^ARG SERVICE=gateway/m);
       expect(finalStage).to.match(/MAINLINE_SERVICE=\$\{SERVICE\}/);
       expect(finalStage).to.match(/^ENTRYPOINT \[.*mainline-entrypoint"\]/m);
+    });
+
+    it("ships the mainline CLI: bundled in the build stage, on PATH in the runtime, runnable with node alone", () => {
+      const bundled = /node tools\/scripts\/build-cli\.mjs (\S+)/.exec(stages[0] ?? "")?.[1];
+      expect(bundled, "the build stage bundles the CLI").to.equal("/out/cli/mainline.mjs");
+      const linked = /^RUN ln -s \/app\/cli\/mainline\.mjs \/usr\/local\/bin\/mainline$/m.exec(finalStage);
+      expect(linked, "the runtime links it on PATH").to.not.equal(null);
+      expect(finalStage.indexOf(linked![0]), "linked while still root").to.be.below(
+        finalStage.search(/^USER /m),
+      );
+      // What that build step makes, run from an empty folder as in the image (no node_modules, no tsx).
+      const out = mkdtempSync(join(tmpdir(), "mainline-image-cli-"));
+      try {
+        const built = spawnSync(
+          process.execPath,
+          [join(repoRoot, "tools/scripts/build-cli.mjs"), join(out, "cli/mainline.mjs")],
+          {
+            encoding: "utf8",
+          },
+        );
+        expect(built.status, built.stderr).to.equal(0);
+        const help = spawnSync(join(out, "cli/mainline.mjs"), ["admin", "--help"], {
+          cwd: out,
+          env: { PATH: dirname(process.execPath) },
+          encoding: "utf8",
+        });
+        expect(help.status, help.stderr).to.equal(0);
+        expect(help.stdout).to.include("token");
+      } finally {
+        rmSync(out, { recursive: true, force: true });
+      }
     });
 
     it("leaves installed and built files out of the build context", () => {

@@ -50,6 +50,39 @@ describe("the GitHub App manifest (deploy/github/app-manifest.json)", () => {
     expect(new URL(manifest.hook_attributes.url).pathname).to.equal("/v1/github/webhooks");
   });
 
+  it("is followed in docs/github-app.md by GitHub's code-conversion call, which returns the App's id, key and secret", async () => {
+    const readme = await readFile(path.join(root, "docs/github-app.md"), "utf8");
+    const call =
+      /curl -sX POST [^\n]*\\\n\s+https:\/\/api\.github\.com(\/app-manifests\/<code>\/conversions)/.exec(
+        readme,
+      );
+    expect(call, "the conversion call in the README").to.not.equal(null);
+    const description = createRequire(import.meta.url)("@octokit/openapi/generated/api.github.com.json") as {
+      paths: Record<
+        string,
+        {
+          post?: {
+            responses: Record<
+              string,
+              { content: Record<string, { schema: { allOf: { required?: string[] }[] } }> }
+            >;
+          };
+        }
+      >;
+    };
+    const conversion = description.paths[call![1]!.replace("<code>", "{code}")]?.post;
+    expect(conversion, "POST /app-manifests/{code}/conversions in GitHub's OpenAPI").to.not.equal(undefined);
+    const created = conversion!.responses["201"]!.content["application/json"]!.schema;
+    expect(created.allOf.flatMap((part) => part.required ?? [])).to.include.members([
+      "pem",
+      "webhook_secret",
+    ]);
+    expect(readme)
+      .to.include("github.appId")
+      .and.to.include("github.privateKey")
+      .and.to.include("github.webhookSecret");
+  });
+
   it("is shown in docs/github-app.md as it is in the file", async () => {
     const doc = await readFile(path.join(root, "docs/github-app.md"), "utf8");
     expect(doc).to.include(text.trim());

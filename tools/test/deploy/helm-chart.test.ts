@@ -30,6 +30,7 @@ const API_VERSIONS: Record<string, string> = {
   HorizontalPodAutoscaler: "autoscaling/v2",
   PodDisruptionBudget: "policy/v1",
   ServiceMonitor: "monitoring.coreos.com/v1",
+  Ingress: "networking.k8s.io/v1",
 };
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** Set by the chart for the image, not read by the services' config schemas. */
@@ -307,6 +308,7 @@ describe("Helm chart deploy/helm/mainline", function () {
     expect(ofKind(manifests, "PodDisruptionBudget")).to.have.length(runnableServices().length);
     expect(ofKind(manifests, "HorizontalPodAutoscaler")).to.have.length(0);
     expect(ofKind(manifests, "ServiceMonitor")).to.have.length(0);
+    expect(ofKind(manifests, "Ingress")).to.have.length(0);
     const [secret] = ofKind(manifests, "Secret");
     expect(Object.keys(secret?.data as JsonObject)).to.have.members([
       "api-token",
@@ -448,6 +450,47 @@ describe("Helm chart deploy/helm/mainline", function () {
     expect(envNames(mongo).filter((n) => n === "MONGODB_URI")).to.have.length(runnableServices().length);
   });
 
+  it("routes an Ingress with TLS to the gateway's HTTP port, for users and GitHub's webhooks", () => {
+    const manifests = renderChart("ci/full-values.yaml");
+    const [ingress] = ofKind(manifests, "Ingress");
+    const ingressSpec = spec<{
+      ingressClassName?: string;
+      tls?: { secretName: string; hosts: string[] }[];
+      rules: {
+        host: string;
+        http: {
+          paths: {
+            path: string;
+            pathType: string;
+            backend: { service: { name: string; port: { name: string } } };
+          }[];
+        };
+      }[];
+    }>(ingress!);
+    expect(ingressSpec.ingressClassName).to.equal("nginx");
+    expect(ingressSpec.tls).to.deep.equal([{ secretName: "mainline-tls", hosts: ["mainline.example.com"] }]);
+    const gateway = ofKind(manifests, "Service").find((s) => componentOf(s) === "gateway")!;
+    const ports = spec<{ ports: { name: string }[] }>(gateway).ports.map((p) => p.name);
+    expect(ingressSpec.rules).to.deep.equal([
+      {
+        host: "mainline.example.com",
+        http: {
+          paths: [
+            {
+              path: "/",
+              pathType: "Prefix",
+              backend: { service: { name: gateway.metadata.name, port: { name: "http" } } },
+            },
+          ],
+        },
+      },
+    ]);
+    expect(ports).to.include("http");
+    expect(ingress!.metadata.annotations).to.deep.include({
+      "cert-manager.io/cluster-issuer": "letsencrypt",
+    });
+  });
+
   it("refuses settings the services cannot run with", () => {
     const cases: [string[], RegExp][] = [
       [["components.webhooks.singleton=true", "components.webhooks.replicas=2"], /webhooks is a singleton/],
@@ -459,6 +502,7 @@ describe("Helm chart deploy/helm/mainline", function () {
       [["components.gateway.port=http"], /components\.gateway\.port/],
       [["logLevel=loud"], /logLevel/],
       [["nats.url=localhost:4222"], /nats\.url/],
+      [["ingress.enabled=true"], /ingress\.enabled needs ingress\.hosts/],
       [
         ["serviceMonitor.enabled=true"],
         /serviceMonitor\.enabled needs auth\.metricsToken: .*mainline admin token create/,
@@ -483,6 +527,8 @@ describe("Helm chart deploy/helm/mainline", function () {
       { components: { gateway: { secretEnv: { DEV_API_TOKEN: "noSuchKey" } } } },
       { mongodb: { uri: "postgres://db" } },
       { image: { digest: "latest" } },
+      { ingress: { hosts: ["https://mainline.example.com"] } },
+      { ingress: { tls: [{ hosts: ["mainline.example.com"] }] } },
     ];
     for (const overrides of bad) {
       expect(

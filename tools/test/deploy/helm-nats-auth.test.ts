@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +7,7 @@ import { connect } from "nats";
 import { provisionMainlineStreams } from "@mainline/kit/streams/index";
 import { freePort, NatsServer } from "@mainline/testing";
 import { renderChart, runnableServices, type JsonObject, type Manifest } from "./deploy-files.js";
+import { natsWithAuthorization } from "./nats-with-config.js";
 
 // The chart gives every component its own NATS user and password, and renders the NATS authorization block
 // for them; a real nats-server configured with that block lets each component in and refuses anyone else.
@@ -32,24 +33,17 @@ describe("Helm chart: NATS credentials per component", function () {
   let url: string;
 
   before(async () => {
-    const binary = NatsServer.requireInstalled();
+    NatsServer.requireInstalled();
     dir = await mkdtemp(join(tmpdir(), "mainline-helm-nats-"));
     const port = await freePort();
     url = `nats://127.0.0.1:${port}`;
     await writeFile(join(dir, "authorization.conf"), decode(data["nats-authorization.conf"]));
-    await writeFile(
-      join(dir, "nats.conf"),
-      `port: ${port}\nhost: "127.0.0.1"\njetstream { store_dir: "${join(dir, "js")}" }\ninclude ./authorization.conf\n`,
-    );
-    server = spawn(binary, ["-c", join(dir, "nats.conf")], { stdio: "ignore" });
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const probe = await connect({ servers: url, reconnect: false }).catch((e: { code?: string }) => e);
-      if ("code" in probe && probe.code === "AUTHORIZATION_VIOLATION") break;
-      if (Date.now() > deadline)
-        throw new Error("nats-server with the chart's authorization did not come up");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    server = await natsWithAuthorization({
+      configFile: join(dir, "nats.conf"),
+      port,
+      storeDir: join(dir, "js"),
+      include: "./authorization.conf",
+    });
   });
   after(async () => {
     server?.kill("SIGTERM");

@@ -1,22 +1,19 @@
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readlink, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { git } from "@mainline/testing";
-import { defaultBatchRunnerWorkDir } from "../../src/dev/batch-runner-work-dir.js";
+import {
+  batchRunnerWorkDir,
+  enclosingPackageJson,
+  prepareBatchRunnerWorkDir,
+  WORK_DIR_LINK,
+} from "../../src/dev/batch-runner-work-dir.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-
-/** The package.json Node would apply to a file in `dir`: the nearest one above it, if any. */
-function enclosingPackageJson(dir: string): string | undefined {
-  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
-    if (existsSync(path.join(at, "package.json"))) return path.join(at, "package.json");
-    if (path.dirname(at) === at) return undefined;
-  }
-}
 
 // A repository with a CommonJS test and no package.json of its own: in a clean clone, Node runs test.js as
 // CommonJS. The batch-runner's worktrees must behave the same.
@@ -47,10 +44,38 @@ describe("make dev: where the batch-runner's worktrees live", () => {
   }
 
   it("is outside any project by default, so a repository's tests pass as in a clean clone", async () => {
-    const workDir = defaultBatchRunnerWorkDir();
+    const workDir = batchRunnerWorkDir(path.join(root, ".data"));
     expect(path.relative(root, workDir).startsWith("..")).to.equal(true);
     expect(enclosingPackageJson(workDir)).to.equal(undefined);
     const run = await runTestIn(path.join(workDir, "worktrees"));
+    expect(run, run.output).to.deep.include({ status: 0 });
+  });
+
+  it("is each instance's own: two data dirs in the checkout (two make dev) never share one, and each links to it", async () => {
+    const [one, two] = [
+      path.join(root, ".data", "work-dir-test-a"),
+      path.join(root, ".data", "work-dir-test-b"),
+    ];
+    await Promise.all([one, two].map((dir) => mkdir(dir, { recursive: true })));
+    made.push(one, two);
+    const [workOne, workTwo] = [await prepareBatchRunnerWorkDir(one), await prepareBatchRunnerWorkDir(two)];
+    made.push(path.dirname(workOne), path.dirname(workTwo));
+    expect(workOne).to.not.equal(workTwo);
+    for (const work of [workOne, workTwo]) expect(enclosingPackageJson(work), work).to.equal(undefined);
+    expect(path.relative(workOne, workTwo).startsWith("..")).to.equal(true);
+    // The data dir says where its work dir is, and says it again unchanged on the next start.
+    expect(await readlink(path.join(one, WORK_DIR_LINK))).to.equal(workOne);
+    expect(await prepareBatchRunnerWorkDir(one)).to.equal(workOne);
+    expect(await readlink(path.join(one, WORK_DIR_LINK))).to.equal(workOne);
+  });
+
+  it("lives inside a data dir that is outside any project (a test's temp dir): removing that removes it", async () => {
+    const data = await mkdtemp(path.join(tmpdir(), "mainline-dev-temp-"));
+    made.push(data);
+    const work = await prepareBatchRunnerWorkDir(data);
+    expect(work).to.equal(path.join(data, "batch-runner"));
+    expect(existsSync(path.join(data, WORK_DIR_LINK))).to.equal(false);
+    const run = await runTestIn(path.join(work, "worktrees"));
     expect(run, run.output).to.deep.include({ status: 0 });
   });
 

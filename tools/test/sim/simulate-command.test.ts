@@ -150,7 +150,39 @@ describe("mainline simulate", () => {
       "--seed",
       "5",
     );
-    expect(text.stdout).to.include(`cheapest that keeps up`).and.to.include(out.cheapest);
+    expect(text.stdout).to.include(`Cheapest that keeps up (fewest CI runs): ${out.cheapest}; keeping up:`);
+    expectVerdictsMatchFigures(text.stdout);
+  });
+
+  /** Each row's yes/no agrees with its printed merged/h against the printed bar: no 17.3 "no" beside a 17.29 bar. */
+  function expectVerdictsMatchFigures(stdout: string): void {
+    const bar = Number(/merged\/h of at least (\d+\.\d\d), 95% of the \d+\.\d\d good PRs/.exec(stdout)?.[1]);
+    expect(bar, stdout).to.be.greaterThan(0);
+    const rows = [...stdout.matchAll(/^concurrency .*? +(\d+\.\d\d) +.* (yes|no)$/gm)];
+    expect(rows).to.have.length(9);
+    for (const [line, merged, verdict] of rows)
+      expect(Number(merged) >= bar, line).to.equal(verdict === "yes");
+  }
+
+  it("--compare says plainly when nothing keeps up, and what to try", async () => {
+    const ran = await mainline(
+      "simulate",
+      "--compare",
+      "--prs",
+      "100",
+      "--arrivals-per-hour",
+      "60",
+      "--test-minutes",
+      "60-90",
+    );
+    expect(ran.code, ran.stderr).to.equal(0);
+    expect(ran.stdout).to.match(
+      /^None of these settings keeps up \(keeping up: merged\/h of at least \d+\.\d\d, 95% of the \d+\.\d\d good PRs arriving per hour\)\.$/m,
+    );
+    expect(ran.stdout).to.include(
+      "try more without --compare, e.g. --set concurrency=16 --set batchingMinSize=16",
+    );
+    expectVerdictsMatchFigures(ran.stdout);
   });
 
   const bad: [string, string[], RegExp][] = [
@@ -178,7 +210,7 @@ describe("mainline simulate", () => {
     [
       "an unknown setting in --set",
       ["--workload", workloadFile("small", small), "--set", "warp=9"],
-      /settings\.warp: is not a queue setting/,
+      /settings\.warp: is not a queue setting \(one of mode, concurrency, .*batchingMinSize.*\)$/m,
     ],
     ["a bad test-time range", ["--test-minutes", "35-25"], /--test-minutes 35-25: must be MIN-MAX/],
   ];

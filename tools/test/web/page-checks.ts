@@ -80,3 +80,29 @@ function pageProblems(): string[] {
   }
   return found;
 }
+
+/**
+ * Words of state badges and column headers that the layout broke across lines ("RUNNIN/G", "Dept/h"), each as
+ * the word it broke. A word's range spanning two line boxes is a broken word.
+ */
+export async function brokenWords(page: Page): Promise<string[]> {
+  await page.evaluate("globalThis.__name ??= (f) => f");
+  return page.evaluate(() => {
+    const doc = document;
+    const broken: string[] = [];
+    for (const element of doc.querySelectorAll(".badge, thead th")) {
+      const walker = doc.createTreeWalker(element, 4 /* NodeFilter.SHOW_TEXT */);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? "";
+        for (const match of text.matchAll(/\S+/g)) {
+          const range = doc.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+          if (tops.size > 1) broken.push(match[0]);
+        }
+      }
+    }
+    return broken;
+  });
+}

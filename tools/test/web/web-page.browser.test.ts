@@ -11,7 +11,7 @@ import { LocalRemote } from "../../src/demo/local-remote.js";
 import { runCli } from "../../src/cli/run-cli.js";
 import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
 import { CapturedSink } from "../cli/mainline-fixture.js";
-import { accessibilityProblems } from "./page-checks.js";
+import { accessibilityProblems, brokenWords } from "./page-checks.js";
 import { checkQueueHistory, checkRepositoryPicker } from "./queue-history-steps.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -137,6 +137,9 @@ describe("the web page in a real browser, against the whole system as make dev s
     });
     expect(overflow).to.be.at.most(375);
     await page.screenshot({ path: path.join(SHOTS, "queues-narrow.png") });
+    // The narrowest width that still shows the table: columns squeeze, words do not break.
+    await page.setViewportSize({ width: 660, height: 760 });
+    expect(await brokenWords(page), "words broken across lines at 660 px").to.deep.equal([]);
     await page.setViewportSize({ width: 1100, height: 760 });
   });
 
@@ -284,6 +287,13 @@ describe("the web page in a real browser, against the whole system as make dev s
     );
     expect(await page.getByRole("link", { name: ticket }).getAttribute("href")).to.equal(ticket);
     expect(await page.locator("#test-quarantined").textContent()).to.equal("no");
+    // Failed every run on main so far, yet healthy: the page says what the status is judged on.
+    expect(await page.locator(".summary").textContent()).to.include(
+      "(status judged on the default branch and the merge queue)",
+    );
+    expect(await page.locator(".run-details").textContent()).to.include(
+      "(failure rate over every run, PR branches included)",
+    );
     await page.getByLabel("Always quarantine").check();
     await page.getByRole("button", { name: "Save override" }).click();
     await page.locator("#test-quarantined", { hasText: "yes" }).waitFor({ timeout: 5_000 });
@@ -297,6 +307,9 @@ describe("the web page in a real browser, against the whole system as make dev s
     // The list of failing tests links to the same page.
     await page.getByRole("link", { name: `Flaky tests of ${repoKey}` }).click();
     await page.getByRole("link", { name: "adds up prices" }).waitFor();
+    expect(await page.locator("#status-scope").textContent()).to.equal(
+      "Status: status judged on the default branch and the merge queue; failure rate over every run, PR branches included.",
+    );
     await page.screenshot({ path: path.join(SHOTS, "flaky-tests.png"), fullPage: true });
     expect(await accessibilityProblems(page), "flaky tests page").to.deep.equal([]);
 

@@ -4,6 +4,7 @@ import { percent, stateClass } from "../format.js";
 import { useLive } from "../live.js";
 import { navigate } from "../router.js";
 import { canonicalKey, RepositoryPicker, testedRepositories } from "./repository-picker.js";
+import { RATE_SCOPE, STATUS_SCOPE } from "../status-scope.js";
 
 export interface FailingTest {
   id: string;
@@ -112,7 +113,12 @@ export function FlakyTestsPage({ org, repo }: { org: string; repo?: string }) {
         </section>
       )}
       {data && data.length > 0 && (
-        <table class="tests">
+        <p class="meta" id="status-scope">
+          Status: {STATUS_SCOPE}; {RATE_SCOPE}.
+        </p>
+      )}
+      {data && data.length > 0 && (
+        <table class="tests" aria-describedby="status-scope">
           <thead>
             <tr>
               <th scope="col">Test</th>

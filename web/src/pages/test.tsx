@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { api, parseRepoKey, type SessionInfo } from "../api.js";
 import { percent, stateClass } from "../format.js";
 import { useLive } from "../live.js";
+import { RATE_SCOPE, STATUS_SCOPE } from "../status-scope.js";
 import { quarantineText, type FailingTest } from "./flaky-tests.js";
 
 interface RecentRun {
@@ -94,13 +95,15 @@ export function TestPage({
             <span class={stateClass(data.status.value)} id="test-status">
               {data.status.value}
             </span>{" "}
-            {data.status.reason} · quarantined: <strong id="test-quarantined">{quarantineText(data)}</strong>
+            {data.status.reason} <span class="meta">({STATUS_SCOPE})</span> · quarantined:{" "}
+            <strong id="test-quarantined">{quarantineText(data)}</strong>
           </p>
           <dl class="run-details">
             <dt>Failure rate</dt>
             <dd>
               {percent(data.failure_rate_last_7d)} over 7 days, {percent(data.failure_rate_last_24h)} over 24
-              hours; {data.pull_requests_impacted_last_7d} PRs impacted
+              hours ({RATE_SCOPE}); {data.pull_requests_impacted_last_7d} PRs impacted (merge-queue batches
+              included)
             </dd>
             <dt>Where</dt>
             <dd>{[data.file_path, data.classname].filter(Boolean).join(" · ") || "—"}</dd>

@@ -109,6 +109,12 @@ app.kubernetes.io/component: {{ .name }}
 {{- fail (printf "components.%s: more than one replica needs MongoDB (mongodb.uri or secrets.existingSecret); the embedded store is per process" $name) }}
 {{- end }}
 {{- end }}
+{{- if and .Values.ingress.enabled (not .Values.ingress.hosts) }}
+{{- fail "ingress.enabled needs ingress.hosts: the host names GitHub and your users reach Mainline at (and ingress.tls for HTTPS)" }}
+{{- end }}
+{{- if and .Values.ingress.enabled (not (hasKey $components "gateway")) }}
+{{- fail "ingress.enabled needs components.gateway (the Ingress routes to it)" }}
+{{- end }}
 {{- if and .Values.serviceMonitor.enabled (not (hasKey $components "gateway")) }}
 {{- fail "serviceMonitor.enabled needs components.gateway (it scrapes /v1/getMergeQueueMetrics)" }}
 {{- end }}

@@ -96,3 +96,15 @@ function lastLine(text: string): string {
   const lines = text.trim().split("\n");
   return lines[lines.length - 1] ?? "";
 }
+
+/**
+ * The worktree a test command ran in disappeared under it (another process cleaned the work dir, the disk
+ * was wiped): whatever the command said is not about the pull requests, so the run is tried again.
+ */
+export class WorktreeVanishedError extends MainlineError {
+  readonly code = "UNAVAILABLE";
+  readonly retryable = true;
+  constructor(readonly path: string) {
+    super(`the test worktree ${path} disappeared while the test command ran; the run is tried again`);
+  }
+}

@@ -1,3 +1,6 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { WorktreeVanishedError } from "./git-errors.js";
 import { assertBranchName, assertSha } from "./ref-names.js";
 import type { RepositoryCache } from "./repository-cache.js";
 
@@ -10,7 +13,8 @@ export interface TestCommit {
 /**
  * Runs `use` in a detached worktree of a pushed test commit and removes the worktree after,
  * whatever `use` does. The mirror is locked only to add and remove the worktree, so a long
- * test command does not hold up other jobs on the same repository.
+ * test command does not hold up other jobs on the same repository. A worktree gone by the time `use`
+ * settles fails with WorktreeVanishedError (retryable), whatever `use` returned: its verdict is not the PRs'.
  */
 export async function withTestCommitWorktree<T>(
   cache: RepositoryCache,
@@ -28,7 +32,11 @@ export async function withTestCommitWorktree<T>(
     return mirror.addWorktree(commit.testBranchSha);
   });
   try {
-    return await use(path);
+    const used = await use(path).catch((error: unknown) => {
+      throw existsSync(join(path, ".git")) ? error : new WorktreeVanishedError(path);
+    });
+    if (!existsSync(join(path, ".git"))) throw new WorktreeVanishedError(path);
+    return used;
   } finally {
     await mirror.exclusive(() => mirror.removeWorktree(path));
   }

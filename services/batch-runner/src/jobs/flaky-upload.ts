@@ -18,6 +18,8 @@ export function flakyUploadOf(job: TestRunJob, result: TestRunResult): UploadTes
     branch: result.testBranch,
     // A single-PR run's results belong to that PR; a batch's to no single one.
     ...(underTest.length === 1 && { prNumber: underTest[0]!.number }),
+    // Yet a test that fails a batch impacted each of its PRs (the "PRs impacted" figure counts them).
+    ...(underTest.length > 1 && { impactedPrNumbers: underTest.map((pr) => pr.number) }),
     jobName: MERGE_QUEUE_JOB_NAME,
     runStartedAt: result.startedAt,
     context: job.kind === TestRunKind.BISECTION ? ResultContext.BISECTION : ResultContext.MERGE_QUEUE,

@@ -45,6 +45,32 @@ export const commandRunner = (
 ): Runner => ({ kind: RunnerKind.COMMAND, command, junitGlobs, env });
 export const externalRunner: Runner = { kind: RunnerKind.EXTERNAL, command: "", junitGlobs: [], env: {} };
 
+/** A test-run job on `remote` as the coordinator would publish it, its test branch named by the run id. */
+export function testRunJobFor(
+  remote: Pick<RemoteFixture, "url">,
+  testRunId: string,
+  pullRequests: Array<{ number: number; underTest?: boolean }>,
+  runner: Runner,
+  overrides: Partial<TestRunJob> = {},
+): TestRunJob {
+  return TestRunJob.fromPartial({
+    testRunId,
+    queue: QUEUE,
+    kind: TestRunKind.MAIN,
+    pullRequests: pullRequests.map((pr) => ({
+      number: pr.number,
+      title: `Change ${pr.number}`,
+      underTest: pr.underTest ?? true,
+    })),
+    mergeMethod: MergeMethod.SQUASH,
+    testBranch: `mainline/test/main/${testRunId}`,
+    remoteUrl: remote.url,
+    runner,
+    timeoutSeconds: 60,
+    ...overrides,
+  });
+}
+
 /**
  * A real nats-server, the batch-runner's job handling started in-process on it (as main.ts does),
  * and inboxes standing in for the coordinator and flaky-analytics on the result subjects.
@@ -142,29 +168,8 @@ export class BatchRunnerFixture {
     return { runner, workDir };
   }
 
-  testRunJob(
-    remote: Pick<RemoteFixture, "url">,
-    testRunId: string,
-    pullRequests: Array<{ number: number; underTest?: boolean }>,
-    runner: Runner,
-    overrides: Partial<TestRunJob> = {},
-  ): TestRunJob {
-    return TestRunJob.fromPartial({
-      testRunId,
-      queue: QUEUE,
-      kind: TestRunKind.MAIN,
-      pullRequests: pullRequests.map((pr) => ({
-        number: pr.number,
-        title: `Change ${pr.number}`,
-        underTest: pr.underTest ?? true,
-      })),
-      mergeMethod: MergeMethod.SQUASH,
-      testBranch: `mainline/test/main/${testRunId}`,
-      remoteUrl: remote.url,
-      runner,
-      timeoutSeconds: 60,
-      ...overrides,
-    });
+  testRunJob(...args: Parameters<typeof testRunJobFor>): TestRunJob {
+    return testRunJobFor(...args);
   }
 
   /** Publishes a job as the coordinator would; returns its stream sequence. */
@@ -221,7 +226,7 @@ export class BatchRunnerFixture {
   /** Worktree folders any replica left in its work dir (none once its jobs are done). */
   async leftoverWorktrees(): Promise<string[]> {
     const lists = await Promise.all(
-      this.workDirs.map((dir) => readdir(join(dir, "worktrees")).catch((): string[] => [])),
+      this.runners.map((r) => readdir(join(r.workDir, "worktrees")).catch((): string[] => [])),
     );
     return lists.flat();
   }

@@ -114,8 +114,9 @@ describe("batch-runner: test-run jobs", () => {
 
     const upload = await service.uploads.first(runId);
     expect(upload.context).to.equal(ResultContext.BISECTION);
-    // A batch's results belong to no single PR.
+    // A batch's results belong to no single PR, but a test failing there impacted each of its PRs.
     expect(upload.prNumber).to.equal(undefined);
+    expect(upload.impactedPrNumbers).to.deep.equal([1, 2]);
   });
 
   it("reports MERGE_CONFLICT naming the PR that does not apply, and pushes nothing", async () => {

@@ -150,6 +150,7 @@ export function parseUpload(request: UploadTestResultsRequest): TestResultsUploa
     commitSha: request.commitSha,
     branch: request.branch,
     prNumber: request.prNumber,
+    impactedPrNumbers: request.impactedPrNumbers,
     variant: request.variant,
     jobName: request.jobName,
     runStartedAt: request.runStartedAt?.getTime(),

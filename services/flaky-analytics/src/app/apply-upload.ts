@@ -89,7 +89,11 @@ function foldRun(
     };
   }
   test.buckets = pruneBuckets(
-    addRunToBuckets(test.buckets, { at, failed, pullRequest: entry.prNumber }),
+    addRunToBuckets(test.buckets, {
+      at,
+      failed,
+      pullRequests: entry.prNumber !== undefined ? [entry.prNumber] : (entry.impactedPrNumbers ?? []),
+    }),
     Math.max(entry.now, at),
   );
   const outcome = runOutcome(outcomes);

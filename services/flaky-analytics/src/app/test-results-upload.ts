@@ -9,6 +9,8 @@ export interface TestResultsUpload {
   commitSha: string;
   branch: string;
   prNumber?: number | undefined;
+  /** The PRs of a run that tested several (a merge-queue batch): a failure there impacted each. */
+  impactedPrNumbers?: readonly number[] | undefined;
   /** Keeps the same test apart across configurations ("linux-py312"); part of the test id. */
   variant: string;
   jobName: string;
@@ -38,6 +40,9 @@ export function validateUpload(upload: TestResultsUpload): void {
   }
   if (upload.prNumber !== undefined && !(Number.isInteger(upload.prNumber) && upload.prNumber > 0)) {
     throw new InvalidArgumentError("pr_number", "must be a positive integer");
+  }
+  if ((upload.impactedPrNumbers ?? []).some((n) => !(Number.isInteger(n) && n > 0))) {
+    throw new InvalidArgumentError("impacted_pr_numbers", "must be positive integers");
   }
   if (upload.runStartedAt !== undefined && !Number.isFinite(upload.runStartedAt)) {
     throw new InvalidArgumentError("run_started_at", "must be a valid time");

@@ -77,6 +77,7 @@ export function uploadEntry(
     commitSha: upload.commitSha,
     branch: upload.branch,
     ...(upload.prNumber !== undefined ? { prNumber: upload.prNumber } : {}),
+    ...(upload.impactedPrNumbers?.length ? { impactedPrNumbers: [...upload.impactedPrNumbers] } : {}),
     variant: upload.variant,
     context: upload.context,
     at: ctx.at,

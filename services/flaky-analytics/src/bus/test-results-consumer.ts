@@ -43,6 +43,7 @@ export async function consumeTestResults(
         commitSha: data.commitSha,
         branch: data.branch,
         prNumber: data.prNumber,
+        impactedPrNumbers: data.impactedPrNumbers,
         variant: data.variant,
         jobName: data.jobName,
         runStartedAt: data.runStartedAt?.getTime(),

@@ -74,6 +74,8 @@ export interface UploadEntry {
   commitSha: string;
   branch: string;
   prNumber?: number;
+  /** A batch's PRs (prNumber is unset then): each is impacted by a test that failed the run. */
+  impactedPrNumbers?: number[];
   variant: string;
   context: RunContext;
   /** When the results happened and when the upload was applied (epoch ms). */

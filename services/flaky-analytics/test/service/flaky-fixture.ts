@@ -68,6 +68,7 @@ export class FlakyFixture {
     request: Partial<UploadTestResultsRequest> & { junitXml: string[] },
   ): Promise<UploadTestResultsResponse> {
     return callUnary(this.client.uploadTestResults.bind(this.client), {
+      impactedPrNumbers: [],
       org: "acme",
       repo: REPO,
       commitSha: "a".repeat(40),

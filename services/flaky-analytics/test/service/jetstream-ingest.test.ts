@@ -63,6 +63,22 @@ describe("flaky-analytics over JetStream: the merge queue's own results", () => 
     for (const test of tests) expect(test.status?.value).to.equal(TestStatus.HEALTHY);
   });
 
+  it("counts every PR of a failed merge-queue batch as impacted, not none", async () => {
+    const js = svc.nc.jetstream();
+    // A batch of PRs 3 and 4: the batch-runner names no single PR, but lists the batch's.
+    const batch = UploadTestResultsRequest.fromPartial({
+      ...mergeQueueRun("batch", "batch-run-1", [surefireReport(2, (i) => i === 0)]),
+      prNumber: undefined,
+      impactedPrNumbers: [3, 4],
+    });
+    await publish(js, SUBJECTS.testResults, UploadTestResultsRequest, batch, {
+      msgId: "results:batch-run-1",
+    });
+    await drained();
+    const { tests } = await svc.list({ org: "batch", orgUrlSlug: "batch" });
+    expect(tests.map((t) => [t.name, t.pullRequestsImpactedLast7d])).to.deep.equal([["test000", 2]]);
+  });
+
   it("never counts bisection runs as flakiness data", async () => {
     const js = svc.nc.jetstream();
     const run = mergeQueueRun(

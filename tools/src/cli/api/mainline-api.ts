@@ -54,7 +54,22 @@ export class MainlineApi {
     return this.request<T>("DELETE", route, query);
   }
 
+  /** A route that answers plain text, such as a test run's output. */
+  text(route: string): Promise<string> {
+    return this.send("GET", route);
+  }
+
   private async request<T>(method: string, route: string, query?: Query, body?: unknown): Promise<T> {
+    const text = await this.send(method, route, query, body);
+    if (text === "") return {} as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new CliError(`${method} ${route} answered with a body that is not JSON`, EXIT.failed);
+    }
+  }
+
+  private async send(method: string, route: string, query?: Query, body?: unknown): Promise<string> {
     const url = new URL(`${this.apiUrl}${route}`);
     for (const [key, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
@@ -75,15 +90,7 @@ export class MainlineApi {
     }
     const text = await response.text();
     if (!response.ok) throw new ApiError(response.status, text, `${method} ${route}`);
-    if (text === "") return {} as T;
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new CliError(
-        `${method} ${route} answered ${response.status} with a body that is not JSON`,
-        EXIT.failed,
-      );
-    }
+    return text;
   }
 }
 

@@ -3,7 +3,7 @@ import type { QueueKey, SubmittedPullRequest } from "../api/api-types.js";
 import { ApiError, ServiceUnreachableError, type MainlineApi } from "../api/mainline-api.js";
 import { CliError, EXIT } from "../cli-error.js";
 import { formatRepositoryRef } from "../domain/repository-ref.js";
-import type { PullRequestRef } from "../domain/pull-request-ref.js";
+import { describePullRequestRef, type PullRequestRef } from "../domain/pull-request-ref.js";
 import { isTerminal, stateDetail } from "../domain/pull-request-states.js";
 import type { Frame, LiveDisplay } from "../output/live-display.js";
 
@@ -16,8 +16,23 @@ export interface WatchOptions {
   render?: (prs: readonly SubmittedPullRequest[], elapsedMs: number) => Frame;
   pollMs?: number;
   timeoutMs?: number;
-  /** How long the service may be unreachable (a `make dev` service restarting) before waiting gives up. */
+  /**
+   * How long the service may be unreachable or answer 502/503/504 (a gateway or a service behind it
+   * restarting) before waiting gives up with EXIT.unreachable.
+   */
   outageToleranceMs?: number;
+  /** Where the watch says what it waits for while the service is away (stderr). */
+  note?: (line: string) => void;
+}
+
+export const DEFAULT_OUTAGE_TOLERANCE_MS = 120_000;
+
+/** An answer that says "not now" rather than "no": the gateway or a service behind it is (re)starting. */
+function isOutage(error: unknown): error is ServiceUnreachableError | ApiError {
+  return (
+    error instanceof ServiceUnreachableError ||
+    (error instanceof ApiError && [502, 503, 504].includes(error.status))
+  );
 }
 
 /** Polls the PRs until every one is MERGED, FAILED or CANCELLED, drawing each poll; returns the final states. */
@@ -25,6 +40,9 @@ export async function watchPullRequests(options: WatchOptions): Promise<Submitte
   const started = Date.now();
   const timeoutMs = options.timeoutMs ?? 60 * 60_000;
   const render = options.render ?? ((prs, elapsed) => pullRequestFrame(options.queue, prs, elapsed));
+  const toleranceMs = options.outageToleranceMs ?? DEFAULT_OUTAGE_TOLERANCE_MS;
+  const awaited = `PR ${options.prs.map(describePullRequestRef).join(", ")} in ${formatRepositoryRef(options.queue.repo)} → ${options.queue.targetBranch}`;
+  const note = (line: string) => (options.display ? options.display.note(line) : options.note?.(line));
   let unreachableSince: number | undefined;
   const lastSeen = new Map<number, SubmittedPullRequest>();
   for (;;) {
@@ -47,12 +65,21 @@ export async function watchPullRequests(options: WatchOptions): Promise<Submitte
           }
         }),
       );
+      if (unreachableSince !== undefined) note(`Mainline answers again; still waiting for ${awaited}`);
       unreachableSince = undefined;
     } catch (error) {
-      if (!(error instanceof ServiceUnreachableError)) throw error;
-      unreachableSince ??= Date.now();
-      if (Date.now() - unreachableSince > (options.outageToleranceMs ?? 30_000)) throw error;
-      await sleep(options.pollMs ?? 500);
+      if (!isOutage(error)) throw error;
+      const seconds = Math.round(toleranceMs / 1000);
+      if (unreachableSince === undefined) {
+        unreachableSince = Date.now();
+        note(`waiting for ${awaited}: ${error.message}; retrying for up to ${seconds} s`);
+      }
+      if (Date.now() - unreachableSince > toleranceMs)
+        throw new CliError(
+          `gave up waiting for ${awaited} after ${seconds} s of retrying: ${error.message}`,
+          EXIT.unreachable,
+        );
+      await sleep(Math.max(options.pollMs ?? 500, 1000));
       continue;
     }
     options.display?.show(render(prs, Date.now() - started));

@@ -5,7 +5,7 @@ import type { CliContext } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { withRepoOption, wholeNumber } from "../command-options.js";
 import { formatRepositoryRef } from "../domain/repository-ref.js";
-import { formatTable } from "../output/table.js";
+import { failingTestsTable } from "../output/failing-tests-table.js";
 
 /** How a user names an override on the command line, and the API's name for it. */
 const OVERRIDES = { always: "ALWAYS_QUARANTINE", never: "NEVER_QUARANTINE", auto: "NONE" } as const;
@@ -139,19 +139,16 @@ export function registerFlakyCommands(program: Command, cli: CliContext): void {
       tests.push(...page.tests);
       pageToken = page.page.next_page_token || undefined;
     } while (pageToken);
-    cli.output(command).result({ tests }, () =>
+    const out = cli.output(command);
+    // The branch the status is judged on, for the table's header (JSON readers have it in settings get).
+    const settings =
+      tests.length > 0 && !out.json
+        ? await api.post<FlakyRepositorySettings>("/flaky-tests/get-repository-settings", { repo })
+        : undefined;
+    out.result({ tests }, () =>
       tests.length === 0
         ? `No test failed in ${formatRepositoryRef(repo)} in the last ${opts.hours} h.`
-        : formatTable(
-            ["ID", "STATUS", "QUARANTINED", "FAILURE RATE 7D", "NAME"],
-            tests.map((t) => [
-              t.id,
-              t.status.value,
-              t.quarantined ? "yes" : "no",
-              `${Math.round(t.failure_rate_last_7d * 100)}%`,
-              t.variant ? `${t.name} [${t.variant}]` : t.name,
-            ]),
-          ),
+        : failingTestsTable(tests, settings?.default_branch ?? "the default branch"),
     );
   });
 }

@@ -1,13 +1,18 @@
 import { PRIORITY_NAMES, PRIORITY_VALUES } from "@mainline/kit/vocabulary/index";
 import type { Command } from "commander";
 import type { SubmittedPullRequest } from "../api/api-types.js";
-import { watchPullRequests, pullRequestRow } from "../app/watch-pull-requests.js";
+import {
+  DEFAULT_OUTAGE_TOLERANCE_MS,
+  pullRequestRow,
+  watchPullRequests,
+} from "../app/watch-pull-requests.js";
 import type { CliContext } from "../cli-context.js";
 import { CliError, EXIT } from "../cli-error.js";
 import { withQueueOptions, wholeNumber } from "../command-options.js";
 import { formatRepositoryRef } from "../domain/repository-ref.js";
 import { parsePullRequestNumber, parsePullRequestRef } from "../domain/pull-request-ref.js";
 import { stateDetail } from "../domain/pull-request-states.js";
+import { timelineLines } from "../output/pull-request-timeline.js";
 
 /** submit, cancel, restart and status: one pull request in one queue. */
 export function registerPullRequestCommands(program: Command, cli: CliContext): void {
@@ -22,7 +27,8 @@ export function registerPullRequestCommands(program: Command, cli: CliContext): 
         "--wait",
         "show the PR's progress until it is merged, failed or cancelled (exit 1 unless merged)",
       )
-      .option("--timeout <minutes>", "with --wait: give up after this many minutes", wholeNumber(1), 60),
+      .option("--timeout <minutes>", "with --wait: give up after this many minutes", wholeNumber(1), 60)
+      .option(...retryForOption),
   ).action(async (prText: string, opts: SubmitOptions, command: Command) => {
     const number = parsePullRequestNumber(prText);
     const queue = cli.queueKey(command);
@@ -48,6 +54,8 @@ export function registerPullRequestCommands(program: Command, cli: CliContext): 
       prs: [{ number }],
       display: cli.display(command),
       timeoutMs: opts.timeout * 60_000,
+      outageToleranceMs: opts.retryFor * 1000,
+      note: (line) => out.note(line),
     });
     if (!final) throw new CliError(`PR #${number} vanished while waiting`, EXIT.failed);
     out.result(final, () => describe(final));
@@ -89,8 +97,9 @@ export function registerPullRequestCommands(program: Command, cli: CliContext): 
         "--wait",
         "show their progress until every one is merged, failed or cancelled (exit 1 unless all merged)",
       )
-      .option("--timeout <minutes>", "with --wait: give up after this many minutes", wholeNumber(1), 60),
-  ).action(async (prTexts: string[], opts: { wait?: boolean; timeout: number }, command: Command) => {
+      .option("--timeout <minutes>", "with --wait: give up after this many minutes", wholeNumber(1), 60)
+      .option(...retryForOption),
+  ).action(async (prTexts: string[], opts: WaitOptions, command: Command) => {
     const refs = prTexts.map(parsePullRequestRef);
     const queue = cli.queueKey(command);
     const api = cli.api();
@@ -102,6 +111,8 @@ export function registerPullRequestCommands(program: Command, cli: CliContext): 
           prs: refs,
           display: cli.display(command),
           timeoutMs: opts.timeout * 60_000,
+          outageToleranceMs: opts.retryFor * 1000,
+          note: (line) => out.note(line),
         })
       : await Promise.all(
           refs.map((pr) => api.post<SubmittedPullRequest>("/getSubmittedPullRequest", { ...queue, pr })),
@@ -114,12 +125,24 @@ export function registerPullRequestCommands(program: Command, cli: CliContext): 
   });
 }
 
-interface SubmitOptions {
-  priority?: string;
-  batch: boolean;
+interface WaitOptions {
   wait?: boolean;
   timeout: number;
+  retryFor: number;
 }
+
+interface SubmitOptions extends WaitOptions {
+  priority?: string;
+  batch: boolean;
+}
+
+/** A restarting gateway or service is waited out (saying so on stderr); exit 3 once this runs out. */
+const retryForOption = [
+  "--retry-for <seconds>",
+  "with --wait: while Mainline is unreachable or restarting (503), keep retrying this long, then exit 3",
+  wholeNumber(1),
+  DEFAULT_OUTAGE_TOLERANCE_MS / 1000,
+] as const;
 
 /** Names pass through (the API checks them); a number must travel as a JSON number. */
 function priorityValue(text: string): string | number {
@@ -139,6 +162,7 @@ function describe(pr: SubmittedPullRequest): string[] {
     ...pr.priorityChanges.map(
       (c) => `  priority ${levelOf(c.from)} → ${levelOf(c.to)} at ${c.at}${c.by ? ` by ${c.by}` : ""}`,
     ),
+    ...timelineLines(pr),
   ];
 }
 

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { DEFAULT_PULL_REF_PATTERN } from "@mainline/kit/vocabulary/index";
 import type { RepositoryConnection } from "../api/api-types.js";
+import { checkRemoteExists } from "../app/check-remote.js";
 import type { CliContext } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { collect, withRepoOption } from "../command-options.js";
@@ -25,11 +26,14 @@ export function registerRepoCommands(program: Command, cli: CliContext): void {
         collect,
       )
       .option("--pull-ref-pattern <pattern>", "where PR heads live on the remote", DEFAULT_PULL_REF_PATTERN)
-      .option("--credentials-secret <name>", "name of the secret holding the remote's credentials"),
+      .option("--credentials-secret <name>", "name of the secret holding the remote's credentials")
+      .option("--no-check", "skip the `git ls-remote` check of the remote from this machine"),
   ).action(async (opts: ConnectOptions, command: Command) => {
     if (Boolean(opts.command) === Boolean(opts.external)) {
       throw new CliError('give exactly one of --command "<test command>" or --external');
     }
+    // Credentials named by a secret live on Mainline's servers: this machine cannot use them to check.
+    if (opts.check && !opts.credentialsSecret) await checkRemoteExists(opts.remote, cli.io.cwd);
     const connection = await cli.api().post<RepositoryConnection>("/repositories/connection", {
       repo: cli.repository(command),
       remoteUrl: opts.remote,
@@ -65,6 +69,7 @@ interface ConnectOptions {
   junit?: string[];
   pullRefPattern: string;
   credentialsSecret?: string;
+  check: boolean;
 }
 
 function describeConnection(c: RepositoryConnection): string[] {

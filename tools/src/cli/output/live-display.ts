@@ -31,6 +31,12 @@ export class LiveDisplay {
     else this.printChanges(frame);
   }
 
+  /** A message above the picture (on a terminal the frame is erased and redrawn under it at the next show). */
+  note(line: string): void {
+    this.sink.write(`${this.live ? `${cursorUp(this.drawnLines)}${CLEAR_TO_END}` : ""}${line}\n`);
+    this.drawnLines = 0;
+  }
+
   /** Leaves the last frame on screen; later output starts below it. */
   finish(): void {
     this.drawnLines = 0;

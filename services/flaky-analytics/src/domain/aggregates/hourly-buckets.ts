@@ -22,7 +22,8 @@ export interface BucketedRun {
   at: number;
   /** The test failed in this run (at least one failed or errored attempt). */
   failed: boolean;
-  pullRequest?: number | undefined;
+  /** The PRs the run tested: one, or a merge-queue batch's; a failure impacted each of them. */
+  pullRequests?: readonly number[] | undefined;
 }
 
 /** Adds a run to its hour's bucket; buckets stay sorted by hour. */
@@ -33,9 +34,10 @@ export function addRunToBuckets(buckets: readonly HourlyBucket[], run: BucketedR
   const lastHour = buckets[last]?.hour;
   const at = lastHour === hour ? last : buckets.findIndex((bucket) => bucket.hour === hour);
   const base: HourlyBucket = buckets[at] ?? { hour, runs: 0, failures: 0, pullRequests: [] };
+  const added = run.failed ? (run.pullRequests ?? []).filter((pr) => !base.pullRequests.includes(pr)) : [];
   const pullRequests =
-    run.failed && run.pullRequest !== undefined && !base.pullRequests.includes(run.pullRequest)
-      ? [...base.pullRequests, run.pullRequest].sort((a, b) => a - b)
+    added.length > 0
+      ? [...new Set([...base.pullRequests, ...added])].sort((a, b) => a - b)
       : base.pullRequests;
   const updated: HourlyBucket = {
     hour,

@@ -19,9 +19,9 @@ function bucketsOf(runs: BucketedRun[]): HourlyBucket[] {
 describe("hourly buckets", () => {
   it("counts runs, failures and failing PRs per UTC hour", () => {
     const buckets = bucketsOf([
-      { at: NOW, failed: true, pullRequest: 12 },
-      { at: NOW + 5 * 60_000, failed: true, pullRequest: 12 },
-      { at: NOW + 10 * 60_000, failed: false, pullRequest: 13 },
+      { at: NOW, failed: true, pullRequests: [12] },
+      { at: NOW + 5 * 60_000, failed: true, pullRequests: [12] },
+      { at: NOW + 10 * 60_000, failed: false, pullRequests: [13] },
       { at: NOW - HOUR_MS, failed: false },
     ]);
     expect(buckets).to.deep.equal([
@@ -55,11 +55,11 @@ describe("hourly buckets", () => {
 
   it("counts distinct impacted pull requests over 7 days, only where the test failed", () => {
     const buckets = bucketsOf([
-      { at: NOW - 6 * DAY_MS, failed: true, pullRequest: 1 },
-      { at: NOW - 2 * DAY_MS, failed: true, pullRequest: 1 },
-      { at: NOW - DAY_MS, failed: true, pullRequest: 2 },
-      { at: NOW - DAY_MS, failed: false, pullRequest: 3 },
-      { at: NOW - 9 * DAY_MS, failed: true, pullRequest: 4 },
+      { at: NOW - 6 * DAY_MS, failed: true, pullRequests: [1] },
+      { at: NOW - 2 * DAY_MS, failed: true, pullRequests: [1] },
+      { at: NOW - DAY_MS, failed: true, pullRequests: [2] },
+      { at: NOW - DAY_MS, failed: false, pullRequests: [3] },
+      { at: NOW - 9 * DAY_MS, failed: true, pullRequests: [4] },
       { at: NOW, failed: true },
     ]);
     expect(pullRequestsImpacted(buckets, NOW, 7 * DAY_MS)).to.equal(2);

@@ -96,6 +96,8 @@ export function flakyTestEndpoints(up: Upstreams): Endpoint[] {
           commitSha: input.commit_sha.toLowerCase(),
           branch: input.branch,
           prNumber: input.pr_number,
+          // A CI job tests one PR (pr_number); only the merge queue's batches name several.
+          impactedPrNumbers: [],
           variant: input.variant ?? "",
           jobName: input.job_name ?? "",
           runStartedAt: input.run_started_at ? new Date(input.run_started_at) : undefined,

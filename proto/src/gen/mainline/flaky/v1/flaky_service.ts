@@ -53,7 +53,14 @@ export interface UploadTestResultsRequest {
   /** JUnit XML documents, each one file's content. */
   junitXml: string[];
   /** Chosen by the sender; a repeated upload with the same id stores nothing twice. */
-  uploadId?: string | undefined;
+  uploadId?:
+    | string
+    | undefined;
+  /**
+   * Every PR tested in the run when it was more than one (a merge-queue batch): a test that failed
+   * there impacted each of them. pr_number stays the run's single PR, if it had one.
+   */
+  impactedPrNumbers: number[];
 }
 
 export interface UploadTestResultsResponse {
@@ -209,6 +216,7 @@ function createBaseUploadTestResultsRequest(): UploadTestResultsRequest {
     context: ResultContext.UNSPECIFIED,
     junitXml: [],
     uploadId: undefined,
+    impactedPrNumbers: [],
   };
 }
 
@@ -246,6 +254,13 @@ export const UploadTestResultsRequest: MessageFns<UploadTestResultsRequest> = {
     }
     if (message.uploadId !== undefined) {
       writer.uint32(90).string(message.uploadId);
+    }
+    if (message.impactedPrNumbers.length !== 0) {
+      writer.uint32(98).fork();
+      for (const v of message.impactedPrNumbers) {
+        writer.uint32(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -351,6 +366,24 @@ export const UploadTestResultsRequest: MessageFns<UploadTestResultsRequest> = {
             message.uploadId = reader.string();
             continue;
           }
+          case 12: {
+            if (tag === 96) {
+              message.impactedPrNumbers.push(reader.uint32());
+
+              continue;
+            }
+
+            if (tag === 98) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.impactedPrNumbers.push(reader.uint32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -400,6 +433,11 @@ export const UploadTestResultsRequest: MessageFns<UploadTestResultsRequest> = {
         : isSet(object.upload_id)
         ? globalThis.String(object.upload_id)
         : undefined,
+      impactedPrNumbers: globalThis.Array.isArray(object?.impactedPrNumbers)
+        ? object.impactedPrNumbers.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.impacted_pr_numbers)
+        ? object.impacted_pr_numbers.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -438,6 +476,9 @@ export const UploadTestResultsRequest: MessageFns<UploadTestResultsRequest> = {
     if (message.uploadId !== undefined) {
       obj.uploadId = message.uploadId;
     }
+    if (message.impactedPrNumbers?.length) {
+      obj.impactedPrNumbers = message.impactedPrNumbers.map((e) => Math.round(e));
+    }
     return obj;
   },
 
@@ -457,6 +498,7 @@ export const UploadTestResultsRequest: MessageFns<UploadTestResultsRequest> = {
     message.context = object.context ?? ResultContext.UNSPECIFIED;
     message.junitXml = object.junitXml?.map((e) => e) || [];
     message.uploadId = object.uploadId ?? undefined;
+    message.impactedPrNumbers = object.impactedPrNumbers?.map((e) => e) || [];
     return message;
   },
 };
