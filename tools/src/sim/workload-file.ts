@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/errors";
-import { PRIORITY_NAMES } from "@mainline/kit/vocabulary/index";
+import { PRIORITY_NAMES } from "@mainline/contract";
 import { parseQueueSettings } from "@mainline/queue-coordinator/api/command-parser";
 import type { SimulatedPr, SimulatedPriority, Workload } from "./workload.js";
 

@@ -1,4 +1,4 @@
-import type { PriorityName } from "@mainline/kit/vocabulary/index";
+import type { PriorityName } from "@mainline/contract";
 import { createPrng } from "./prng.js";
 
 /** How to generate a workload (the simulator's default load, and `mainline simulate` without --workload). */

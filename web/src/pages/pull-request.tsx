@@ -4,7 +4,8 @@ import { ago, stateClass } from "../format.js";
 import { useLive } from "../live.js";
 import { queueHref } from "../router.js";
 import type { EnqueuedPullRequest } from "./queue.js";
-import { PriorityForm, priorityLabel } from "./priority-form.js";
+import { priorityLabel } from "@mainline/contract";
+import { PriorityForm } from "./priority-form.js";
 import { RunOutput } from "./run-output.js";
 import { pullRequestRunIds, runIdOfOutput } from "../pr-runs.js";
 

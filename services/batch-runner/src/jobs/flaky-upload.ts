@@ -1,4 +1,4 @@
-import { MERGE_QUEUE_JOB_NAME } from "@mainline/kit/vocabulary/index";
+import { MERGE_QUEUE_JOB_NAME } from "@mainline/contract";
 import { ResultContext, UploadTestResultsRequest } from "@mainline/proto/flaky";
 import { TestRunKind, type TestRunJob, type TestRunResult } from "@mainline/proto/queue";
 

@@ -1,7 +1,6 @@
 import {
   BatchingMode,
   GitHubMergeability,
-  PriorityName,
   PullRequestState,
   type EnqueuedPullRequest,
   type ImpactedTargets,
@@ -10,6 +9,7 @@ import {
   type TestingDetails,
 } from "@mainline/proto/queue";
 import type { QueueRef } from "@mainline/proto/common";
+import { priorityValueOf, type PriorityName } from "@mainline/contract";
 import { notReadyReason } from "./not-ready-reason.js";
 import type { LinkResolver } from "./public-links.js";
 import type { RepoInput } from "./schemas/common.js";
@@ -179,8 +179,8 @@ export function testingDetailsToJson(d: TestingDetails, link: LinkResolver = (ur
   };
 }
 
-export function priorityOf(priority: string | number | undefined) {
+/** A priority travels to the coordinator as its value, whether the caller named the level or gave the number. */
+export function priorityOf(priority: PriorityName | number | undefined) {
   if (priority === undefined) return undefined;
-  if (typeof priority === "number") return { $case: "priorityValue" as const, value: priority };
-  return { $case: "priorityName" as const, value: enumValue(PriorityName, priority.toUpperCase()) };
+  return { $case: "priorityValue" as const, value: priorityValueOf(priority) };
 }

@@ -1,4 +1,4 @@
-import { sameRepository } from "@mainline/kit/vocabulary/index";
+import { sameRepository } from "@mainline/contract";
 
 /** One merge queue as the metrics see it: an organisation's repository on its host, and the target branch. */
 export interface QueueIdentity {

@@ -2,9 +2,8 @@ import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import {
   DEFAULT_PULL_REF_PATTERN,
   PRIORITY_RULE,
-  PRIORITY_VALUES,
-  type PriorityName,
-} from "@mainline/kit/vocabulary/index";
+  readPriority,
+} from "@mainline/contract";
 import type { RepoRef } from "@mainline/proto/common";
 import {
   HostPullRequestState,
@@ -52,12 +51,9 @@ import type { TestRunReport } from "../store/test-run-records.js";
 /** Accepts a level name in any case, an integer 0..255, or nothing (the default, medium). */
 export function parsePriority(input: unknown, field = "priority"): Priority {
   if (input === undefined || input === null) return DEFAULT_PRIORITY;
-  if (typeof input === "string") {
-    const name = input.toLowerCase();
-    if (name in PRIORITY_VALUES) return namedPriority(name as PriorityName);
-  } else if (typeof input === "number" && Number.isInteger(input) && input >= 0 && input <= 255) {
-    return priorityOfValue(input);
-  }
+  const priority = readPriority(input);
+  if (typeof priority === "string") return namedPriority(priority);
+  if (typeof priority === "number") return priorityOfValue(priority);
   throw new InvalidArgumentError(field, `must be ${PRIORITY_RULE}`);
 }
 
@@ -221,7 +217,7 @@ export function parseSubmit(req: SubmitPullRequestRequest): SubmitCommand {
       ? parsePriority(undefined)
       : p.$case === "priorityValue"
         ? parsePriority(p.value)
-        : parsePriority(wordOf(p.value)?.toLowerCase() ?? "", "priority");
+        : parsePriority(wordOf(p.value) ?? "", "priority");
   const key = idempotencyKey(req.idempotencyKey);
   return {
     address: queueAddress(req.queue),

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import type { QueueRef, RepoRef } from "@mainline/proto/common";
-import { repositoryKey } from "@mainline/kit/vocabulary/index";
+import { repositoryKey } from "@mainline/contract";
 
 /** A queue is (organisation, repository, target branch); these keys name it in the store and on the bus. */
 export interface QueueAddress {

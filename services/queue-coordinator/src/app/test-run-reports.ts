@@ -1,5 +1,5 @@
 import { FailedPreconditionError, NotFoundError } from "@mainline/kit/errors/index";
-import { MERGE_QUEUE_JOB_NAME } from "@mainline/kit/vocabulary/index";
+import { MERGE_QUEUE_JOB_NAME } from "@mainline/contract";
 import { ResultContext, UploadTestResultsRequest } from "@mainline/proto/flaky";
 import { TestRunOutcome } from "@mainline/proto/queue";
 import type { QueueDocument, QueueRepository } from "../store/queue-repository.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PRIORITY_NAMES, PRIORITY_RULE } from "@mainline/kit/vocabulary/index";
+import { priorityInput, PRIORITY_RANGE } from "@mainline/contract";
 import { isoDateTime, prNumber, repoSchema, targetBranch, upperEnum } from "./common.js";
 import { boundedText, branchName, identifier, intInRange, LIMITS, RANGES } from "./limits.js";
 
@@ -7,13 +7,7 @@ import { boundedText, branchName, identifier, intInRange, LIMITS, RANGES } from 
 
 const queueKey = { repo: repoSchema, targetBranch };
 
-export const priority = z.union(
-  [
-    z.preprocess((v) => (typeof v === "string" ? v.toLowerCase() : v), z.enum(PRIORITY_NAMES)),
-    z.int().min(0).max(255),
-  ],
-  { error: `must be one of ${PRIORITY_RULE}` },
-);
+export const priority = priorityInput;
 
 export const submitPullRequestRequest = z.object({
   ...queueKey,
@@ -29,7 +23,7 @@ export const setPullRequestPriorityRequest = z.object({
 });
 
 export const setPullRequestPriorityResponse = z.object({
-  priorityValue: z.int().min(0).max(255),
+  priorityValue: z.int().min(PRIORITY_RANGE.min).max(PRIORITY_RANGE.max),
   /** "urgent", "high", "medium" or "low"; empty when the value has no name. */
   priorityName: z.string(),
 });

@@ -1,0 +1,8 @@
+// The vocabulary once: each word of the domain with its wire codec, every limit, the HTTP response types.
+// Pure values and zod schemas, no I/O: the services, the CLI and the web page import it ("sideEffects": false
+// lets the web bundle keep only what it uses).
+export * from "./priority.js";
+export * from "./pull-ref-pattern.js";
+export * from "./merge-queue-job-name.js";
+export * from "./repository.js";
+export * from "./http/priority-input.js";
