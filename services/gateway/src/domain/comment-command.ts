@@ -4,7 +4,13 @@
  * never silence, because the author is waiting for the bot to react.
  */
 
-import { parsePriorityText, PRIORITY_NAMES, PRIORITY_RANGE, PRIORITY_RULE, type PriorityName } from "@mainline/contract";
+import {
+  parsePriorityText,
+  PRIORITY_NAMES,
+  PRIORITY_RANGE,
+  PRIORITY_RULE,
+  type PriorityName,
+} from "@mainline/contract";
 
 export const COMMAND_PREFIX = "/svc";
 
@@ -16,8 +22,7 @@ export type CommentCommand =
   /** A command we recognised as meant for us but cannot act on; `reply` says what is wrong and what works. */
   | { kind: "invalid"; reply: string };
 
-export const COMMAND_USAGE =
-  `Commands: \`/svc merge\` (options \`--no-batch\`, \`--priority=<${PRIORITY_NAMES.join("|")}|${PRIORITY_RANGE.min}-${PRIORITY_RANGE.max}>\`), \`/svc cancel\`.`;
+export const COMMAND_USAGE = `Commands: \`/svc merge\` (options \`--no-batch\`, \`--priority=<${PRIORITY_NAMES.join("|")}|${PRIORITY_RANGE.min}-${PRIORITY_RANGE.max}>\`), \`/svc cancel\`.`;
 
 /**
  * Finds the command in a comment. A command is a line that starts with `/svc` (after indentation); quoted lines

@@ -1,9 +1,5 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
-import {
-  DEFAULT_PULL_REF_PATTERN,
-  PRIORITY_RULE,
-  readPriority,
-} from "@mainline/contract";
+import { DEFAULT_PULL_REF_PATTERN, PRIORITY_RULE, readPriority } from "@mainline/contract";
 import type { RepoRef } from "@mainline/proto/common";
 import {
   HostPullRequestState,

@@ -1,4 +1,9 @@
-import { DEFAULT_PRIORITY_NAME, PRIORITY_VALUES, priorityNameOfValue, type PriorityName } from "@mainline/contract";
+import {
+  DEFAULT_PRIORITY_NAME,
+  PRIORITY_VALUES,
+  priorityNameOfValue,
+  type PriorityName,
+} from "@mainline/contract";
 
 export { PRIORITY_VALUES, type PriorityName };
 

@@ -137,7 +137,8 @@ function describe(pr: SubmittedPullRequest): string[] {
     ...(pr.failureDetailsUrl ? [`  why it failed: ${pr.failureDetailsUrl}`] : []),
     ...(pr.queuePosition !== undefined ? [`  ${estimateLine(pr)}`] : []),
     ...pr.priorityChanges.map(
-      (c) => `  priority ${priorityLabel(c.from)} → ${priorityLabel(c.to)} at ${c.at}${c.by ? ` by ${c.by}` : ""}`,
+      (c) =>
+        `  priority ${priorityLabel(c.from)} → ${priorityLabel(c.to)} at ${c.at}${c.by ? ` by ${c.by}` : ""}`,
     ),
   ];
 }

@@ -16,8 +16,7 @@ export function priorityEndpoint(up: Upstreams): Endpoint {
     method: "post",
     path: "/setPullRequestPriority",
     operationId: "setPullRequestPriority",
-    summary:
-      `Change the priority of a PR in the queue (${PRIORITY_RULE}); it keeps the time it joined the line, so FIFO within a level holds, and a PR already under test keeps its place and run`,
+    summary: `Change the priority of a PR in the queue (${PRIORITY_RULE}); it keeps the time it joined the line, so FIFO within a level holds, and a PR already under test keeps its place and run`,
     tag: "Merge queue",
     access: "org",
     input: setPullRequestPriorityRequest,
