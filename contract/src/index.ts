@@ -6,3 +6,5 @@ export * from "./pull-ref-pattern.js";
 export * from "./merge-queue-job-name.js";
 export * from "./repository.js";
 export * from "./http/priority-input.js";
+export * from "./run-outcome.js";
+export * from "./run-kind.js";

@@ -38,7 +38,7 @@ describe("runCommand", () => {
   it("passes when the command exits 0, in the given directory", async () => {
     await writeFile(join(dir, "marker.txt"), "here\n");
     const result = await runCommand({ command: "cat marker.txt && echo done", cwd: dir, timeoutMs: 10_000 });
-    expect(result.outcome).to.equal("passed");
+    expect(result.outcome).to.equal("PASSED");
     expect(result.exitCode).to.equal(0);
     expect(result.outputTail).to.equal("here\ndone\n");
     expect(result.durationMs).to.be.a("number").and.at.least(0);
@@ -50,7 +50,7 @@ describe("runCommand", () => {
       cwd: dir,
       timeoutMs: 10_000,
     });
-    expect(result).to.include({ outcome: "failed", exitCode: 3 });
+    expect(result).to.include({ outcome: "FAILED", exitCode: 3 });
     expect(result.outputTail).to.contain("assertion failed");
   });
 
@@ -61,7 +61,7 @@ describe("runCommand", () => {
       timeoutMs: 300,
       killGraceMs: 200,
     });
-    expect(result).to.include({ outcome: "timed_out", exitCode: null });
+    expect(result).to.include({ outcome: "TIMED_OUT", exitCode: null });
     expect(result.durationMs).to.be.below(10_000);
     const sleeper = Number((await readFile(join(dir, "sleeper.pid"), "utf8")).trim());
     expect(await diesSoon(sleeper), `sleep ${sleeper} still running`).to.be.true;
@@ -97,7 +97,7 @@ describe("runCommand", () => {
       timeoutMs: 200,
       killGraceMs: 200,
     });
-    expect(result.outcome).to.equal("timed_out");
+    expect(result.outcome).to.equal("TIMED_OUT");
   });
 
   it("kills background processes a passing command left behind", async () => {
@@ -106,7 +106,7 @@ describe("runCommand", () => {
       cwd: dir,
       timeoutMs: 10_000,
     });
-    expect(result.outcome).to.equal("passed");
+    expect(result.outcome).to.equal("PASSED");
     const pid = Number((await readFile(join(dir, "bg.pid"), "utf8")).trim());
     expect(await diesSoon(pid), `sleep ${pid} still running`).to.be.true;
   });
@@ -137,7 +137,7 @@ describe("runCommand", () => {
       timeoutMs: 10_000,
       junitGlobs: ["*.xml"],
     });
-    expect(failed.outcome).to.equal("failed");
+    expect(failed.outcome).to.equal("FAILED");
     expect(failed.junitFiles.map((f) => f.path)).to.deep.equal(["junit.xml"]);
 
     const none = await runCommand({

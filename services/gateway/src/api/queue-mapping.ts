@@ -9,7 +9,7 @@ import {
   type TestingDetails,
 } from "@mainline/proto/queue";
 import type { QueueRef } from "@mainline/proto/common";
-import { priorityValueOf, type PriorityName } from "@mainline/contract";
+import { type PriorityName, priorityValueOf, runKindOf, type TestRunStatus } from "@mainline/contract";
 import { notReadyReason } from "./not-ready-reason.js";
 import type { LinkResolver } from "./public-links.js";
 import type { RepoInput } from "./schemas/common.js";
@@ -98,7 +98,7 @@ export function queueToJson(q: Queue) {
     enqueuedPullRequests: q.enqueuedPullRequests.map(enqueuedToJson),
     testRunsInFlight: q.activeTestRuns.map((run) => ({
       id: run.testRunId,
-      kind: run.isBisection ? ("bisection" as const) : ("main" as const),
+      kind: runKindOf(run.isBisection),
       prNumbers: run.prNumbers,
       testBranch: run.testBranch,
       testBranchSha: run.testBranchSha,
@@ -166,7 +166,7 @@ export function testingDetailsToJson(d: TestingDetails, link: LinkResolver = (ur
     testBranch: d.testBranch,
     testBranchSha: d.testBranchSha,
     createdAt: iso(d.createdAt),
-    status: nameOf(d.status) as "IN_PROGRESS" | "FAILED" | "CANCELLED" | "SUCCEEDED",
+    status: nameOf(d.status) as TestRunStatus,
     statusChecks: d.statusChecks.map((s) => ({ context: s.context, url: link(s.url), state: s.state })),
     testedPullRequests: d.testedPullRequests.map((p) => ({
       prNumber: p.prNumber,

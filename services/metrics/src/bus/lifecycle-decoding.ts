@@ -1,9 +1,6 @@
+import { runKindOfWire } from "@mainline/contract";
 import type { TestStatusChanged } from "@mainline/proto/flaky";
-import {
-  TestRunKind,
-  type PullRequestLifecycleEvent,
-  type TestRunLifecycleEvent,
-} from "@mainline/proto/queue";
+import type { PullRequestLifecycleEvent, TestRunLifecycleEvent } from "@mainline/proto/queue";
 import type { RepoRef } from "@mainline/proto/common";
 import type {
   PullRequestState as DomainState,
@@ -48,7 +45,7 @@ export function testRunFactOf(event: TestRunLifecycleEvent): TestRunFact | undef
     type,
     queue: queueOf(event.queue.org, event.queue.repo, event.queue.targetBranch),
     runId: event.testRunId,
-    kind: event.kind === TestRunKind.BISECTION ? "bisection" : "main",
+    kind: runKindOfWire(event.kind),
     testedPrs: [...event.testedPrNumbers],
     outcome: (lowerWordOf(event.outcome) satisfies DomainOutcome | undefined) ?? null,
     startedAt: event.startedAt?.getTime() ?? null,

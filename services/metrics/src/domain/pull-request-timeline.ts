@@ -1,3 +1,4 @@
+import { runKindOf } from "@mainline/contract";
 import { ObservationList, seconds, type Observation } from "./observation.js";
 import type { QueueIdentity } from "./queue-identity.js";
 
@@ -76,7 +77,7 @@ export function advanceTimeline(
   event: PullRequestTransition,
 ): TimelineStep {
   if (current?.lastEventId === event.eventId) return { timeline: current, changed: false, observations: [] };
-  const queueType = event.isBisection ? "bisection" : "main";
+  const queueType = runKindOf(event.isBisection);
   const observe = new ObservationList(event.eventId, event.queue, event.at);
   if (isTerminal(event.to)) observe.add("pr_conclusion", queueType, 1, CONCLUSIONS[event.to]);
   if (event.from === "TESTING" && event.to === "PENDING") observe.add("pr_restart", queueType, 1);

@@ -1,6 +1,7 @@
+import type { RunKind } from "@mainline/contract";
 import type { FailureReason } from "./reasons.js";
 
-export type TestRunKind = "main" | "bisection";
+export type TestRunKind = RunKind;
 export type TestRunStatus = "RUNNING" | "PASSED" | "FAILED";
 
 /**
@@ -26,7 +27,7 @@ export interface TestRun {
  * BUILD_FAILED: the projected branch could not be built for a reason other than a conflict (a ref missing on
  * the remote, a remote git could not fetch): no test ran, so it must not read as failed tests.
  */
-export type TestRunOutcome = "PASSED" | "FAILED" | "TIMED_OUT" | "MERGE_CONFLICT" | "BUILD_FAILED";
+export type { RunOutcome as TestRunOutcome } from "@mainline/contract";
 
 export function containsAny(run: TestRun, prs: ReadonlySet<number>): boolean {
   return run.prs.some((p) => prs.has(p)) || run.base.some((p) => prs.has(p));

@@ -1,6 +1,8 @@
 import type { Collection, Store } from "@mainline/kit/store/index";
 
-export type TestRunRecordStatus = "IN_PROGRESS" | "FAILED" | "CANCELLED" | "SUCCEEDED";
+import type { TestRunStatus } from "@mainline/contract";
+
+export type TestRunRecordStatus = TestRunStatus;
 
 /** An external CI's verdict on a run, as reported through the API. */
 export interface TestRunReport {

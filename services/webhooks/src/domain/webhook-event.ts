@@ -1,3 +1,4 @@
+import { runKindOfWire } from "@mainline/contract";
 import type {
   BatchLifecycleEvent,
   PullRequestLifecycleEvent,
@@ -8,7 +9,6 @@ import {
   PullRequestEventType,
   PullRequestState,
   TestRunEventType,
-  TestRunKind,
 } from "@mainline/proto/queue";
 import { TestStatus, type TestStatusChanged } from "@mainline/proto/flaky";
 import type { RepoRef } from "@mainline/proto/common";
@@ -97,7 +97,7 @@ export function testRunWebhookEvent(event: TestRunLifecycleEvent): WebhookEvent 
       repository: repositoryOf(event.queue.repo),
       target_branch: event.queue.targetBranch,
       test_run_id: event.testRunId,
-      kind: event.kind === TestRunKind.BISECTION ? "bisection" : "main",
+      kind: runKindOfWire(event.kind),
       test_branch: event.testBranch || null,
       pr_numbers: [...event.prNumbers],
       tested_pr_numbers: [...event.testedPrNumbers],

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { priorityInput, PRIORITY_RANGE } from "@mainline/contract";
+import { priorityInput, PRIORITY_RANGE, TEST_RUN_STATUSES } from "@mainline/contract";
 import { isoDateTime, prNumber, repoSchema, targetBranch, upperEnum } from "./common.js";
 import { boundedText, branchName, identifier, intInRange, LIMITS, RANGES } from "./limits.js";
 
@@ -271,7 +271,7 @@ export const testingDetailsResponse = z.object({
   testBranch: z.string(),
   testBranchSha: z.string(),
   createdAt: isoDateTime,
-  status: z.enum(["IN_PROGRESS", "FAILED", "CANCELLED", "SUCCEEDED"]),
+  status: z.enum(TEST_RUN_STATUSES),
   statusChecks: z.array(z.object({ context: z.string(), url: z.string(), state: z.string() })),
   testedPullRequests: z.array(z.object({ prNumber: z.int(), prUrl: z.string(), title: z.string() })),
   impactedTargets: z.union([z.literal("ALL"), z.array(z.string())]),
