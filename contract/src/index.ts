@@ -8,3 +8,6 @@ export * from "./repository.js";
 export * from "./http/priority-input.js";
 export * from "./run-outcome.js";
 export * from "./run-kind.js";
+export * from "./pull-request-state.js";
+export * from "./batch-status.js";
+export * from "./queue-state.js";

@@ -9,11 +9,18 @@ import {
   type TestingDetails,
 } from "@mainline/proto/queue";
 import type { QueueRef } from "@mainline/proto/common";
-import { type PriorityName, priorityValueOf, runKindOf, type TestRunStatus } from "@mainline/contract";
+import {
+  isBatchStatus,
+  priorityValueOf,
+  runKindOf,
+  type PriorityName,
+  type PullRequestState as PullRequestStateName,
+  type QueueState,
+  type TestRunStatus,
+} from "@mainline/contract";
 import { notReadyReason } from "./not-ready-reason.js";
 import type { LinkResolver } from "./public-links.js";
 import type { RepoInput } from "./schemas/common.js";
-import type { PR_STATES, QUEUE_STATES } from "./schemas/merge-queue.js";
 
 /**
  * Between the REST shapes (compat-notes: camelCase, UPPERCASE states) and the gRPC messages. Enum values are the
@@ -46,30 +53,14 @@ export function enqueuedToJson(pr: EnqueuedPullRequest) {
     prAuthor: pr.prAuthor,
     ...(pr.testRunId ? { testRunId: pr.testRunId } : {}),
     ...(pr.batchId ? { batchId: pr.batchId } : {}),
-    ...(pr.batchStatus && BATCH_STATUSES.has(pr.batchStatus)
-      ? { batchStatus: pr.batchStatus as BatchStatusName }
-      : {}),
+    ...(pr.batchStatus && isBatchStatus(pr.batchStatus) ? { batchStatus: pr.batchStatus } : {}),
     ...(pr.lane ? { lane: pr.lane } : {}),
   };
 }
 
-const BATCH_STATUSES: ReadonlySet<string> = new Set<BatchStatusName>([
-  "FORMING",
-  "QUEUED",
-  "TESTING",
-  "PASSED",
-  "PENDING_FAILURE",
-  "BISECTING",
-  "MERGING",
-] as const);
-type BatchStatusName =
-  "FORMING" | "QUEUED" | "TESTING" | "PASSED" | "PENDING_FAILURE" | "BISECTING" | "MERGING";
-
-type PullRequestStateName = (typeof PR_STATES)[number];
-
 export function queueSettingsToJson(q: Queue) {
   return {
-    state: nameOf(q.state) as (typeof QUEUE_STATES)[number],
+    state: nameOf(q.state) as QueueState,
     branch: q.ref?.targetBranch ?? "",
     concurrency: q.concurrency,
     testingTimeoutMinutes: q.testingTimeoutMinutes,

@@ -1,10 +1,15 @@
-import { runKindOf } from "@mainline/contract";
+import {
+  runKindOf,
+  type LivePullRequestState,
+  type PullRequestState,
+  type TerminalPullRequestState,
+} from "@mainline/contract";
 import { ObservationList, seconds, type Observation } from "./observation.js";
 import type { QueueIdentity } from "./queue-identity.js";
 
-export type LiveState = "NOT_READY" | "PENDING" | "TESTING" | "TESTS_PASSED" | "PENDING_FAILURE";
-export type TerminalState = "MERGED" | "FAILED" | "CANCELLED";
-export type PullRequestState = LiveState | TerminalState;
+export type LiveState = LivePullRequestState;
+export type TerminalState = TerminalPullRequestState;
+export type { PullRequestState };
 
 const CONCLUSIONS: Record<TerminalState, string> = {
   MERGED: "merged",

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { priorityInput, PRIORITY_RANGE, TEST_RUN_STATUSES } from "@mainline/contract";
+import {
+  BATCH_STATUSES,
+  PR_STATES,
+  priorityInput,
+  PRIORITY_RANGE,
+  QUEUE_STATES,
+  TEST_RUN_STATUSES,
+} from "@mainline/contract";
 import { isoDateTime, prNumber, repoSchema, targetBranch, upperEnum } from "./common.js";
 import { boundedText, branchName, identifier, intInRange, LIMITS, RANGES } from "./limits.js";
 
@@ -79,7 +86,7 @@ export const testingDetailsRequest = z.object({
   testRunId: identifier("a test run id, from getQueue"),
 });
 
-export const QUEUE_STATES = ["RUNNING", "PAUSED", "DRAINING", "SWITCHING_MODES"] as const;
+export { QUEUE_STATES };
 export const MODES = ["SINGLE", "PARALLEL"] as const;
 export const MERGE_METHODS = ["MERGE_COMMIT", "SQUASH", "REBASE"] as const;
 export const DIRECT_MERGE_MODES = ["OFF", "ALWAYS"] as const;
@@ -129,16 +136,7 @@ export const updateQueueRequest = z.object({
     .optional(),
 });
 
-export const PR_STATES = [
-  "NOT_READY",
-  "PENDING",
-  "TESTING",
-  "TESTS_PASSED",
-  "MERGED",
-  "FAILED",
-  "CANCELLED",
-  "PENDING_FAILURE",
-] as const;
+export { PR_STATES };
 
 const prFacts = {
   prNumber: z.int(),
@@ -163,7 +161,7 @@ export const enqueuedPullRequest = z.object({
   /** Ours (getQueue only): the batch the planner put the PR in, its status and its lane; absent until batched. */
   batchId: z.string().optional().describe("The batch the planner put the PR in; absent until it is in one"),
   batchStatus: z
-    .enum(["FORMING", "QUEUED", "TESTING", "PASSED", "PENDING_FAILURE", "BISECTING", "MERGING"])
+    .enum(BATCH_STATUSES)
     .optional()
     .describe("The batch's status: FORMING and QUEUED batches are planned and wait for a test slot"),
   lane: z
