@@ -31,11 +31,9 @@ export type CreatedWebhookSubscription = z.infer<typeof createdSubscriptionRespo
 export type WebhookDelivery = z.infer<typeof deliveryResponse>;
 export type PullRequestEvent = GatewayPullRequestEvent;
 
-export interface RepositoryRef {
-  host: string;
-  owner: string;
-  name: string;
-}
+import type { RepositoryRef } from "@mainline/contract";
+
+export type { RepositoryRef };
 
 export interface QueueKey {
   repo: RepositoryRef;
