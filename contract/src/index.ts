@@ -11,3 +11,6 @@ export * from "./run-kind.js";
 export * from "./pull-request-state.js";
 export * from "./batch-status.js";
 export * from "./queue-state.js";
+export * from "./limits.js";
+export * from "./queue-settings.js";
+export * from "./flaky-settings.js";

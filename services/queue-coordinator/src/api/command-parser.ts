@@ -1,5 +1,16 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
-import { DEFAULT_PULL_REF_PATTERN, PRIORITY_RULE, readPriority } from "@mainline/contract";
+import {
+  BATCHING_MODES,
+  DEFAULT_PULL_REF_PATTERN,
+  DIRECT_MERGE_MODES,
+  MERGE_METHODS,
+  OPTIMIZATION_MODES,
+  PRIORITY_RULE,
+  QUEUE_MODES,
+  QUEUE_SETTING_RANGES,
+  readPriority,
+  type QueueIntegerSetting,
+} from "@mainline/contract";
 import type { RepoRef } from "@mainline/proto/common";
 import {
   HostPullRequestState,
@@ -65,14 +76,19 @@ export function parseImpactedTargets(sha: unknown, targets: unknown): ImpactedTa
 }
 
 const SETTING_WORDS = {
-  mode: ["SINGLE", "PARALLEL"],
-  mergeMethod: ["MERGE_COMMIT", "SQUASH", "REBASE"],
-  directMergeMode: ["OFF", "ALWAYS"],
-  optimizationMode: ["OFF", "BISECTION_SKIP_REDUNDANT_TESTS"],
-  batchingMode: ["FIXED", "ADAPTIVE"],
+  mode: QUEUE_MODES,
+  mergeMethod: MERGE_METHODS,
+  directMergeMode: DIRECT_MERGE_MODES,
+  optimizationMode: OPTIMIZATION_MODES,
+  batchingMode: BATCHING_MODES,
 } as const satisfies { [K in keyof QueueSettings]?: readonly QueueSettings[K][] };
-const POSITIVE_INTS = ["concurrency", "batchingMaxWaitTimeMinutes", "batchingMinSize"] as const;
-const NON_NEGATIVE_INTS = ["testingTimeoutMinutes", "pendingFailureDepth"] as const;
+const INTEGER_SETTINGS = [
+  "concurrency",
+  "batchingMaxWaitTimeMinutes",
+  "batchingMinSize",
+  "testingTimeoutMinutes",
+  "pendingFailureDepth",
+] as const;
 const BOOLEANS = [
   "canOptimisticallyMerge",
   "batch",
@@ -80,7 +96,6 @@ const BOOLEANS = [
   "commandsEnabled",
   "statusCheckEnabled",
 ] as const;
-const MAX_SETTING_INT = 1_000_000;
 
 function upperWord<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
   const upper = typeof value === "string" ? value.toUpperCase() : value;
@@ -88,10 +103,13 @@ function upperWord<T extends string>(field: string, value: unknown, allowed: rea
   throw new InvalidArgumentError(field, `must be one of ${allowed.join(", ")}`);
 }
 
-function settingInteger(field: string, value: unknown, min: number): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > MAX_SETTING_INT) {
+/** The contract's range, the gateway's: one value, one rule. */
+function settingInteger(field: QueueIntegerSetting, value: unknown): number {
+  const [min, max] = QUEUE_SETTING_RANGES[field];
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
     throw new InvalidArgumentError(field, `must be an integer >= ${min}`);
   }
+  if (value > max) throw new InvalidArgumentError(field, `must be at most ${max}`);
   return value;
 }
 
@@ -112,15 +130,13 @@ export function parseSettingsPatch(input: Readonly<Record<string, unknown>>): Qu
     } else if (field in SETTING_WORDS) {
       const key = field as keyof typeof SETTING_WORDS;
       set[key] = upperWord<string>(field, value, SETTING_WORDS[key]);
-    } else if ((POSITIVE_INTS as readonly string[]).includes(field)) {
-      set[field] = settingInteger(field, value, 1);
-    } else if ((NON_NEGATIVE_INTS as readonly string[]).includes(field)) {
-      set[field] = settingInteger(field, value, 0);
+    } else if ((INTEGER_SETTINGS as readonly string[]).includes(field)) {
+      set[field] = settingInteger(field as QueueIntegerSetting, value);
     } else if ((BOOLEANS as readonly string[]).includes(field)) {
       if (typeof value !== "boolean") throw new InvalidArgumentError(field, "must be a boolean");
       set[field] = value;
     } else if (field === "bisectionConcurrency") {
-      patch.bisectionConcurrency = value === null ? null : settingInteger(field, value, 1);
+      patch.bisectionConcurrency = value === null ? null : settingInteger(field, value);
     } else if (field === "requiredStatuses") {
       if (!Array.isArray(value) || !value.every((s) => typeof s === "string" && s.length > 0)) {
         throw new InvalidArgumentError(field, "must be a list of non-empty strings");

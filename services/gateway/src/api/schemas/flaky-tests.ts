@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FLAKY_SETTING_RANGES, type FlakyIntegerSetting } from "@mainline/contract";
 import { prNumber, repoSchema, upperEnum } from "./common.js";
 import { boundedText, identifier, LIMITS } from "./limits.js";
 
@@ -130,7 +131,14 @@ const ratio = z
   .number({ error: "must be a number" })
   .gt(0, "must be greater than 0")
   .max(1, "must be at most 1");
-const hours = z.int({ error: "must be an integer (hours)" }).min(1, "must be at least 1");
+/** A flaky-rule setting within the contract's range: the 400 names the bound it crossed. */
+const flakySetting = (name: FlakyIntegerSetting, unit = "") => {
+  const [min, max] = FLAKY_SETTING_RANGES[name];
+  return z
+    .int({ error: `must be an integer${unit}` })
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}${unit}`);
+};
 
 export const repositorySettings = z.object({
   quarantining_enabled: z.boolean(),
@@ -149,14 +157,11 @@ export const updateRepositorySettingsRequest = z
     quarantining_enabled: z.boolean({ error: "must be a boolean" }).optional(),
     auto_quarantine_enabled: z.boolean({ error: "must be a boolean" }).optional(),
     flaky_failure_rate_threshold: ratio.optional(),
-    min_runs: z.int({ error: "must be an integer" }).min(1, "must be at least 1").optional(),
-    rate_window_hours: hours.optional(),
-    recovery_window_hours: hours.optional(),
+    min_runs: flakySetting("min_runs").optional(),
+    rate_window_hours: flakySetting("rate_window_hours", " (hours)").optional(),
+    recovery_window_hours: flakySetting("recovery_window_hours", " (hours)").optional(),
     default_branch: text("branch whose failures count toward broken").optional(),
-    broken_after_consecutive_failures: z
-      .int({ error: "must be an integer" })
-      .min(2, "must be at least 2")
-      .optional(),
+    broken_after_consecutive_failures: flakySetting("broken_after_consecutive_failures").optional(),
   })
   .strict();
 

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import {
   BATCH_STATUSES,
+  BATCHING_MODES,
+  DIRECT_MERGE_MODES,
+  MAX_REQUIRED_STATUSES,
+  MERGE_METHODS,
+  OPTIMIZATION_MODES,
+  QUEUE_MODES,
   PR_STATES,
   priorityInput,
   PRIORITY_RANGE,
@@ -87,12 +93,8 @@ export const testingDetailsRequest = z.object({
 });
 
 export { QUEUE_STATES };
-export const MODES = ["SINGLE", "PARALLEL"] as const;
-export const MERGE_METHODS = ["MERGE_COMMIT", "SQUASH", "REBASE"] as const;
-export const DIRECT_MERGE_MODES = ["OFF", "ALWAYS"] as const;
-export const OPTIMIZATION_MODES = ["OFF", "BISECTION_SKIP_REDUNDANT_TESTS"] as const;
-/** Ours, beyond compat-notes: FIXED fills batches to batchingMinSize; ADAPTIVE sizes each batch from the load. */
-export const BATCHING_MODES = ["FIXED", "ADAPTIVE"] as const;
+export const MODES = QUEUE_MODES;
+export { BATCHING_MODES, DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES };
 
 const setting = (name: keyof typeof RANGES) => {
   const [min, max] = RANGES[name];
@@ -112,7 +114,10 @@ export const queueSettings = {
   batchingMinSize: setting("batchingMinSize"),
   batchingMode: upperEnum(BATCHING_MODES).optional(),
   bisectionConcurrency: setting("bisectionConcurrency"),
-  requiredStatuses: z.array(statusName).max(100, "must hold at most 100 status names").optional(),
+  requiredStatuses: z
+    .array(statusName)
+    .max(MAX_REQUIRED_STATUSES, `must hold at most ${MAX_REQUIRED_STATUSES} status names`)
+    .optional(),
   mergeMethod: upperEnum(MERGE_METHODS).optional(),
   commentsEnabled: z.boolean().optional(),
   commandsEnabled: z.boolean().optional(),
