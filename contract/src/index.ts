@@ -14,3 +14,7 @@ export * from "./queue-state.js";
 export * from "./limits.js";
 export * from "./queue-settings.js";
 export * from "./flaky-settings.js";
+export * from "./http/merge-queue-responses.js";
+export * from "./http/flaky-responses.js";
+export * from "./http/webhook-responses.js";
+export type * from "./http/response-types.js";

@@ -1,5 +1,10 @@
 import { useState } from "preact/hooks";
-import { DEFAULT_PRIORITY_NAME, PRIORITY_NAMES, priorityNameOfValue } from "@mainline/contract";
+import {
+  DEFAULT_PRIORITY_NAME,
+  PRIORITY_NAMES,
+  priorityNameOfValue,
+  type PriorityChanged,
+} from "@mainline/contract";
 import { api, type RepoRef } from "../api.js";
 
 /**
@@ -18,7 +23,7 @@ export function PriorityForm(props: {
   const submit = async (event: Event) => {
     event.preventDefault();
     try {
-      const answer = await api<{ priorityName: string; priorityValue: number }>("/setPullRequestPriority", {
+      const answer = await api<PriorityChanged>("/setPullRequestPriority", {
         repo: props.repo,
         targetBranch: props.branch,
         pr: { number: props.pr },

@@ -1,22 +1,9 @@
 import { useState } from "preact/hooks";
+import type { TestDetails } from "@mainline/contract";
 import { api, parseRepoKey, type SessionInfo } from "../api.js";
 import { percent, stateClass } from "../format.js";
 import { useLive } from "../live.js";
-import { quarantineText, type FailingTest } from "./flaky-tests.js";
-
-interface RecentRun {
-  at: string;
-  outcome: "passed" | "failed" | "flaky";
-  context: string;
-  branch: string;
-  commit_sha: string;
-  pr_number?: number;
-}
-
-interface TestDetails {
-  test: FailingTest;
-  recent_runs: RecentRun[];
-}
+import { quarantineText } from "./flaky-tests.js";
 
 const CONTEXTS: Record<string, string> = { CI: "CI", MERGE_QUEUE: "merge queue", BISECTION: "bisection" };
 
