@@ -18,3 +18,5 @@ export * from "./http/merge-queue-responses.js";
 export * from "./http/flaky-responses.js";
 export * from "./http/webhook-responses.js";
 export type * from "./http/response-types.js";
+export * from "./wire-words.js";
+export * from "./webhook-event-types.js";

@@ -30,3 +30,14 @@ export type QueueIntegerSetting = keyof typeof QUEUE_SETTING_RANGES;
 
 /** Most required status names one queue may list. */
 export const MAX_REQUIRED_STATUSES = 100;
+
+/** GitHub's `merge_method` (the REST API's merge call) for each of ours. */
+const GITHUB_MERGE_METHODS = {
+  MERGE_COMMIT: "merge",
+  SQUASH: "squash",
+  REBASE: "rebase",
+} as const satisfies Record<MergeMethod, string>;
+
+export function githubMergeMethod(method: MergeMethod): (typeof GITHUB_MERGE_METHODS)[MergeMethod] {
+  return GITHUB_MERGE_METHODS[method];
+}

@@ -5,7 +5,9 @@ import { percent, stateClass } from "../format.js";
 import { useLive } from "../live.js";
 import { quarantineText } from "./flaky-tests.js";
 
-const CONTEXTS: Record<string, string> = { CI: "CI", MERGE_QUEUE: "merge queue", BISECTION: "bisection" };
+/** A result context as people read it: "CI", "merge queue", "bisection". */
+const contextLabel = (context: string): string =>
+  context === "CI" ? context : context.toLowerCase().replaceAll("_", " ");
 
 const OVERRIDES = [
   ["NONE", "Automatic (the repository's rules decide)"],
@@ -123,7 +125,7 @@ export function TestPage({
                       <span class={stateClass(r.outcome)}>{r.outcome}</span>
                     </td>
                     <td data-label="Where">
-                      {CONTEXTS[r.context] ?? r.context} · {r.branch || "—"}
+                      {contextLabel(r.context)} · {r.branch || "—"}
                       {r.pr_number !== undefined && ` · PR #${r.pr_number}`}
                     </td>
                     <td data-label="Commit">

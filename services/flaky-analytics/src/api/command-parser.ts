@@ -3,9 +3,10 @@ import type { RepoRef } from "@mainline/proto/common";
 import {
   FLAKY_SETTING_RANGES,
   integerRangeRule,
-  isIntegerIn,
-  MAX_TARGET_BRANCH_SAMPLE,
   type IntRange,
+  isIntegerIn,
+  lowerCaseWord,
+  MAX_TARGET_BRANCH_SAMPLE,
 } from "@mainline/contract";
 import {
   QuarantineOverride as WireOverride,
@@ -55,7 +56,7 @@ export function contextOf(context: ResultContext): RunContext {
     context === ResultContext.MERGE_QUEUE ||
     context === ResultContext.BISECTION
   )
-    return context.toLowerCase() as RunContext;
+    return lowerCaseWord(context);
   throw new InvalidArgumentError("context", "must be ci, merge_queue or bisection");
 }
 

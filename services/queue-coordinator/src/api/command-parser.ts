@@ -8,8 +8,10 @@ import {
   PRIORITY_RULE,
   QUEUE_MODES,
   QUEUE_SETTING_RANGES,
-  readPriority,
   type QueueIntegerSetting,
+  readPriority,
+  wireWord,
+  type WireWord,
 } from "@mainline/contract";
 import type { RepoRef } from "@mainline/proto/common";
 import {
@@ -218,8 +220,8 @@ function required(field: string, value: string): string {
 }
 
 /** A wire enum's value is the domain's word (string enums); UNSPECIFIED, or a value this build does not know, is none. */
-function wordOf<E extends string>(value: E | undefined): E | undefined {
-  return value === undefined || value === "UNSPECIFIED" || value === "UNRECOGNIZED" ? undefined : value;
+function wordOf<E extends string>(value: E | undefined): WireWord<E> | undefined {
+  return value === undefined ? undefined : wireWord(value);
 }
 
 export function parseSubmit(req: SubmitPullRequestRequest): SubmitCommand {
