@@ -1,11 +1,7 @@
 import { upperCaseWord } from "@mainline/contract";
 import { QuarantineOverride, ResultContext, TestStatus } from "@mainline/proto/flaky";
 import type { FailingTest, RecentTestRun, RepositorySettings } from "@mainline/proto/flaky";
-import type {
-  QuarantineOverride as DomainOverride,
-  RecentRun,
-  TestStatusValue,
-} from "../domain/index.js";
+import type { QuarantineOverride as DomainOverride, RecentRun, TestStatusValue } from "../domain/index.js";
 import type { FailingTestRecord } from "../app/failing-test-record.js";
 import type { RepositorySettingsView } from "../app/repository-admin.js";
 
