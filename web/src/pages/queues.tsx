@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { QueueList, QueueSummary } from "@mainline/contract";
+import { type QueueList, type QueueSummary, type RequestableQueueState } from "@mainline/contract";
 import { api, repoKey } from "../api.js";
 import { stateClass } from "../format.js";
 import { useLive } from "../live.js";
@@ -8,7 +8,7 @@ import { queueHref } from "../router.js";
 /** Pause, resume, drain: one updateQueue call each; the list re-reads on the queue event that follows. */
 function QueueActions({ q }: { q: QueueSummary }) {
   const [error, setError] = useState<string>();
-  const set = (state: "RUNNING" | "PAUSED" | "DRAINING") =>
+  const set = (state: RequestableQueueState) =>
     api("/updateQueue", { repo: q.repo, targetBranch: q.branch, state }).then(
       () => setError(undefined),
       (e: Error) => setError(e.message),

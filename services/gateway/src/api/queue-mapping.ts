@@ -10,16 +10,17 @@ import {
 } from "@mainline/proto/queue";
 import type { QueueRef } from "@mainline/proto/common";
 import {
-  isBatchStatus,
-  priorityValueOf,
-  runKindOf,
   type DirectMergeMode,
+  type GitHubMergeability as GitHubMergeabilityName,
+  isBatchStatus,
   type MergeMethod,
   type OptimizationMode,
   type PriorityName,
-  type QueueMode,
+  priorityValueOf,
   type PullRequestState as PullRequestStateName,
+  type QueueMode,
   type QueueState,
+  runKindOf,
   type TestRunStatus,
 } from "@mainline/contract";
 import { notReadyReason } from "./not-ready-reason.js";
@@ -118,8 +119,9 @@ export function submittedToJson(
       hasImpactedTargets: readiness?.hasImpactedTargets ?? false,
       requiresImpactedTargets: readiness?.requiresImpactedTargets ?? false,
       doesBaseBranchMatch: readiness?.doesBaseBranchMatch ?? false,
-      gitHubMergeability: nameOf(readiness?.gitHubMergeability ?? GitHubMergeability.UNSPECIFIED) as
-        "MERGEABLE" | "NOT_MERGEABLE" | "IN_PROGRESS" | "UNSPECIFIED",
+      gitHubMergeability: nameOf(
+        readiness?.gitHubMergeability ?? GitHubMergeability.UNSPECIFIED,
+      ) as GitHubMergeabilityName,
       ...(reason ? { reason } : {}),
     },
     priorityValue: pr.priorityValue,

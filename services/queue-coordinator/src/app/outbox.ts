@@ -1,4 +1,4 @@
-import { wireRunKind } from "@mainline/contract";
+import { type RunKind, wireRunKind } from "@mainline/contract";
 import type { JetStreamClient } from "nats";
 import { captureTraceCarrier, publish, type MessageCodec, type TraceCarrier } from "@mainline/kit/bus/index";
 import { SUBJECTS } from "@mainline/kit/streams/index";
@@ -346,7 +346,7 @@ export class OutboxBuilder {
   private lifecycle(
     type: TestRunEventType,
     runId: string,
-    kind: "main" | "bisection",
+    kind: RunKind,
     prs: number[],
     tested: number[] = [],
     extra: { testBranch?: string; reason?: string } = {},
@@ -372,7 +372,7 @@ export class OutboxBuilder {
   /** A finished run, reported to the metrics service. */
   runFinished(
     runId: string,
-    kind: "main" | "bisection",
+    kind: RunKind,
     prs: number[],
     outcome: TestRunOutcome,
     startedAt: Date | undefined,

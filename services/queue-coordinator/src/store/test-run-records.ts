@@ -1,6 +1,6 @@
 import type { Collection, Store } from "@mainline/kit/store/index";
 
-import type { TestRunStatus } from "@mainline/contract";
+import { type RunKind, type TestRunStatus } from "@mainline/contract";
 
 export type TestRunRecordStatus = TestRunStatus;
 
@@ -18,7 +18,7 @@ export interface TestRunRecord {
   _id: string;
   queueKey: string;
   runId: string;
-  kind: "main" | "bisection";
+  kind: RunKind;
   /** Run by the batch-runner (true), or reported by an external CI through the API only (false). */
   viaRunner: boolean;
   prs: number[];

@@ -1,5 +1,6 @@
 import {
   lowerCaseWord,
+  type RecentRunOutcome,
   type ResultContext as ApiResultContext,
   type TestStatus as ApiTestStatus,
 } from "@mainline/contract";
@@ -226,7 +227,7 @@ export function flakyTestEndpoints(up: Upstreams): Endpoint[] {
           test: failingTestToJson(response.test),
           recent_runs: response.recentRuns.map((run) => ({
             at: (run.at ?? new Date(0)).toISOString(),
-            outcome: run.outcome as "passed" | "failed" | "flaky",
+            outcome: run.outcome as RecentRunOutcome,
             context: contextName(run.context),
             branch: run.branch,
             commit_sha: run.commitSha,
