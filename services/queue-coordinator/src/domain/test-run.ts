@@ -1,8 +1,9 @@
-import type { RunKind } from "@mainline/contract";
+import type { PassOrFail, RunKind } from "@mainline/contract";
 import type { FailureReason } from "./reasons.js";
 
 export type TestRunKind = RunKind;
-export type TestRunStatus = "RUNNING" | "PASSED" | "FAILED";
+/** A run in the planner: running, or ended as the contract says a pass or a fail (other outcomes fail it). */
+export type TestRunStatus = "RUNNING" | PassOrFail;
 
 /**
  * One CI run of a projected branch: the target, then `base` (the dependent PRs ahead, in
