@@ -14,6 +14,7 @@ ENV CI=true npm_config_update_notifier=false npm_config_fund=false npm_config_au
 # Manifests first, so the npm ci layer is reused until a package.json or the lock file changes.
 COPY package.json package-lock.json ./
 COPY proto/package.json proto/
+COPY contract/package.json contract/
 COPY services/kit/package.json services/kit/
 COPY services/gateway/package.json services/gateway/
 COPY services/queue-coordinator/package.json services/queue-coordinator/
@@ -32,7 +33,7 @@ RUN npx tsc -b && npm run -w @mainline/web build && node tools/scripts/build-cli
 RUN npm prune --omit=dev \
  && mkdir -p /out \
  && cp -a package.json node_modules /out/ \
- && for ws in proto services/kit services/gateway services/queue-coordinator services/batch-runner \
+ && for ws in proto contract services/kit services/gateway services/queue-coordinator services/batch-runner \
       services/flaky-analytics services/metrics services/webhooks; do \
       mkdir -p "/out/$ws/dist" && cp -a "$ws/package.json" "/out/$ws/" && cp -a "$ws/dist/src" "/out/$ws/dist/"; \
     done \

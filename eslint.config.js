@@ -4,6 +4,8 @@ import path from "node:path";
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+import { vocabularyInContract } from "./contract/lint/vocabulary-in-contract.mjs";
+
 /** Node's modules by their bare names (`fs`, `child_process/...`); hashing and address arithmetic are not I/O. */
 const NODE_IO_MODULES = builtinModules.filter((m) => !m.startsWith("_") && m !== "crypto" && m !== "net");
 
@@ -69,12 +71,13 @@ export default tseslint.config(
     },
   },
   {
-    // The build scripts of the web page and the CLI bundle are plain JS run by node as they are; no tsconfig holds them.
-    files: ["web/build.mjs", "tools/scripts/build-cli.mjs"],
+    // The build scripts of the web page and the CLI bundle, and the contract's lint rule, are plain JS run by node as
+    // they are; no tsconfig holds them.
+    files: ["web/build.mjs", "tools/scripts/build-cli.mjs", "contract/lint/*.mjs"],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
-      globals: { console: "readonly", process: "readonly" },
+      globals: { console: "readonly", process: "readonly", URL: "readonly" },
     },
   },
   {
@@ -117,6 +120,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // One fact, one shape: the vocabulary (each word with its codecs) is defined in the contract package only.
+    files: ["services/*/src/**/*.ts", "tools/src/**/*.ts", "web/src/**/*.{ts,tsx}"],
+    plugins: { contract: { rules: { "vocabulary-in-contract": vocabularyInContract } } },
+    rules: { "contract/vocabulary-in-contract": "error" },
   },
   {
     // chai's property assertions (expect(x).to.be.true) read as unused expressions.

@@ -17,6 +17,8 @@ await mkdir(assets, { recursive: true });
 const result = await build({
   entryPoints: [path.join(here, "src/main.tsx")],
   bundle: true,
+  // Workspace packages (the contract) resolve to their TypeScript sources, as in tests: no build step first.
+  conditions: ["mainline-source"],
   minify: true,
   format: "esm",
   target: ["es2022"],

@@ -28,7 +28,7 @@ gate "type-check (tsc -b)" npx tsc -b
 summary=$(mktemp)
 echo "== tests (mocha)"
 specs=("$@")
-[ ${#specs[@]} -gt 0 ] || specs=("proto/test/**/*.test.ts" "services/*/test/**/*.test.ts" "tools/test/**/*.test.ts" "tools/testing/test/**/*.test.ts")
+[ ${#specs[@]} -gt 0 ] || specs=("proto/test/**/*.test.ts" "contract/test/**/*.test.ts" "services/*/test/**/*.test.ts" "tools/test/**/*.test.ts" "tools/testing/test/**/*.test.ts")
 MAINLINE_TEST_SUMMARY=$summary npx mocha --reporter tools/testing/reporters/summary-reporter.cjs "${specs[@]}"
 mocha_status=$?
 count() { node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]]))' "$summary" "$1"; }

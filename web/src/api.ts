@@ -1,3 +1,4 @@
+import { formatRepository, parseRepository, type RepositoryRef } from "@mainline/contract";
 /** The page's calls: the /v1 API with the session cookie, and the CSRF token every non-GET call echoes. */
 
 export interface SessionInfo {
@@ -70,20 +71,11 @@ export async function signOut(): Promise<void> {
   csrfToken = "";
 }
 
-export interface RepoRef {
-  host: string;
-  owner: string;
-  name: string;
-}
+export type RepoRef = RepositoryRef;
 
-export const repoKey = (r: RepoRef): string => `${r.host}/${r.owner}/${r.name}`;
-
-/** host/owner/name, where owner may hold slashes (nested groups): the host is first, the name last. */
-export function parseRepoKey(key: string): RepoRef | undefined {
-  const parts = key.split("/");
-  if (parts.length < 3) return undefined;
-  return { host: parts[0]!, owner: parts.slice(1, -1).join("/"), name: parts[parts.length - 1]! };
-}
+/** A repository in the page's addresses: the contract's one spelling and one parse. */
+export const repoKey = formatRepository;
+export const parseRepoKey = parseRepository;
 
 /** GET a plain-text page of the API (a run's output) with the session cookie. */
 export const getText = (path: string): Promise<string> => send<string>("GET", path);

@@ -1,12 +1,7 @@
+import type { TestRunInFlight } from "@mainline/contract";
+
 /** A test run in flight, as getQueue's `testRunsInFlight` lists it. */
-export interface RunInFlight {
-  id: string;
-  kind: "main" | "bisection";
-  prNumbers: number[];
-  testBranch: string;
-  testBranchSha: string;
-  startedAt: string;
-}
+export type RunInFlight = TestRunInFlight;
 
 export interface RunNode {
   run: RunInFlight;

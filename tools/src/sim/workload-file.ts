@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/errors";
-import { PRIORITY_NAMES } from "@mainline/kit/vocabulary/index";
+import { DEFAULT_PRIORITY_NAME, PRIORITY_NAMES } from "@mainline/contract";
 import { parseQueueSettings } from "@mainline/queue-coordinator/api/command-parser";
 import type { SimulatedPr, SimulatedPriority, Workload } from "./workload.js";
 
@@ -50,7 +50,7 @@ function prOf(field: string, value: unknown, seen: Set<number>): SimulatedPr {
   const arrives = number(`${field}.arrivesAtMinute`, value.arrivesAtMinute, (x) => x >= 0, "a number >= 0");
   if (typeof value.bad !== "boolean") throw new WorkloadFileError(`${field}.bad`, "must be a boolean");
   const testMinutes = number(`${field}.testMinutes`, value.testMinutes, (x) => x > 0, "a number > 0");
-  const priority = value.priority ?? "medium";
+  const priority = value.priority ?? DEFAULT_PRIORITY_NAME;
   if (typeof priority !== "string" || !(PRIORITIES as readonly string[]).includes(priority)) {
     throw new WorkloadFileError(`${field}.priority`, `must be one of ${PRIORITIES.join(", ")}`);
   }

@@ -1,4 +1,5 @@
-import type { PriorityName } from "@mainline/kit/vocabulary/index";
+import { DEFAULT_PRIORITY_NAME, PRIORITY_NAMES } from "@mainline/contract";
+import type { PriorityName } from "@mainline/contract";
 import { createPrng } from "./prng.js";
 
 /** How to generate a workload (the simulator's default load, and `mainline simulate` without --workload). */
@@ -61,6 +62,7 @@ export interface Workload {
 }
 
 const MINUTE = 60_000;
+const [URGENT, HIGH, , LOW] = PRIORITY_NAMES;
 
 export function generateWorkload(spec: WorkloadSpec): SimulatedPr[] {
   const rng = createPrng(spec.seed);
@@ -84,8 +86,9 @@ export function generateWorkload(spec: WorkloadSpec): SimulatedPr[] {
       bad: rng.chance(spec.failureProbability),
       testMinutes: rng.int(spec.testMinutes.min, spec.testMinutes.max),
       priority: rng.chance(spec.urgentProbability)
-        ? "urgent"
-        : rng.pick(["high", "medium", "medium", "low"] as const),
+        ? URGENT
+        : // Non-urgent levels, the default twice as likely as high or low.
+          rng.pick([HIGH, DEFAULT_PRIORITY_NAME, DEFAULT_PRIORITY_NAME, LOW]),
       noBatch: rng.chance(spec.noBatchProbability),
       targets,
       cancelAt: rng.chance(spec.cancelProbability) ? at + rng.int(1, 120) * MINUTE : null,

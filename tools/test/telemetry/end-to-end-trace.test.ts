@@ -62,7 +62,7 @@ const CHAIN: Link[] = [
     holds: (s) =>
       s.service === "batch-runner" &&
       s.name === "run tests" &&
-      s.attributes["mainline.test_run.outcome"] === "passed",
+      s.attributes["mainline.test_run.outcome"] === "PASSED",
   },
   {
     what: `batch-runner: NATS PRODUCER span on ${SUBJECTS.testResults}`,

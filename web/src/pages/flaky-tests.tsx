@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import type { FailingTest, FailingTestsPage } from "@mainline/contract";
 import { api, parseRepoKey } from "../api.js";
 import { percent, stateClass } from "../format.js";
 import { useLive } from "../live.js";
@@ -6,24 +7,7 @@ import { navigate } from "../router.js";
 import { canonicalKey, RepositoryPicker, testedRepositories } from "./repository-picker.js";
 import { RATE_SCOPE, STATUS_SCOPE } from "../status-scope.js";
 
-export interface FailingTest {
-  id: string;
-  html_url: string;
-  name: string;
-  variant: string;
-  status: { value: string; reason: string; timestamp: string };
-  most_common_failures: { summary: string; occurrence_count: number; last_occurrence?: string }[];
-  failure_rate_last_7d: number;
-  failure_rate_last_24h: number;
-  file_path?: string;
-  classname?: string;
-  codeowners: string[];
-  pull_requests_impacted_last_7d: number;
-  quarantined: boolean;
-  /** Absent from a gateway older than the field: treat as NONE. */
-  quarantine_override?: "ALWAYS_QUARANTINE" | "NEVER_QUARANTINE" | "NONE";
-  ticket?: { html_url: string };
-}
+export type { FailingTest };
 
 /** "yes" / "no", and who decided when an override did. */
 export function quarantineText(t: Pick<FailingTest, "quarantined" | "quarantine_override">): string {
@@ -37,7 +21,7 @@ export function quarantineText(t: Pick<FailingTest, "quarantined" | "quarantine_
 export function failingTests(org: string, repo: string, hours: number): Promise<FailingTest[]> {
   const end = new Date();
   const start = new Date(end.getTime() - hours * 3_600_000);
-  return api<{ tests: FailingTest[] }>("/flaky-tests/list-failing-tests", {
+  return api<FailingTestsPage>("/flaky-tests/list-failing-tests", {
     repo: parseRepoKey(repo),
     org_url_slug: org,
     start_time: start.toISOString(),

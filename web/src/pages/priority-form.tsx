@@ -1,18 +1,12 @@
 import { useState } from "preact/hooks";
 import { ActionStatus, type ActionOutcome } from "./action-status.js";
+import {
+  DEFAULT_PRIORITY_NAME,
+  PRIORITY_NAMES,
+  priorityNameOfValue,
+  type PriorityChanged,
+} from "@mainline/contract";
 import { api, type RepoRef } from "../api.js";
-
-const LEVELS = [
-  { name: "urgent", value: 0 },
-  { name: "high", value: 10 },
-  { name: "medium", value: 100 },
-  { name: "low", value: 200 },
-] as const;
-
-/** A priority as people say it: the level's name, else the number. */
-export function priorityLabel(value: number): string {
-  return LEVELS.find((l) => l.value === value)?.name ?? String(value);
-}
 
 /**
  * Changes a queued PR's priority (POST /v1/setPullRequestPriority). The page re-reads when the change's
@@ -25,13 +19,12 @@ export function PriorityForm(props: {
   current: number;
   onChanged: () => void;
 }) {
-  const named = LEVELS.some((l) => l.value === props.current);
-  const [choice, setChoice] = useState<string>(named ? priorityLabel(props.current) : "medium");
+  const [choice, setChoice] = useState<string>(priorityNameOfValue(props.current) ?? DEFAULT_PRIORITY_NAME);
   const [status, setStatus] = useState<ActionOutcome>({});
   const submit = async (event: Event) => {
     event.preventDefault();
     try {
-      const answer = await api<{ priorityName: string; priorityValue: number }>("/setPullRequestPriority", {
+      const answer = await api<PriorityChanged>("/setPullRequestPriority", {
         repo: props.repo,
         targetBranch: props.branch,
         pr: { number: props.pr },
@@ -47,9 +40,9 @@ export function PriorityForm(props: {
     <form class="priority-form" onSubmit={(e) => void submit(e)}>
       <label for="priority">Priority</label>
       <select id="priority" value={choice} onChange={(e) => setChoice((e.target as HTMLSelectElement).value)}>
-        {LEVELS.map((l) => (
-          <option key={l.name} value={l.name}>
-            {l.name}
+        {PRIORITY_NAMES.map((name) => (
+          <option key={name} value={name}>
+            {name}
           </option>
         ))}
       </select>

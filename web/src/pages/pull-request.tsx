@@ -3,42 +3,15 @@ import { api, parseRepoKey } from "../api.js";
 import { ago, stateClass } from "../format.js";
 import { useLive } from "../live.js";
 import { queueHref } from "../router.js";
-import type { EnqueuedPullRequest } from "./queue.js";
-import { PriorityForm, priorityLabel } from "./priority-form.js";
+import {
+  priorityLabel,
+  type Queue,
+  type SubmittedPullRequest,
+  type TestingDetails,
+} from "@mainline/contract";
+import { PriorityForm } from "./priority-form.js";
 import { RunOutput } from "./run-output.js";
 import { pullRequestRunIds, runIdOfOutput } from "../pr-runs.js";
-
-interface SubmittedPullRequest {
-  state: string;
-  stateChangedAt: string;
-  priorityName: string;
-  priorityValue: number;
-  isCurrentlySubmittedToQueue: boolean;
-  prNumber: number;
-  prTitle: string;
-  prSha: string;
-  prAuthor: string;
-  failureReason?: string;
-  cancellationReason?: string;
-  /** A failed PR's run output: this gateway's /v1/test-runs/{id}/output or the external CI's page. */
-  failureDetailsUrl?: string;
-  /** Every state change of this submission, oldest first, as the coordinator stored it. */
-  history: Transition[];
-  /** Every priority change of this submission, oldest first. */
-  priorityChanges: { at: string; from: number; to: number; by?: string }[];
-  queuePosition?: number;
-  estimatedMergeAt?: string;
-}
-
-interface TestingDetails {
-  testBranch: string;
-  testBranchSha: string;
-  createdAt: string;
-  status: string;
-  statusChecks: { context: string; url: string; state: string }[];
-  testedPullRequests: { prNumber: number; title: string }[];
-  dependentPrs: number[];
-}
 
 interface Run {
   id: string;
@@ -53,14 +26,6 @@ interface PullRequestView {
   olderRuns: number;
 }
 
-interface Transition {
-  at: string;
-  from: string | null;
-  to: string;
-  reason: string;
-  testRunId?: string;
-}
-
 export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: string; pr: number }) {
   const ref = parseRepoKey(repo);
   // A finished run never changes: read once, not again on every event.
@@ -70,7 +35,7 @@ export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: st
     const queue = { repo: ref, targetBranch: branch };
     const [submitted, q] = await Promise.all([
       api<SubmittedPullRequest>("/getSubmittedPullRequest", { ...queue, pr: { number: pr } }),
-      api<{ enqueuedPullRequests: EnqueuedPullRequest[] }>("/getQueue", queue).catch(() => undefined),
+      api<Pick<Queue, "enqueuedPullRequests">>("/getQueue", queue).catch(() => undefined),
     ]);
     // The run under test while the PR is in the queue, then every run its history names (kept after it left).
     const current = q?.enqueuedPullRequests.find((p) => p.prNumber === pr)?.testRunId;

@@ -1,42 +1,15 @@
+import type { EnqueuedPullRequest, Queue } from "@mainline/contract";
 import { api, parseRepoKey } from "../api.js";
 import { ago, stateClass } from "../format.js";
 import { useLive } from "../live.js";
 import { pullRequestHref } from "../router.js";
 import { BisectionTree } from "./bisection-tree.js";
-import type { RunInFlight } from "../run-tree.js";
 import { PendingFailures } from "./pending-failures.js";
 import { laneLabels, waitingBatches } from "../batches.js";
 import { QueueHistory } from "./queue-history.js";
 import { QueueSettings, type QueueSettingsView } from "./queue-settings.js";
 
-export interface EnqueuedPullRequest {
-  id: string;
-  state: string;
-  stateChangedAt: string;
-  priorityValue: number;
-  priorityName: string;
-  noBatch: boolean;
-  prNumber: number;
-  prTitle: string;
-  prAuthor: string;
-  testRunId?: string;
-  /** Best case, from the PR's place and the queue's recent run durations; absent until a run finished. */
-  estimatedMergeAt?: string;
-  /** The planner's batch of the PR, its status and its lane; absent until it is in a batch. */
-  batchId?: string;
-  batchStatus?: string;
-  lane?: string;
-}
-
-interface QueueView extends QueueSettingsView {
-  state: string;
-  branch: string;
-  mode: string;
-  concurrency: number;
-  batch: boolean;
-  enqueuedPullRequests: EnqueuedPullRequest[];
-  testRunsInFlight: RunInFlight[];
-}
+export type { EnqueuedPullRequest };
 
 /** The PRs under test, one group per run in flight (a batch), in queue order: the lanes as they run now. */
 function runsInFlight(prs: EnqueuedPullRequest[]): [string, EnqueuedPullRequest[]][] {
@@ -86,7 +59,7 @@ function PrRow({
 export function QueuePage({ repo, branch }: { repo: string; branch: string }) {
   const ref = parseRepoKey(repo);
   const { data, error, at, reload } = useLive(
-    () => api<QueueView>("/getQueue", { repo: ref, targetBranch: branch }),
+    () => api<Queue>("/getQueue", { repo: ref, targetBranch: branch }),
     { repo, branch },
     `${repo} ${branch}`,
   );

@@ -1,28 +1,14 @@
 import { useState } from "preact/hooks";
-import { api, repoKey, type RepoRef } from "../api.js";
+import { type QueueList, type QueueSummary, type RequestableQueueState } from "@mainline/contract";
+import { api, repoKey } from "../api.js";
 import { stateClass } from "../format.js";
 import { useLive } from "../live.js";
 import { queueHref } from "../router.js";
 
-export interface QueueSummary {
-  repo: RepoRef;
-  branch: string;
-  state: string;
-  mode: string;
-  concurrency: number;
-  batch: boolean;
-  depth: number;
-  notReady: number;
-  testing: number;
-  testRunsInFlight: number;
-  /** The PRs that ended in the last hour. */
-  lastHour: { merged: number; failed: number; cancelled: number };
-}
-
 /** Pause, resume, drain: one updateQueue call each; the list re-reads on the queue event that follows. */
 function QueueActions({ q }: { q: QueueSummary }) {
   const [error, setError] = useState<string>();
-  const set = (state: "RUNNING" | "PAUSED" | "DRAINING") =>
+  const set = (state: RequestableQueueState) =>
     api("/updateQueue", { repo: q.repo, targetBranch: q.branch, state }).then(
       () => setError(undefined),
       (e: Error) => setError(e.message),
@@ -55,11 +41,7 @@ function QueueActions({ q }: { q: QueueSummary }) {
 }
 
 export function QueuesPage() {
-  const { data, error } = useLive(
-    () => api<{ queues: QueueSummary[] }>("/listQueues").then((r) => r.queues),
-    {},
-    "queues",
-  );
+  const { data, error } = useLive(() => api<QueueList>("/listQueues").then((r) => r.queues), {}, "queues");
   return (
     <main id="main">
       <h1>Queues</h1>

@@ -1,25 +1,14 @@
 import { useState } from "preact/hooks";
+import type { TestDetails } from "@mainline/contract";
 import { api, parseRepoKey, type SessionInfo } from "../api.js";
 import { percent, stateClass } from "../format.js";
 import { useLive } from "../live.js";
 import { RATE_SCOPE, STATUS_SCOPE } from "../status-scope.js";
-import { quarantineText, type FailingTest } from "./flaky-tests.js";
+import { quarantineText } from "./flaky-tests.js";
 
-interface RecentRun {
-  at: string;
-  outcome: "passed" | "failed" | "flaky";
-  context: string;
-  branch: string;
-  commit_sha: string;
-  pr_number?: number;
-}
-
-interface TestDetails {
-  test: FailingTest;
-  recent_runs: RecentRun[];
-}
-
-const CONTEXTS: Record<string, string> = { CI: "CI", MERGE_QUEUE: "merge queue", BISECTION: "bisection" };
+/** A result context as people read it: "CI", "merge queue", "bisection". */
+const contextLabel = (context: string): string =>
+  context === "CI" ? context : context.toLowerCase().replaceAll("_", " ");
 
 const OVERRIDES = [
   ["NONE", "Automatic (the repository's rules decide)"],
@@ -139,7 +128,7 @@ export function TestPage({
                       <span class={stateClass(r.outcome)}>{r.outcome}</span>
                     </td>
                     <td data-label="Where">
-                      {CONTEXTS[r.context] ?? r.context} · {r.branch || "—"}
+                      {contextLabel(r.context)} · {r.branch || "—"}
                       {r.pr_number !== undefined && ` · PR #${r.pr_number}`}
                     </td>
                     <td data-label="Commit">

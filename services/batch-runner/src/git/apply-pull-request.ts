@@ -1,8 +1,9 @@
+import { type MergeMethod } from "@mainline/contract";
 import type { Git } from "./git.js";
 import { MergeConflictError } from "./git-errors.js";
 import { PR_TRAILER_KEY } from "./pr-trailer.js";
 
-export type MergeMethod = "MERGE_COMMIT" | "SQUASH" | "REBASE";
+export type { MergeMethod };
 
 export const MERGE_METHODS: readonly MergeMethod[] = ["MERGE_COMMIT", "SQUASH", "REBASE"];
 

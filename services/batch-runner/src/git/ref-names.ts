@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 
-export { DEFAULT_PULL_REF_PATTERN } from "@mainline/kit/vocabulary/index";
+export { DEFAULT_PULL_REF_PATTERN } from "@mainline/contract";
 export const DEFAULT_TEST_BRANCH_PREFIX = "mainline/test";
 
 // The subset of `git check-ref-format` rules that matter for names we put into refspecs; a name

@@ -1,6 +1,6 @@
-import { MERGE_QUEUE_JOB_NAME } from "@mainline/kit/vocabulary/index";
+import { MERGE_QUEUE_JOB_NAME, runKindOfWire, runResultContext } from "@mainline/contract";
 import { ResultContext, UploadTestResultsRequest } from "@mainline/proto/flaky";
-import { TestRunKind, type TestRunJob, type TestRunResult } from "@mainline/proto/queue";
+import type { TestRunJob, TestRunResult } from "@mainline/proto/queue";
 
 export { MERGE_QUEUE_JOB_NAME };
 
@@ -22,7 +22,7 @@ export function flakyUploadOf(job: TestRunJob, result: TestRunResult): UploadTes
     ...(underTest.length > 1 && { impactedPrNumbers: underTest.map((pr) => pr.number) }),
     jobName: MERGE_QUEUE_JOB_NAME,
     runStartedAt: result.startedAt,
-    context: job.kind === TestRunKind.BISECTION ? ResultContext.BISECTION : ResultContext.MERGE_QUEUE,
+    context: ResultContext[runResultContext(runKindOfWire(job.kind))],
     junitXml: result.junitXml,
     uploadId: result.testRunId,
   });

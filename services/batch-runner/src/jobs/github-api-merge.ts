@@ -1,5 +1,6 @@
+import { MERGE_METHODS, githubMergeMethod, wireWord } from "@mainline/contract";
 import type { GitHubAppClient } from "@mainline/kit/github/index";
-import { MergeMethod, type MergeJob } from "@mainline/proto/queue";
+import type { MergeJob } from "@mainline/proto/queue";
 import { InvalidArgumentError, MainlineError, type ErrorCode } from "@mainline/kit/errors/index";
 import { TargetMovedError } from "../git/git-errors.js";
 import { assertSha } from "../git/ref-names.js";
@@ -43,12 +44,6 @@ export class PartialMergeError extends MainlineError {
   }
 }
 
-const METHOD: Partial<Record<MergeMethod, "merge" | "squash" | "rebase">> = {
-  [MergeMethod.MERGE_COMMIT]: "merge",
-  [MergeMethod.SQUASH]: "squash",
-  [MergeMethod.REBASE]: "rebase",
-};
-
 /**
  * Lands a passing run through GitHub's merge API, one PR at a time in queue order, for merge methods a git
  * fast-forward would leave GitHub showing as closed rather than merged (squash, rebase) and for protected
@@ -65,9 +60,13 @@ export async function mergeThroughGitHub(
 ): Promise<ApiMergeResult> {
   const installationId = job.github?.installationId;
   if (installationId === undefined) throw new InvalidArgumentError("github", "is required for an API merge");
-  const method = METHOD[job.mergeMethod];
-  if (method === undefined)
-    throw new InvalidArgumentError("mergeMethod", "must be MERGE_COMMIT, SQUASH or REBASE");
+  const word = wireWord(job.mergeMethod);
+  if (word === undefined)
+    throw new InvalidArgumentError(
+      "mergeMethod",
+      `must be ${MERGE_METHODS.slice(0, -1).join(", ")} or ${MERGE_METHODS.at(-1)}`,
+    );
+  const method = githubMergeMethod(word);
   const repo = request.queue.repo;
   if (!repo) throw new InvalidArgumentError("queue.repo", "is required");
   const { owner, name } = repo;

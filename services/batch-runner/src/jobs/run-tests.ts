@@ -73,9 +73,9 @@ export async function runTests(
       }),
   );
   const said =
-    run.outcome === "passed"
+    run.outcome === "PASSED"
       ? "the test command passed"
-      : run.outcome === "timed_out"
+      : run.outcome === "TIMED_OUT"
         ? `the test command exceeded the testing timeout of ${timeoutSeconds} s`
         : `the test command exited with code ${run.exitCode}`;
   const tail = run.outputTail.slice(-MESSAGE_OUTPUT_CHARS).trim();
@@ -85,7 +85,7 @@ export async function runTests(
     outcome: run.outcome,
     junitXml: run.junitFiles.map((file) => file.content),
     message:
-      run.outcome !== "passed" && tail !== ""
+      run.outcome !== "PASSED" && tail !== ""
         ? `${said}${outputPath ? ` (full output: ${outputPath})` : ""}\n${tail}`
         : said,
     ...(outputPath !== undefined && { detailsUrl: outputPath }),

@@ -1,3 +1,4 @@
+import { wireWord } from "@mainline/contract";
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import type { QueueRef } from "@mainline/proto/common";
 import { MergeMethod, RunnerKind, TestRunKind, type TestRunJob } from "@mainline/proto/queue";
@@ -33,11 +34,7 @@ export interface TestRunRequest {
 }
 
 /** The wire's merge method is git's word already (string enums); UNSPECIFIED names none. */
-function gitMergeMethod(method: MergeMethod): GitMergeMethod | undefined {
-  return method === MergeMethod.MERGE_COMMIT || method === MergeMethod.SQUASH || method === MergeMethod.REBASE
-    ? method
-    : undefined;
-}
+const gitMergeMethod = (method: MergeMethod): GitMergeMethod | undefined => wireWord(method);
 
 /**
  * Checks a job before any git work. Throws InvalidArgumentError naming the field: such a job can

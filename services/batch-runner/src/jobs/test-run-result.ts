@@ -1,4 +1,5 @@
 import { MainlineError } from "@mainline/kit/errors/index";
+import { statusCheckStateOf, wireRunOutcome } from "@mainline/contract";
 import {
   TestRunOutcome,
   TestRunResult,
@@ -10,11 +11,6 @@ import { MergeConflictError } from "../git/git-errors.js";
 import type { ProjectedBranch } from "../git/projected-branch.js";
 import type { RunVerdict } from "./run-tests.js";
 import type { TestRunRequest } from "./test-run-request.js";
-
-/** The runner's outcome in the wire's word: the same word, upper case. */
-const toUpper = <T extends string>(word: T) => word.toUpperCase() as Uppercase<T>;
-
-const STATUS_STATES = { passed: "success", failed: "failure", timed_out: "error" } as const;
 
 interface Times {
   readonly startedAt: Date;
@@ -31,11 +27,11 @@ export function verdictResult(
   const statusCheck: StatusCheck = {
     context: "mainline/test-command",
     url: verdict.detailsUrl ?? "",
-    state: STATUS_STATES[verdict.outcome],
+    state: statusCheckStateOf(verdict.outcome),
   };
   return TestRunResult.fromPartial({
     ...branchFields(request, branch),
-    outcome: TestRunOutcome[toUpper(verdict.outcome)],
+    outcome: TestRunOutcome[wireRunOutcome(verdict.outcome)],
     message: verdict.message,
     statusChecks: [statusCheck],
     junitXml: verdict.junitXml,

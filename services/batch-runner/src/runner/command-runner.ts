@@ -74,7 +74,7 @@ export async function runCommand(run: CommandRun): Promise<CommandRunResult> {
     run.junitGlobs ?? [],
     run.maxJunitBytes ?? DEFAULT_MAX_JUNIT_BYTES,
   );
-  const outcome: RunOutcome = timedOut ? "timed_out" : exitCode === 0 ? "passed" : "failed";
+  const outcome: RunOutcome = timedOut ? "TIMED_OUT" : exitCode === 0 ? "PASSED" : "FAILED";
   return {
     outcome,
     exitCode: timedOut ? null : exitCode,

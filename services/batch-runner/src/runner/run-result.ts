@@ -1,5 +1,5 @@
-/** What a test run produced, whichever runner ran it. */
-export type RunOutcome = "passed" | "failed" | "timed_out";
+/** What a test run produced, whichever runner ran it: the contract's verdict words. */
+export type { RunVerdict as RunOutcome } from "@mainline/contract";
 
 export interface JunitFile {
   /** Relative to the worktree (command runner) or as the reporter named it (external runner). */

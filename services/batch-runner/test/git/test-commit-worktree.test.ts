@@ -37,7 +37,7 @@ describe("withTestCommitWorktree", () => {
       return runCommand({ command: "sh test.sh && git rev-parse HEAD", cwd: path, timeoutMs: 10_000 });
     });
 
-    expect(result.outcome).to.equal("passed");
+    expect(result.outcome).to.equal("PASSED");
     expect(result.outputTail.trim()).to.equal(built.testBranchSha);
     expect(existsSync(worktree)).to.be.false;
     const mirror = await runner.open(fx.url);

@@ -47,7 +47,7 @@ describe("the environment of a test command", () => {
 
   it("holds no variable of the runner beyond the allow-list, so no credential or service address", async () => {
     const result = await runCommand({ command: "env", cwd: dir, timeoutMs: 10_000 });
-    expect(result.outcome).to.equal("passed");
+    expect(result.outcome).to.equal("PASSED");
     const vars = parseEnv(result.outputTail);
     for (const [name, value] of Object.entries(secrets)) {
       expect(vars.has(name), name).to.equal(false);
@@ -67,7 +67,7 @@ describe("the environment of a test command", () => {
       cwd: dir,
       timeoutMs: 10_000,
     });
-    expect(result.outcome, result.outputTail).to.equal("passed");
+    expect(result.outcome, result.outputTail).to.equal("PASSED");
     const vars = parseEnv(result.outputTail);
     const home = vars.get("HOME")!;
     expect(home).not.to.equal(homedir());

@@ -41,7 +41,7 @@ describe("runCommand", () => {
     const command = "cat marker.txt && sleep 0.3 && echo done";
     const result = await runCommand({ command, cwd: dir, timeoutMs: 10_000 });
     const elapsed = Date.now() - started;
-    expect(result.outcome).to.equal("passed");
+    expect(result.outcome).to.equal("PASSED");
     expect(result.exitCode).to.equal(0);
     expect(result.outputTail).to.equal("here\ndone\n");
     // The command's own time: at least its sleep, at most the wait for it.
@@ -54,7 +54,7 @@ describe("runCommand", () => {
       cwd: dir,
       timeoutMs: 10_000,
     });
-    expect(result).to.include({ outcome: "failed", exitCode: 3 });
+    expect(result).to.include({ outcome: "FAILED", exitCode: 3 });
     expect(result.outputTail).to.contain("assertion failed");
   });
 
@@ -65,7 +65,7 @@ describe("runCommand", () => {
       timeoutMs: 300,
       killGraceMs: 200,
     });
-    expect(result).to.include({ outcome: "timed_out", exitCode: null });
+    expect(result).to.include({ outcome: "TIMED_OUT", exitCode: null });
     expect(result.durationMs).to.be.below(10_000);
     const sleeper = Number((await readFile(join(dir, "sleeper.pid"), "utf8")).trim());
     expect(await diesSoon(sleeper), `sleep ${sleeper} still running`).to.be.true;
@@ -101,7 +101,7 @@ describe("runCommand", () => {
       timeoutMs: 200,
       killGraceMs: 200,
     });
-    expect(result.outcome).to.equal("timed_out");
+    expect(result.outcome).to.equal("TIMED_OUT");
   });
 
   it("kills background processes a passing command left behind", async () => {
@@ -110,7 +110,7 @@ describe("runCommand", () => {
       cwd: dir,
       timeoutMs: 10_000,
     });
-    expect(result.outcome).to.equal("passed");
+    expect(result.outcome).to.equal("PASSED");
     const pid = Number((await readFile(join(dir, "bg.pid"), "utf8")).trim());
     expect(await diesSoon(pid), `sleep ${pid} still running`).to.be.true;
   });
@@ -141,7 +141,7 @@ describe("runCommand", () => {
       timeoutMs: 10_000,
       junitGlobs: ["*.xml"],
     });
-    expect(failed.outcome).to.equal("failed");
+    expect(failed.outcome).to.equal("FAILED");
     expect(failed.junitFiles.map((f) => f.path)).to.deep.equal(["junit.xml"]);
 
     const none = await runCommand({

@@ -1,6 +1,14 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import type { RepoRef } from "@mainline/proto/common";
 import {
+  FLAKY_SETTING_RANGES,
+  integerRangeRule,
+  type IntRange,
+  isIntegerIn,
+  lowerCaseWord,
+  MAX_TARGET_BRANCH_SAMPLE,
+} from "@mainline/contract";
+import {
   QuarantineOverride as WireOverride,
   ResultContext,
   type LinkTicketRequest,
@@ -48,7 +56,7 @@ export function contextOf(context: ResultContext): RunContext {
     context === ResultContext.MERGE_QUEUE ||
     context === ResultContext.BISECTION
   )
-    return context.toLowerCase() as RunContext;
+    return lowerCaseWord(context);
   throw new InvalidArgumentError("context", "must be ci, merge_queue or bisection");
 }
 
@@ -62,7 +70,7 @@ export function overrideOf(value: WireOverride): QuarantineOverride | undefined 
   );
 }
 
-const MAX_SAMPLE = 500;
+const MAX_SAMPLE = MAX_TARGET_BRANCH_SAMPLE;
 
 /**
  * Fills defaults and validates a repository's settings as they arrive from an API call or the
@@ -80,19 +88,16 @@ export function resolveStatusSettings(input: Readonly<Record<string, unknown>> =
   if (typeof failureRateThreshold !== "number" || !(failureRateThreshold > 0 && failureRateThreshold <= 1)) {
     throw new InvalidArgumentError("failureRateThreshold", "must be a number greater than 0 and at most 1");
   }
-  const minTargetBranchRuns = integerIn("minTargetBranchRuns", pick("minTargetBranchRuns"), 1, MAX_SAMPLE);
+  const minTargetBranchRuns = integerIn("minTargetBranchRuns", pick("minTargetBranchRuns"), RANGE.min_runs);
   const brokenAfterConsecutiveFailures = integerIn(
     "brokenAfterConsecutiveFailures",
     pick("brokenAfterConsecutiveFailures"),
-    2,
-    100,
+    RANGE.broken_after_consecutive_failures,
   );
-  const targetBranchSampleSize = integerIn(
-    "targetBranchSampleSize",
-    pick("targetBranchSampleSize"),
+  const targetBranchSampleSize = integerIn("targetBranchSampleSize", pick("targetBranchSampleSize"), [
     1,
     MAX_SAMPLE,
-  );
+  ]);
   // The sample must hold enough runs for both rules to ever fire.
   const needed = Math.max(minTargetBranchRuns, brokenAfterConsecutiveFailures);
   if (targetBranchSampleSize < needed) {
@@ -104,18 +109,18 @@ export function resolveStatusSettings(input: Readonly<Record<string, unknown>> =
   return {
     failureRateThreshold,
     minTargetBranchRuns,
-    rateWindowHours: integerIn("rateWindowHours", pick("rateWindowHours"), 1, 30 * 24),
+    rateWindowHours: integerIn("rateWindowHours", pick("rateWindowHours"), RANGE.rate_window_hours),
     targetBranchSampleSize,
     brokenAfterConsecutiveFailures,
-    quietWindowHours: integerIn("quietWindowHours", pick("quietWindowHours"), 1, 90 * 24),
-    recentCommitsTracked: integerIn("recentCommitsTracked", pick("recentCommitsTracked"), 1, 200),
+    quietWindowHours: integerIn("quietWindowHours", pick("quietWindowHours"), RANGE.recovery_window_hours),
+    recentCommitsTracked: integerIn("recentCommitsTracked", pick("recentCommitsTracked"), [1, 200]),
   };
 }
 
-function integerIn(field: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
-    throw new InvalidArgumentError(field, `must be an integer from ${min} to ${max}`);
-  }
+const RANGE = FLAKY_SETTING_RANGES;
+
+function integerIn(field: string, value: unknown, range: IntRange): number {
+  if (!isIntegerIn(value, range)) throw new InvalidArgumentError(field, integerRangeRule(range));
   return value;
 }
 

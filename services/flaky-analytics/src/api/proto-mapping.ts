@@ -1,11 +1,7 @@
+import { upperCaseWord } from "@mainline/contract";
 import { QuarantineOverride, ResultContext, TestStatus } from "@mainline/proto/flaky";
 import type { FailingTest, RecentTestRun, RepositorySettings } from "@mainline/proto/flaky";
-import type {
-  QuarantineOverride as DomainOverride,
-  RecentRun,
-  RunContext,
-  TestStatusValue,
-} from "../domain/index.js";
+import type { QuarantineOverride as DomainOverride, RecentRun, TestStatusValue } from "../domain/index.js";
 import type { FailingTestRecord } from "../app/failing-test-record.js";
 import type { RepositorySettingsView } from "../app/repository-admin.js";
 
@@ -14,7 +10,7 @@ export function toProtoRecentRun(run: RecentRun): RecentTestRun {
     at: new Date(run.at),
     outcome: run.outcome,
     // The domain's context in the wire's word: the same word, upper case (string enums).
-    context: ResultContext[run.context.toUpperCase() as Uppercase<RunContext>],
+    context: ResultContext[upperCaseWord(run.context)],
     branch: run.branch,
     commitSha: run.commitSha,
     ...(run.prNumber !== undefined ? { prNumber: run.prNumber } : {}),
@@ -23,9 +19,7 @@ export function toProtoRecentRun(run: RecentRun): RecentTestRun {
 
 /** The domain's status in the wire's word: the same word, upper case (string enums). */
 export function toProtoStatus(value: TestStatusValue | undefined): TestStatus {
-  return value === undefined
-    ? TestStatus.UNSPECIFIED
-    : TestStatus[value.toUpperCase() as Uppercase<TestStatusValue>];
+  return value === undefined ? TestStatus.UNSPECIFIED : TestStatus[upperCaseWord(value)];
 }
 
 /** The wire's override is the domain's word (string enums); no override is NONE. */

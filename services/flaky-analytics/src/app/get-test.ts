@@ -1,7 +1,7 @@
 import { NotFoundError } from "@mainline/kit/errors/index";
 import type { RecentRun, RepositoryRef } from "../domain/index.js";
 import type { FlakyStore } from "../store/flaky-store.js";
-import { repositoryKey } from "../store/repository-key.js";
+import { repositorySpelling } from "../store/repository-key.js";
 import type { CodeownersCache } from "./codeowners-cache.js";
 import { failingTestRecord, type FailingTestRecord } from "./failing-test-record.js";
 import type { Links } from "./links.js";
@@ -29,7 +29,7 @@ export async function getTest(
   repo: RepositoryRef,
   testId: string,
 ): Promise<TestDetails> {
-  const repoKey = repositoryKey(repo);
+  const repoKey = repositorySpelling(repo);
   const [testIndex, repository] = await Promise.all([
     deps.testIndexes.get(org, repoKey),
     deps.store.repositories.get(org, repo),

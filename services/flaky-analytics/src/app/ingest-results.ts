@@ -3,7 +3,7 @@ import { readJUnitReport } from "../domain/index.js";
 import type { IgnoredTestCase, TestCaseResult } from "../domain/index.js";
 import type { TestDocument, UploadSummary } from "../store/documents.js";
 import type { FlakyStore } from "../store/flaky-store.js";
-import { repositoryKey } from "../store/repository-key.js";
+import { repositorySpelling } from "../store/repository-key.js";
 import { applyUpload } from "./apply-upload.js";
 import type { KeyedLock } from "./keyed-lock.js";
 import type { TestIdCache } from "./test-id-cache.js";
@@ -46,7 +46,7 @@ export async function ingestResults(deps: IngestDeps, upload: TestResultsUpload)
     for (const result of report.results) results.push(result);
     for (const testCase of report.ignored) ignored.push(testCase);
   });
-  const repoKey = repositoryKey(upload.repo);
+  const repoKey = repositorySpelling(upload.repo);
   const uploadId = upload.uploadId ?? contentUploadId(upload, repoKey);
   const summary = {
     ...summarise(upload.junitXml.length, results),

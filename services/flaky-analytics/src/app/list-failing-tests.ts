@@ -2,7 +2,7 @@ import { UnauthenticatedError } from "@mainline/kit/errors/index";
 import { decodePageToken, pageInfo } from "../domain/index.js";
 import type { ListFailingTestsQuery, PageInfo, PageScope } from "../domain/index.js";
 import type { FlakyStore } from "../store/flaky-store.js";
-import { repositoryKey } from "../store/repository-key.js";
+import { repositorySpelling } from "../store/repository-key.js";
 import type { CodeownersCache } from "./codeowners-cache.js";
 import type { FailingIdsCache } from "./failing-ids-cache.js";
 import { failingTestRecord } from "./failing-test-record.js";
@@ -48,7 +48,7 @@ export async function listFailingTests(
     endTime: query.endTime,
   };
   const pageIndex = query.pageToken ? decodePageToken(query.pageToken, scope, deps.pageTokenKey) : 0;
-  const repoKey = repositoryKey(query.repo);
+  const repoKey = repositorySpelling(query.repo);
   const [testIndex, repository] = await Promise.all([
     deps.testIndexes.get(query.org, repoKey),
     deps.store.repositories.get(query.org, query.repo),

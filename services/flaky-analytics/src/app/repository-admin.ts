@@ -10,7 +10,7 @@ import type {
 import type { RepositoryDocument, TestDocument } from "../store/documents.js";
 import type { FlakyStore } from "../store/flaky-store.js";
 import type { AnnotationChange } from "../store/test-annotations.js";
-import { repositoryKey } from "../store/repository-key.js";
+import { repositorySpelling } from "../store/repository-key.js";
 import { currentStatus } from "./failing-test-record.js";
 import type { KeyedLock } from "./keyed-lock.js";
 import type { TestIndexes } from "./test-indexes.js";
@@ -102,7 +102,7 @@ export async function getQuarantineConfig(
   const repository = await deps.store.repositories.get(org, repo);
   if (!repository.quarantiningEnabled) return { isDisabled: true, testIds: [] };
   const now = deps.now();
-  const testIndex = await deps.testIndexes.get(org, repositoryKey(repo));
+  const testIndex = await deps.testIndexes.get(org, repositorySpelling(repo));
   const candidates: QuarantineCandidate[] = [];
   for (const test of testIndex.values()) {
     // Flaky or broken by the stored status, or forced by an override; the status is judged again now.
@@ -146,7 +146,7 @@ async function annotate(
   testId: string,
   change: AnnotationChange,
 ): Promise<void> {
-  const repoKey = repositoryKey(repo);
+  const repoKey = repositorySpelling(repo);
   await deps.lock.run(lockKey(org, repo), async () => {
     const testIndex = await deps.testIndexes.get(org, repoKey);
     const test = testIndex.get(testId);
@@ -164,7 +164,7 @@ async function annotate(
 
 /** The lock that every writer of one repository's test documents takes (see KeyedLock). */
 export function lockKey(org: string, repo: RepositoryRef): string {
-  return `${org}\n${repositoryKey(repo)}`;
+  return `${org}\n${repositorySpelling(repo)}`;
 }
 
 function viewOf(doc: RepositoryDocument): RepositorySettingsView {

@@ -1,10 +1,12 @@
-import { canonicalRepository } from "../domain/index.js";
-import type { RepositoryRef } from "../domain/index.js";
+import { canonicalRepository, formatRepository, type RepositoryRef } from "@mainline/contract";
 
-/** One spelling of a repository inside the store: canonical host, owner and name. */
-export function repositoryKey(repo: RepositoryRef): string {
-  const canonical = canonicalRepository(repo);
-  return `${canonical.host}/${canonical.owner}/${canonical.name}`;
+/**
+ * One spelling of a repository inside the store: canonical host, owner and name, case kept (test ids are a UUID
+ * over the repository as written). Not the contract's `repositoryKey`, which folds case to say which repository
+ * it is: this store keeps the spelling.
+ */
+export function repositorySpelling(repo: RepositoryRef): string {
+  return formatRepository(canonicalRepository(repo));
 }
 
 /** The repository a stored key spells: the host first, the name last, the owner (maybe with slashes) between. */

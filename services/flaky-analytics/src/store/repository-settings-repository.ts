@@ -2,7 +2,7 @@ import type { Collection, Store } from "@mainline/kit/store/index";
 import { DEFAULT_QUARANTINE_SETTINGS, DEFAULT_STATUS_SETTINGS } from "../domain/index.js";
 import type { RepositoryRef } from "../domain/index.js";
 import type { RepositoryDocument } from "./documents.js";
-import { repositoryKey } from "./repository-key.js";
+import { repositorySpelling } from "./repository-key.js";
 
 export const DEFAULT_BRANCH = "main";
 
@@ -15,7 +15,7 @@ export class RepositorySettingsRepository {
   }
 
   async get(org: string, repo: RepositoryRef): Promise<RepositoryDocument> {
-    const repoKey = repositoryKey(repo);
+    const repoKey = repositorySpelling(repo);
     return (await this.repositories.findOne({ _id: idOf(org, repoKey) })) ?? defaults(org, repo, repoKey);
   }
 

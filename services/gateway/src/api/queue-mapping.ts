@@ -1,7 +1,6 @@
 import {
   BatchingMode,
   GitHubMergeability,
-  PriorityName,
   PullRequestState,
   type EnqueuedPullRequest,
   type ImpactedTargets,
@@ -10,10 +9,23 @@ import {
   type TestingDetails,
 } from "@mainline/proto/queue";
 import type { QueueRef } from "@mainline/proto/common";
+import {
+  type DirectMergeMode,
+  type GitHubMergeability as GitHubMergeabilityName,
+  isBatchStatus,
+  type MergeMethod,
+  type OptimizationMode,
+  type PriorityName,
+  priorityValueOf,
+  type PullRequestState as PullRequestStateName,
+  type QueueMode,
+  type QueueState,
+  runKindOf,
+  type TestRunStatus,
+} from "@mainline/contract";
 import { notReadyReason } from "./not-ready-reason.js";
 import type { LinkResolver } from "./public-links.js";
 import type { RepoInput } from "./schemas/common.js";
-import type { PR_STATES, QUEUE_STATES } from "./schemas/merge-queue.js";
 
 /**
  * Between the REST shapes (compat-notes: camelCase, UPPERCASE states) and the gRPC messages. Enum values are the
@@ -46,34 +58,18 @@ export function enqueuedToJson(pr: EnqueuedPullRequest) {
     prAuthor: pr.prAuthor,
     ...(pr.testRunId ? { testRunId: pr.testRunId } : {}),
     ...(pr.batchId ? { batchId: pr.batchId } : {}),
-    ...(pr.batchStatus && BATCH_STATUSES.has(pr.batchStatus)
-      ? { batchStatus: pr.batchStatus as BatchStatusName }
-      : {}),
+    ...(pr.batchStatus && isBatchStatus(pr.batchStatus) ? { batchStatus: pr.batchStatus } : {}),
     ...(pr.lane ? { lane: pr.lane } : {}),
   };
 }
 
-const BATCH_STATUSES: ReadonlySet<string> = new Set<BatchStatusName>([
-  "FORMING",
-  "QUEUED",
-  "TESTING",
-  "PASSED",
-  "PENDING_FAILURE",
-  "BISECTING",
-  "MERGING",
-] as const);
-type BatchStatusName =
-  "FORMING" | "QUEUED" | "TESTING" | "PASSED" | "PENDING_FAILURE" | "BISECTING" | "MERGING";
-
-type PullRequestStateName = (typeof PR_STATES)[number];
-
 export function queueSettingsToJson(q: Queue) {
   return {
-    state: nameOf(q.state) as (typeof QUEUE_STATES)[number],
+    state: nameOf(q.state) as QueueState,
     branch: q.ref?.targetBranch ?? "",
     concurrency: q.concurrency,
     testingTimeoutMinutes: q.testingTimeoutMinutes,
-    mode: nameOf(q.mode) as "SINGLE" | "PARALLEL",
+    mode: nameOf(q.mode) as QueueMode,
     canOptimisticallyMerge: q.canOptimisticallyMerge,
     pendingFailureDepth: q.pendingFailureDepth,
     batch: q.batch,
@@ -83,12 +79,12 @@ export function queueSettingsToJson(q: Queue) {
     batchingMode: q.batchingMode === BatchingMode.ADAPTIVE ? "ADAPTIVE" : "FIXED",
     bisectionConcurrency: q.bisectionConcurrency,
     requiredStatuses: q.requiredStatuses,
-    mergeMethod: nameOf(q.mergeMethod) as "MERGE_COMMIT" | "SQUASH" | "REBASE",
+    mergeMethod: nameOf(q.mergeMethod) as MergeMethod,
     commentsEnabled: q.commentsEnabled,
     commandsEnabled: q.commandsEnabled,
     statusCheckEnabled: q.statusCheckEnabled,
-    directMergeMode: nameOf(q.directMergeMode) as "OFF" | "ALWAYS",
-    optimizationMode: nameOf(q.optimizationMode) as "OFF" | "BISECTION_SKIP_REDUNDANT_TESTS",
+    directMergeMode: nameOf(q.directMergeMode) as DirectMergeMode,
+    optimizationMode: nameOf(q.optimizationMode) as OptimizationMode,
   };
 }
 
@@ -98,7 +94,7 @@ export function queueToJson(q: Queue) {
     enqueuedPullRequests: q.enqueuedPullRequests.map(enqueuedToJson),
     testRunsInFlight: q.activeTestRuns.map((run) => ({
       id: run.testRunId,
-      kind: run.isBisection ? ("bisection" as const) : ("main" as const),
+      kind: runKindOf(run.isBisection),
       prNumbers: run.prNumbers,
       testBranch: run.testBranch,
       testBranchSha: run.testBranchSha,
@@ -123,8 +119,9 @@ export function submittedToJson(
       hasImpactedTargets: readiness?.hasImpactedTargets ?? false,
       requiresImpactedTargets: readiness?.requiresImpactedTargets ?? false,
       doesBaseBranchMatch: readiness?.doesBaseBranchMatch ?? false,
-      gitHubMergeability: nameOf(readiness?.gitHubMergeability ?? GitHubMergeability.UNSPECIFIED) as
-        "MERGEABLE" | "NOT_MERGEABLE" | "IN_PROGRESS" | "UNSPECIFIED",
+      gitHubMergeability: nameOf(
+        readiness?.gitHubMergeability ?? GitHubMergeability.UNSPECIFIED,
+      ) as GitHubMergeabilityName,
       ...(reason ? { reason } : {}),
     },
     priorityValue: pr.priorityValue,
@@ -166,7 +163,7 @@ export function testingDetailsToJson(d: TestingDetails, link: LinkResolver = (ur
     testBranch: d.testBranch,
     testBranchSha: d.testBranchSha,
     createdAt: iso(d.createdAt),
-    status: nameOf(d.status) as "IN_PROGRESS" | "FAILED" | "CANCELLED" | "SUCCEEDED",
+    status: nameOf(d.status) as TestRunStatus,
     statusChecks: d.statusChecks.map((s) => ({ context: s.context, url: link(s.url), state: s.state })),
     testedPullRequests: d.testedPullRequests.map((p) => ({
       prNumber: p.prNumber,
@@ -179,8 +176,8 @@ export function testingDetailsToJson(d: TestingDetails, link: LinkResolver = (ur
   };
 }
 
-export function priorityOf(priority: string | number | undefined) {
+/** A priority travels to the coordinator as its value, whether the caller named the level or gave the number. */
+export function priorityOf(priority: PriorityName | number | undefined) {
   if (priority === undefined) return undefined;
-  if (typeof priority === "number") return { $case: "priorityValue" as const, value: priority };
-  return { $case: "priorityName" as const, value: enumValue(PriorityName, priority.toUpperCase()) };
+  return { $case: "priorityValue" as const, value: priorityValueOf(priority) };
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_PRIORITY_NAME } from "@mainline/contract";
 import type { QueueCoordinatorClient } from "@mainline/proto/queue";
 import type { RepoRef } from "@mainline/proto/common";
 import { HostPullRequestState } from "@mainline/proto/queue";
@@ -123,7 +124,7 @@ async function apply(
     ...(priority ? { priority } : {}),
   });
   const details = [
-    `priority ${pullRequest?.priorityName ?? "medium"}`,
+    `priority ${pullRequest?.priorityName ?? DEFAULT_PRIORITY_NAME}`,
     ...(command.noBatch ? ["tested on its own, not in a batch"] : []),
   ];
   return {

@@ -4,22 +4,25 @@
  * never silence, because the author is waiting for the bot to react.
  */
 
-import { PRIORITY_NAMES, PRIORITY_RULE, type PriorityName } from "@mainline/kit/vocabulary/index";
+import {
+  parsePriorityText,
+  PRIORITY_NAMES,
+  PRIORITY_RANGE,
+  PRIORITY_RULE,
+  type PriorityName,
+} from "@mainline/contract";
 
 export const COMMAND_PREFIX = "/svc";
-
-type PriorityLevel = PriorityName;
 
 export type CommentCommand =
   /** The comment holds no command: people talk in PRs, and a bot that answers every comment is noise. */
   | { kind: "none" }
-  | { kind: "merge"; noBatch: boolean; priority?: PriorityLevel | number }
+  | { kind: "merge"; noBatch: boolean; priority?: PriorityName | number }
   | { kind: "cancel" }
   /** A command we recognised as meant for us but cannot act on; `reply` says what is wrong and what works. */
   | { kind: "invalid"; reply: string };
 
-export const COMMAND_USAGE =
-  "Commands: `/svc merge` (options `--no-batch`, `--priority=<urgent|high|medium|low|0-255>`), `/svc cancel`.";
+export const COMMAND_USAGE = `Commands: \`/svc merge\` (options \`--no-batch\`, \`--priority=<${PRIORITY_NAMES.join("|")}|${PRIORITY_RANGE.min}-${PRIORITY_RANGE.max}>\`), \`/svc cancel\`.`;
 
 /**
  * Finds the command in a comment. A command is a line that starts with `/svc` (after indentation); quoted lines
@@ -79,7 +82,7 @@ function parseCommandLine(line: string): CommentCommand {
 
 function parseMerge(args: string[]): CommentCommand {
   let noBatch = false;
-  let priority: PriorityLevel | number | undefined;
+  let priority: PriorityName | number | undefined;
   const seen = new Set<string>();
   for (const arg of args) {
     const [flag = "", value] = splitFlag(arg);
@@ -97,21 +100,12 @@ function parseMerge(args: string[]): CommentCommand {
     }
     if (value === undefined || value === "")
       return invalid(`\`--priority\` needs a value: \`--priority=<level>\` with level ${PRIORITY_RULE}.`);
-    const level = parsePriority(value);
+    const level = parsePriorityText(value);
     if (level === undefined)
       return invalid(`\`--priority=${value}\` is not a priority; use ${PRIORITY_RULE}.`);
     priority = level;
   }
   return priority === undefined ? { kind: "merge", noBatch } : { kind: "merge", noBatch, priority };
-}
-
-function parsePriority(value: string): PriorityLevel | number | undefined {
-  const lower = value.toLowerCase();
-  const named = PRIORITY_NAMES.find((level) => level === lower);
-  if (named) return named;
-  if (!/^\d{1,3}$/.test(value)) return undefined;
-  const n = Number(value);
-  return n <= 255 ? n : undefined;
 }
 
 /** `--flag=value` (the value may have been quoted, already unquoted by tokenize) or a bare `--flag`. */

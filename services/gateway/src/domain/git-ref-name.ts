@@ -1,10 +1,12 @@
+import { LIMITS } from "@mainline/contract";
+
 /**
  * The rules of `git check-ref-format` (see its manual), applied to the names the API takes: a queue's target
  * branch, a PR's head branch, a pull-ref pattern. Pure, so the same check answers at the API that git would
  * apply much later, when a run is built: a name git refuses is a 400 now, not a failed run later.
  * Returns the rule a name breaks, or null when git accepts it.
  */
-export const MAX_REF_NAME_BYTES = 255;
+export const MAX_REF_NAME_BYTES = LIMITS.branch;
 
 // Control characters are exactly what this rule is about.
 // eslint-disable-next-line no-control-regex

@@ -1,3 +1,5 @@
+import type { StatusCheckState } from "@mainline/contract";
+
 /**
  * GitHub's words for CI results (check conclusions, commit status states, workflow run conclusions) in the
  * three states a merge-queue test run cares about. Pure.
@@ -20,7 +22,7 @@ export function conclusionState(
 }
 
 /** A commit status's state (the Statuses API): error counts as failure, as GitHub's branch protection does. */
-export function commitStatusState(state: "pending" | "success" | "failure" | "error"): CheckState {
+export function commitStatusState(state: StatusCheckState): CheckState {
   return state === "pending" ? "PENDING" : state === "success" ? "SUCCESS" : "FAILURE";
 }
 

@@ -1,3 +1,4 @@
+import { runKindOf } from "@mainline/contract";
 import { callUnary } from "@mainline/kit/grpc/index";
 import { PullRequestState, type QueueCoordinatorClient, type Queue } from "@mainline/proto/queue";
 import type { CoordinatorSnapshot, SnapshotPullRequest } from "../domain/coordinator-snapshot.js";
@@ -58,7 +59,7 @@ export function snapshotOf(queues: readonly Queue[]): CoordinatorSnapshot {
       snapshot.runs.push({
         runId: run.testRunId,
         queue,
-        kind: run.isBisection ? "bisection" : "main",
+        kind: runKindOf(run.isBisection),
         startedAt: run.startedAt?.getTime() ?? 0,
       });
     }

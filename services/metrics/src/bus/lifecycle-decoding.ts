@@ -1,9 +1,6 @@
+import { lowerCaseWord, runKindOfWire, type WireWord, wireWord } from "@mainline/contract";
 import type { TestStatusChanged } from "@mainline/proto/flaky";
-import {
-  TestRunKind,
-  type PullRequestLifecycleEvent,
-  type TestRunLifecycleEvent,
-} from "@mainline/proto/queue";
+import type { PullRequestLifecycleEvent, TestRunLifecycleEvent } from "@mainline/proto/queue";
 import type { RepoRef } from "@mainline/proto/common";
 import type {
   PullRequestState as DomainState,
@@ -17,12 +14,10 @@ import type { TestHealth, TestStatusFact } from "../domain/test-status.js";
  * A wire enum's value is the domain's word (string enums): UNSPECIFIED, or a value this build does not know
  * (a newer publisher's), is none. Outcomes and test health are the same words in lower case.
  */
-type Word<E extends string> = Exclude<E, "UNSPECIFIED" | "UNRECOGNIZED">;
-function wordOf<E extends string>(value: E): Word<E> | undefined {
-  return value === "UNSPECIFIED" || value === "UNRECOGNIZED" ? undefined : (value as Word<E>);
-}
-function lowerWordOf<E extends string>(value: E): Lowercase<Word<E>> | undefined {
-  return wordOf(value)?.toLowerCase() as Lowercase<Word<E>> | undefined;
+const wordOf = wireWord;
+function lowerWordOf<E extends string>(value: E): Lowercase<WireWord<E>> | undefined {
+  const word = wireWord(value);
+  return word === undefined ? undefined : lowerCaseWord(word);
 }
 
 /** Undefined for an event without a state the metrics know (a newer publisher's, or a malformed one). */
@@ -48,7 +43,7 @@ export function testRunFactOf(event: TestRunLifecycleEvent): TestRunFact | undef
     type,
     queue: queueOf(event.queue.org, event.queue.repo, event.queue.targetBranch),
     runId: event.testRunId,
-    kind: event.kind === TestRunKind.BISECTION ? "bisection" : "main",
+    kind: runKindOfWire(event.kind),
     testedPrs: [...event.testedPrNumbers],
     outcome: (lowerWordOf(event.outcome) satisfies DomainOutcome | undefined) ?? null,
     startedAt: event.startedAt?.getTime() ?? null,

@@ -7,7 +7,9 @@ export const WINDOW_MS = 60 * 60_000;
  * `main` for the queue of PRs and its runs; `bisection` for the search for a failed batch's culprits
  * (compat-notes: the `queue_type` label).
  */
-export type QueueType = "main" | "bisection";
+import type { RunKind } from "@mainline/contract";
+
+export type QueueType = RunKind;
 
 /** What a windowed metric is made of. Counts have value 1; durations are in seconds; sizes in PRs. */
 export type ObservationKind =

@@ -1,19 +1,19 @@
+import {
+  isTerminalPrState,
+  type LivePullRequestState,
+  lowerCaseWord,
+  type PullRequestState,
+  runKindOf,
+  type TerminalPullRequestState,
+} from "@mainline/contract";
 import { ObservationList, seconds, type Observation } from "./observation.js";
 import type { QueueIdentity } from "./queue-identity.js";
 
-export type LiveState = "NOT_READY" | "PENDING" | "TESTING" | "TESTS_PASSED" | "PENDING_FAILURE";
-export type TerminalState = "MERGED" | "FAILED" | "CANCELLED";
-export type PullRequestState = LiveState | TerminalState;
+export type LiveState = LivePullRequestState;
+export type TerminalState = TerminalPullRequestState;
+export type { PullRequestState };
 
-const CONCLUSIONS: Record<TerminalState, string> = {
-  MERGED: "merged",
-  FAILED: "failed",
-  CANCELLED: "cancelled",
-};
-
-export function isTerminal(state: PullRequestState): state is TerminalState {
-  return state in CONCLUSIONS;
-}
+export const isTerminal = isTerminalPrState;
 
 /** A PR changed state in a queue (the coordinator's PullRequestLifecycleEvent). */
 export interface PullRequestTransition {
@@ -76,9 +76,9 @@ export function advanceTimeline(
   event: PullRequestTransition,
 ): TimelineStep {
   if (current?.lastEventId === event.eventId) return { timeline: current, changed: false, observations: [] };
-  const queueType = event.isBisection ? "bisection" : "main";
+  const queueType = runKindOf(event.isBisection);
   const observe = new ObservationList(event.eventId, event.queue, event.at);
-  if (isTerminal(event.to)) observe.add("pr_conclusion", queueType, 1, CONCLUSIONS[event.to]);
+  if (isTerminal(event.to)) observe.add("pr_conclusion", queueType, 1, lowerCaseWord(event.to));
   if (event.from === "TESTING" && event.to === "PENDING") observe.add("pr_restart", queueType, 1);
 
   // An event that neither continues the remembered state nor is newer than it belongs to an earlier entry of

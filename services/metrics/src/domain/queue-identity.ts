@@ -1,4 +1,4 @@
-import { sameRepository } from "@mainline/kit/vocabulary/index";
+import { sameRepository, type RepositoryRef } from "@mainline/contract";
 
 /** One merge queue as the metrics see it: an organisation's repository on its host, and the target branch. */
 export interface QueueIdentity {
@@ -10,11 +10,7 @@ export interface QueueIdentity {
 }
 
 /** A repository of an organisation (the `repo` + `repoHost` filter of the HTTP API). */
-export interface RepositoryScope {
-  host: string;
-  owner: string;
-  name: string;
-}
+export type RepositoryScope = RepositoryRef;
 
 /** Which series one request may see: always one organisation, optionally one repository of it. */
 export interface MetricsScope {

@@ -1,15 +1,13 @@
+import { lowerCaseWord, RUN_OUTCOMES, wireRunOutcome, type WireRunOutcome } from "@mainline/contract";
 import { ObservationList, seconds, type Observation, type QueueType } from "./observation.js";
 import type { QueueIdentity } from "./queue-identity.js";
 
-export const TEST_RUN_OUTCOMES = [
-  "passed",
-  "failed",
-  "timed_out",
-  "merge_conflict",
-  "error",
+/** The `outcome` label: the contract's run outcomes as the wire spells them, in lower case, and an abandoned run. */
+export type TestRunOutcome = Lowercase<WireRunOutcome> | "cancelled";
+export const TEST_RUN_OUTCOMES: readonly TestRunOutcome[] = [
+  ...RUN_OUTCOMES.map((outcome) => lowerCaseWord(wireRunOutcome(outcome))),
   "cancelled",
-] as const;
-export type TestRunOutcome = (typeof TEST_RUN_OUTCOMES)[number];
+];
 
 /** A test run started, finished, was abandoned, or had its result reused (the coordinator's TestRunLifecycleEvent). */
 export interface TestRunFact {

@@ -1,6 +1,7 @@
+import { type TestStatus } from "@mainline/contract";
 import type { RepositoryScope } from "./queue-identity.js";
 
-export type TestHealth = "healthy" | "flaky" | "broken";
+export type TestHealth = TestStatus;
 
 /** The statuses a repository's test count is kept for (mq_tests_current). */
 export const COUNTED_TEST_STATUSES = ["flaky", "broken"] as const satisfies readonly TestHealth[];

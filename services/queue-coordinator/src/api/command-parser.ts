@@ -1,10 +1,18 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import {
+  BATCHING_MODES,
   DEFAULT_PULL_REF_PATTERN,
+  DIRECT_MERGE_MODES,
+  MERGE_METHODS,
+  OPTIMIZATION_MODES,
   PRIORITY_RULE,
-  PRIORITY_VALUES,
-  type PriorityName,
-} from "@mainline/kit/vocabulary/index";
+  QUEUE_MODES,
+  QUEUE_SETTING_RANGES,
+  type QueueIntegerSetting,
+  readPriority,
+  wireWord,
+  type WireWord,
+} from "@mainline/contract";
 import type { RepoRef } from "@mainline/proto/common";
 import {
   HostPullRequestState,
@@ -52,12 +60,9 @@ import type { TestRunReport } from "../store/test-run-records.js";
 /** Accepts a level name in any case, an integer 0..255, or nothing (the default, medium). */
 export function parsePriority(input: unknown, field = "priority"): Priority {
   if (input === undefined || input === null) return DEFAULT_PRIORITY;
-  if (typeof input === "string") {
-    const name = input.toLowerCase();
-    if (name in PRIORITY_VALUES) return namedPriority(name as PriorityName);
-  } else if (typeof input === "number" && Number.isInteger(input) && input >= 0 && input <= 255) {
-    return priorityOfValue(input);
-  }
+  const priority = readPriority(input);
+  if (typeof priority === "string") return namedPriority(priority);
+  if (typeof priority === "number") return priorityOfValue(priority);
   throw new InvalidArgumentError(field, `must be ${PRIORITY_RULE}`);
 }
 
@@ -73,14 +78,19 @@ export function parseImpactedTargets(sha: unknown, targets: unknown): ImpactedTa
 }
 
 const SETTING_WORDS = {
-  mode: ["SINGLE", "PARALLEL"],
-  mergeMethod: ["MERGE_COMMIT", "SQUASH", "REBASE"],
-  directMergeMode: ["OFF", "ALWAYS"],
-  optimizationMode: ["OFF", "BISECTION_SKIP_REDUNDANT_TESTS"],
-  batchingMode: ["FIXED", "ADAPTIVE"],
+  mode: QUEUE_MODES,
+  mergeMethod: MERGE_METHODS,
+  directMergeMode: DIRECT_MERGE_MODES,
+  optimizationMode: OPTIMIZATION_MODES,
+  batchingMode: BATCHING_MODES,
 } as const satisfies { [K in keyof QueueSettings]?: readonly QueueSettings[K][] };
-const POSITIVE_INTS = ["concurrency", "batchingMaxWaitTimeMinutes", "batchingMinSize"] as const;
-const NON_NEGATIVE_INTS = ["testingTimeoutMinutes", "pendingFailureDepth"] as const;
+const INTEGER_SETTINGS = [
+  "concurrency",
+  "batchingMaxWaitTimeMinutes",
+  "batchingMinSize",
+  "testingTimeoutMinutes",
+  "pendingFailureDepth",
+] as const;
 const BOOLEANS = [
   "canOptimisticallyMerge",
   "batch",
@@ -88,7 +98,6 @@ const BOOLEANS = [
   "commandsEnabled",
   "statusCheckEnabled",
 ] as const;
-const MAX_SETTING_INT = 1_000_000;
 
 function upperWord<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
   const upper = typeof value === "string" ? value.toUpperCase() : value;
@@ -96,10 +105,13 @@ function upperWord<T extends string>(field: string, value: unknown, allowed: rea
   throw new InvalidArgumentError(field, `must be one of ${allowed.join(", ")}`);
 }
 
-function settingInteger(field: string, value: unknown, min: number): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > MAX_SETTING_INT) {
+/** The contract's range, the gateway's: one value, one rule. */
+function settingInteger(field: QueueIntegerSetting, value: unknown): number {
+  const [min, max] = QUEUE_SETTING_RANGES[field];
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
     throw new InvalidArgumentError(field, `must be an integer >= ${min}`);
   }
+  if (value > max) throw new InvalidArgumentError(field, `must be at most ${max}`);
   return value;
 }
 
@@ -120,15 +132,13 @@ export function parseSettingsPatch(input: Readonly<Record<string, unknown>>): Qu
     } else if (field in SETTING_WORDS) {
       const key = field as keyof typeof SETTING_WORDS;
       set[key] = upperWord<string>(field, value, SETTING_WORDS[key]);
-    } else if ((POSITIVE_INTS as readonly string[]).includes(field)) {
-      set[field] = settingInteger(field, value, 1);
-    } else if ((NON_NEGATIVE_INTS as readonly string[]).includes(field)) {
-      set[field] = settingInteger(field, value, 0);
+    } else if ((INTEGER_SETTINGS as readonly string[]).includes(field)) {
+      set[field] = settingInteger(field as QueueIntegerSetting, value);
     } else if ((BOOLEANS as readonly string[]).includes(field)) {
       if (typeof value !== "boolean") throw new InvalidArgumentError(field, "must be a boolean");
       set[field] = value;
     } else if (field === "bisectionConcurrency") {
-      patch.bisectionConcurrency = value === null ? null : settingInteger(field, value, 1);
+      patch.bisectionConcurrency = value === null ? null : settingInteger(field, value);
     } else if (field === "requiredStatuses") {
       if (!Array.isArray(value) || !value.every((s) => typeof s === "string" && s.length > 0)) {
         throw new InvalidArgumentError(field, "must be a list of non-empty strings");
@@ -210,8 +220,8 @@ function required(field: string, value: string): string {
 }
 
 /** A wire enum's value is the domain's word (string enums); UNSPECIFIED, or a value this build does not know, is none. */
-function wordOf<E extends string>(value: E | undefined): E | undefined {
-  return value === undefined || value === "UNSPECIFIED" || value === "UNRECOGNIZED" ? undefined : value;
+function wordOf<E extends string>(value: E | undefined): WireWord<E> | undefined {
+  return value === undefined ? undefined : wireWord(value);
 }
 
 export function parseSubmit(req: SubmitPullRequestRequest): SubmitCommand {
@@ -221,7 +231,7 @@ export function parseSubmit(req: SubmitPullRequestRequest): SubmitCommand {
       ? parsePriority(undefined)
       : p.$case === "priorityValue"
         ? parsePriority(p.value)
-        : parsePriority(wordOf(p.value)?.toLowerCase() ?? "", "priority");
+        : parsePriority(wordOf(p.value) ?? "", "priority");
   const key = idempotencyKey(req.idempotencyKey);
   return {
     address: queueAddress(req.queue),

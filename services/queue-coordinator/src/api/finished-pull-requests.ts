@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
-import { FINISHED_STATES, QUEUE_HISTORY_PAGE, type FinishedState } from "@mainline/kit/vocabulary/index";
+import { FINISHED_STATES, QUEUE_HISTORY_PAGE, type FinishedState } from "@mainline/contract";
 import {
   PullRequestState,
   type ListFinishedPullRequestsRequest,

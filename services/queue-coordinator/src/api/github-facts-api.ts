@@ -1,3 +1,4 @@
+import { wireWord } from "@mainline/contract";
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import type { AsyncImplementation } from "@mainline/kit/grpc/index";
 import { CommitStatusOutcome, CommitStatusState, type QueueCoordinatorServer } from "@mainline/proto/queue";
@@ -36,11 +37,7 @@ function text(field: string, value: string, max: number): string {
 
 /** The wire's word is the domain's (string enums); UNSPECIFIED, or a value this build does not know, is none. */
 function statusState(state: CommitStatusState): StatusState | undefined {
-  return state === CommitStatusState.PENDING ||
-    state === CommitStatusState.SUCCESS ||
-    state === CommitStatusState.FAILURE
-    ? state
-    : undefined;
+  return wireWord(state);
 }
 
 /** CI statuses on test branches and pushes to target branches, as the code host's webhooks tell them. */

@@ -1,3 +1,4 @@
+import { PRIORITY_VALUES } from "@mainline/contract";
 import {
   BatchingMode,
   DirectMergeMode,
@@ -147,7 +148,7 @@ export function submittedToProto(
     priorityValue: e.priority.value,
     priorityName: e.priority.name ?? "",
     usedDefaultPriorityName: e.priority.usedDefault,
-    skipTheLine: e.priority.name === "urgent",
+    skipTheLine: e.priority.value === PRIORITY_VALUES.urgent,
     isCurrentlySubmittedToQueue: current,
     prNumber: e.number,
     prTitle: e.facts?.title ?? "",

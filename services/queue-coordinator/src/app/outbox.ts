@@ -1,3 +1,4 @@
+import { type RunKind, wireRunKind } from "@mainline/contract";
 import type { JetStreamClient } from "nats";
 import { captureTraceCarrier, publish, type MessageCodec, type TraceCarrier } from "@mainline/kit/bus/index";
 import { SUBJECTS } from "@mainline/kit/streams/index";
@@ -145,7 +146,7 @@ export class OutboxBuilder {
       const job: TestRunJob = {
         testRunId: runId,
         queue: this.queueRef(),
-        kind: d.kind === "bisection" ? TestRunKind.BISECTION : TestRunKind.MAIN,
+        kind: TestRunKind[wireRunKind(d.kind)],
         pullRequests: [
           ...d.dependentPrs.map((n) => ({ number: n, underTest: false })),
           ...d.prs.map((n) => ({ number: n, underTest: true })),
@@ -345,7 +346,7 @@ export class OutboxBuilder {
   private lifecycle(
     type: TestRunEventType,
     runId: string,
-    kind: "main" | "bisection",
+    kind: RunKind,
     prs: number[],
     tested: number[] = [],
     extra: { testBranch?: string; reason?: string } = {},
@@ -357,7 +358,7 @@ export class OutboxBuilder {
       timestamp: this.ctx.now,
       queue: this.queueRef(),
       testRunId: runId,
-      kind: kind === "bisection" ? TestRunKind.BISECTION : TestRunKind.MAIN,
+      kind: TestRunKind[wireRunKind(kind)],
       prNumbers: prs,
       testedPrNumbers: tested,
       outcome: TestRunOutcome.UNSPECIFIED,
@@ -371,7 +372,7 @@ export class OutboxBuilder {
   /** A finished run, reported to the metrics service. */
   runFinished(
     runId: string,
-    kind: "main" | "bisection",
+    kind: RunKind,
     prs: number[],
     outcome: TestRunOutcome,
     startedAt: Date | undefined,
@@ -383,7 +384,7 @@ export class OutboxBuilder {
       timestamp: this.ctx.now,
       queue: this.queueRef(),
       testRunId: globalId(runId, this.suffix),
-      kind: kind === "bisection" ? TestRunKind.BISECTION : TestRunKind.MAIN,
+      kind: TestRunKind[wireRunKind(kind)],
       prNumbers: prs,
       testedPrNumbers: [],
       outcome,

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import type { QueueRef, RepoRef } from "@mainline/proto/common";
-import { repositoryKey } from "@mainline/kit/vocabulary/index";
+import { QUEUE_ADDRESS_MAX_BYTES, repositoryKey } from "@mainline/contract";
 
 /** A queue is (organisation, repository, target branch); these keys name it in the store and on the bus. */
 export interface QueueAddress {
@@ -16,11 +16,8 @@ export function queueKey(q: QueueAddress): string {
   return `${q.org}#${repoKey(q.repo)}#${q.targetBranch}`;
 }
 
-/**
- * Bounds in UTF-8 bytes, the gateway's own (README "Limits"): they keep every key built from them (store ids,
- * KV keys, subjects) well below NATS's 4 KiB control line, whoever calls this service.
- */
-export const MAX_BYTES = { org: 64, host: 259, owner: 255, name: 255, targetBranch: 255 } as const;
+/** Bounds in UTF-8 bytes, the gateway's own (the contract's QUEUE_ADDRESS_MAX_BYTES, README "Limits"). */
+export const MAX_BYTES = QUEUE_ADDRESS_MAX_BYTES;
 
 /** Checks a QueueRef from a request, naming the missing field as the HTTP API spells it. */
 export function queueAddress(ref: QueueRef | undefined): QueueAddress {

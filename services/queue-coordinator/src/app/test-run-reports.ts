@@ -1,5 +1,12 @@
 import { FailedPreconditionError, NotFoundError } from "@mainline/kit/errors/index";
-import { MERGE_QUEUE_JOB_NAME } from "@mainline/kit/vocabulary/index";
+import {
+  MERGE_QUEUE_JOB_NAME,
+  reportedOutcome,
+  runResultContext,
+  statusCheckStateOf,
+  testRunStatusOf,
+  wireRunOutcome,
+} from "@mainline/contract";
 import { ResultContext, UploadTestResultsRequest } from "@mainline/proto/flaky";
 import { TestRunOutcome } from "@mainline/proto/queue";
 import type { QueueDocument, QueueRepository } from "../store/queue-repository.js";
@@ -75,12 +82,12 @@ export class TestRunReports {
     const address = { org: doc.org, repo: doc.repo, targetBranch: doc.targetBranch };
     await this.deps.engine.apply(
       address,
-      { type: "TEST_RUN_FINISHED", runId: local, outcome: report.passed ? "PASSED" : "FAILED" },
+      { type: "TEST_RUN_FINISHED", runId: local, outcome: reportedOutcome(report.passed) },
       finishedRunMessages(local, record, report),
     );
-    const state = report.passed ? "success" : "failure";
+    const state = statusCheckStateOf(reportedOutcome(report.passed));
     await this.deps.runs.finished(doc._id, record.runId, {
-      status: report.passed ? "SUCCEEDED" : "FAILED",
+      status: testRunStatusOf(reportedOutcome(report.passed)),
       finishedAt: this.deps.clock().toISOString(),
       statusChecks:
         report.statusChecks ??
@@ -98,7 +105,7 @@ export class TestRunReports {
 }
 
 function sameVerdict(record: TestRunRecord, report: TestRunReport): boolean {
-  return record.status === (report.passed ? "SUCCEEDED" : "FAILED");
+  return record.status === testRunStatusOf(reportedOutcome(report.passed));
 }
 
 /**
@@ -112,7 +119,7 @@ function finishedRunMessages(local: string, record: TestRunRecord, report: TestR
       local,
       record.kind,
       [...record.dependentPrs, ...record.prs],
-      report.passed ? TestRunOutcome.PASSED : TestRunOutcome.FAILED,
+      TestRunOutcome[wireRunOutcome(reportedOutcome(report.passed))],
       new Date(record.createdAt),
     );
     if (report.junitXml.length > 0)
@@ -135,7 +142,7 @@ function mergeQueueUpload(
     ...(record.prs.length === 1 && { prNumber: record.prs[0] }),
     jobName: MERGE_QUEUE_JOB_NAME,
     runStartedAt: new Date(record.createdAt),
-    context: record.kind === "bisection" ? ResultContext.BISECTION : ResultContext.MERGE_QUEUE,
+    context: ResultContext[runResultContext(record.kind)],
     junitXml: report.junitXml,
     uploadId: record.runId,
   });

@@ -3,14 +3,8 @@ import { consume, ensureConsumer, type ConsumerHandle } from "@mainline/kit/bus/
 import type { Logger } from "@mainline/kit/logging/index";
 import { NotFoundError } from "@mainline/kit/errors/index";
 import { STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
-import {
-  MergeOutcome,
-  MergeResult,
-  TestRunOutcome,
-  TestRunPushed,
-  TestRunResult,
-} from "@mainline/proto/queue";
-import type { TestRunOutcome as DomainOutcome } from "../domain/index.js";
+import { MergeOutcome, MergeResult, TestRunPushed, TestRunResult } from "@mainline/proto/queue";
+import { runOutcomeOfWire, testRunStatusOf } from "@mainline/contract";
 import type { QueueEngine } from "../app/queue-engine.js";
 import type { TestRunReports } from "../app/test-run-reports.js";
 import { queueAddress, queueKey } from "../app/queue-key.js";
@@ -18,16 +12,6 @@ import { incarnation, localId } from "../app/run-ids.js";
 import type { QueueRepository } from "../store/queue-repository.js";
 import type { BranchPushes } from "../store/branch-pushes.js";
 import type { TestRunRecords } from "../store/test-run-records.js";
-
-const OUTCOMES: Partial<Record<TestRunOutcome, DomainOutcome>> = {
-  [TestRunOutcome.PASSED]: "PASSED",
-  [TestRunOutcome.FAILED]: "FAILED",
-  [TestRunOutcome.TIMED_OUT]: "TIMED_OUT",
-  [TestRunOutcome.MERGE_CONFLICT]: "MERGE_CONFLICT",
-  // The runner could not build the branch or run the tests at all: the PRs cannot be shown to pass, but no test
-  // failed either, and the PR's failure reason says so.
-  [TestRunOutcome.ERROR]: "BUILD_FAILED",
-};
 
 /**
  * Results from the batch-runner. Both handlers are idempotent: the planner ignores a result for a run or merge
@@ -88,7 +72,9 @@ export async function startResultConsumers(deps: {
           { testRunId: data.testRunId },
           "result for a queue that no longer exists; ignored",
         );
-      const outcome = OUTCOMES[data.outcome];
+      // ERROR (the runner could not build the branch or run the tests at all) reads as BUILD_FAILED: the PRs
+      // cannot be shown to pass, but no test failed either, and the PR's failure reason says so.
+      const outcome = runOutcomeOfWire(data.outcome);
       if (!outcome)
         return logger.warn(
           { testRunId: data.testRunId, outcome: data.outcome },
@@ -97,7 +83,7 @@ export async function startResultConsumers(deps: {
       // The record first: a merge decided in the same step reads the tested commits from it.
       const record = await runs.get(queueKey(found.address), data.testRunId);
       await runs.finished(queueKey(found.address), data.testRunId, {
-        status: outcome === "PASSED" ? "SUCCEEDED" : "FAILED",
+        status: testRunStatusOf(outcome),
         testBranch: data.testBranch,
         testBranchSha: data.testBranchSha,
         commits: Object.fromEntries(data.commits.map((c) => [String(c.prNumber), c.commitSha])),

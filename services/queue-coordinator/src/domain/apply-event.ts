@@ -1,3 +1,4 @@
+import { type QueueMode } from "@mainline/contract";
 import { AlreadyExistsError, FailedPreconditionError, NotFoundError } from "@mainline/kit/errors/errors";
 import type { Draft } from "./draft.js";
 import type { QueueEvent } from "./events.js";
@@ -156,7 +157,7 @@ function updateSettings(d: Draft, patch: QueueSettingsPatch): void {
  * A mode change with PRs in the queue goes through SWITCHING_MODES (like DRAINING) and applies
  * once the queue is empty; asking for the current mode again calls the switch off.
  */
-function changeMode(d: Draft, mode: "SINGLE" | "PARALLEL"): void {
+function changeMode(d: Draft, mode: QueueMode): void {
   const switching = d.state.switching;
   if (switching !== null) {
     if (mode === d.state.settings.mode) {
@@ -178,7 +179,7 @@ function changeMode(d: Draft, mode: "SINGLE" | "PARALLEL"): void {
   setQueueState(d, "SWITCHING_MODES");
 }
 
-export function applyMode(d: Draft, mode: "SINGLE" | "PARALLEL"): void {
+export function applyMode(d: Draft, mode: QueueMode): void {
   const from = d.state.settings.mode;
   d.state.settings = { ...d.state.settings, mode };
   d.notify({ type: "QUEUE_MODE_CHANGED", from, to: mode, at: d.now });

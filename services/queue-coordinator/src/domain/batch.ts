@@ -1,14 +1,9 @@
+import type { BatchStatus } from "@mainline/contract";
 import type { Bisection } from "./bisection.js";
 import type { FailureReason } from "./reasons.js";
 
-/**
- * FORMING: collecting PRs (rules 3-5). QUEUED: composition fixed, waiting for a test slot.
- * TESTING: main run in flight. PASSED: waiting to merge. PENDING_FAILURE: failed, waiting for
- * predecessors and PFD successors (rule 13). BISECTING: searching culprits (rule 8).
- * MERGING: a merge containing it is in flight.
- */
-export type BatchStatus =
-  "FORMING" | "QUEUED" | "TESTING" | "PASSED" | "PENDING_FAILURE" | "BISECTING" | "MERGING";
+/** The contract's batch statuses (rules 3-5 forming, 13 pending failure, 8 bisecting). */
+export type { BatchStatus };
 
 /**
  * The unit the main queue tests: one PR, or several consecutive PRs of one lane. Without

@@ -1,7 +1,8 @@
+import type { PassOrFail } from "@mainline/contract";
 import type { FailureReason } from "./reasons.js";
 
 export interface BisectionResult {
-  outcome: "PASSED" | "FAILED";
+  outcome: PassOrFail;
   runId: string;
   reason: FailureReason | null;
   /**

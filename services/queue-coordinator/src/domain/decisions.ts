@@ -1,3 +1,4 @@
+import type { PassOrFail } from "@mainline/contract";
 import type { PrState, PullRequestEntry } from "./pull-request.js";
 import type { QueueMode } from "./queue-settings.js";
 import type { QueueState } from "./queue-state.js";
@@ -59,7 +60,7 @@ export type Notice =
       type: "BISECTION_RESULT_REUSED";
       runId: string;
       prs: number[];
-      outcome: "PASSED" | "FAILED";
+      outcome: PassOrFail;
       at: number;
     }
   | { type: "QUEUE_STATE_CHANGED"; from: QueueState; to: QueueState; at: number }

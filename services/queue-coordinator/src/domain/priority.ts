@@ -1,4 +1,9 @@
-import { PRIORITY_VALUES, type PriorityName } from "@mainline/kit/vocabulary/index";
+import {
+  DEFAULT_PRIORITY_NAME,
+  PRIORITY_VALUES,
+  priorityNameOfValue,
+  type PriorityName,
+} from "@mainline/contract";
 
 export { PRIORITY_VALUES, type PriorityName };
 
@@ -12,15 +17,10 @@ export interface Priority {
 }
 
 export const DEFAULT_PRIORITY: Priority = {
-  value: PRIORITY_VALUES.medium,
-  name: "medium",
+  value: PRIORITY_VALUES[DEFAULT_PRIORITY_NAME],
+  name: DEFAULT_PRIORITY_NAME,
   usedDefault: true,
 };
-
-function nameOfValue(value: number): PriorityName | null {
-  for (const [name, v] of Object.entries(PRIORITY_VALUES)) if (v === value) return name as PriorityName;
-  return null;
-}
 
 /** A named level, as asked for (the command parser, api/command-parser.ts, read the name). */
 export function namedPriority(name: PriorityName): Priority {
@@ -29,5 +29,5 @@ export function namedPriority(name: PriorityName): Priority {
 
 /** A level given as its value (0..255, checked by the command parser); named when it is one of the named levels. */
 export function priorityOfValue(value: number): Priority {
-  return { value, name: nameOfValue(value), usedDefault: false };
+  return { value, name: priorityNameOfValue(value) ?? null, usedDefault: false };
 }

@@ -1,22 +1,11 @@
+import { isTerminalPrState, TERMINAL_PR_STATES, type PullRequestState } from "@mainline/contract";
 import type { ImpactedTargets } from "./impacted-targets.js";
 import type { Priority } from "./priority.js";
 import type { TransitionReason } from "./reasons.js";
 
-export type PrState =
-  | "NOT_READY"
-  | "PENDING"
-  | "TESTING"
-  | "TESTS_PASSED"
-  | "MERGED"
-  | "FAILED"
-  | "CANCELLED"
-  | "PENDING_FAILURE";
+export type PrState = PullRequestState;
 
-export const TERMINAL_PR_STATES: readonly PrState[] = ["MERGED", "FAILED", "CANCELLED"];
-
-export function isTerminal(state: PrState): boolean {
-  return TERMINAL_PR_STATES.includes(state);
-}
+export { TERMINAL_PR_STATES, isTerminalPrState as isTerminal };
 
 /** What the code host says about the PR (from pull_request events). */
 export interface PullRequestFacts {

@@ -1,11 +1,14 @@
+import type {
+  BatchingMode,
+  DirectMergeMode,
+  MergeMethod,
+  OptimizationMode,
+  QueueMode,
+} from "@mainline/contract";
 import type { RequestableQueueState } from "./queue-state.js";
 
-export type QueueMode = "SINGLE" | "PARALLEL";
-export type MergeMethod = "MERGE_COMMIT" | "SQUASH" | "REBASE";
-export type DirectMergeMode = "OFF" | "ALWAYS";
-export type OptimizationMode = "OFF" | "BISECTION_SKIP_REDUNDANT_TESTS";
-/** FIXED: batches fill to the target size. ADAPTIVE: the size follows the load, up to it (adaptive-batching.ts). */
-export type BatchingMode = "FIXED" | "ADAPTIVE";
+/** The contract's words. FIXED batches fill to the target size; ADAPTIVE follows the load (adaptive-batching.ts). */
+export type { BatchingMode, DirectMergeMode, MergeMethod, OptimizationMode, QueueMode };
 
 /** Every getQueue setting of compat-notes except state, branch and the PR list. */
 export interface QueueSettings {

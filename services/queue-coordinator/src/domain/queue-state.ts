@@ -1,17 +1,8 @@
+import { REQUESTABLE_QUEUE_STATES, type QueueState, type RequestableQueueState } from "@mainline/contract";
 import type { QueueMode } from "./queue-settings.js";
 
-/**
- * RUNNING: PRs enter and merge. PAUSED: nothing starts testing and nothing merges, order kept,
- * submissions accepted. DRAINING: no new PRs; queued ones finish and merge. SWITCHING_MODES:
- * entered by the planner itself when the mode changes with PRs in flight; behaves like DRAINING
- * until the queue is empty, then the new mode applies.
- */
-export type QueueState = "RUNNING" | "PAUSED" | "DRAINING" | "SWITCHING_MODES";
-
-/** The states a user may ask for; SWITCHING_MODES is never requested, only entered. */
-export type RequestableQueueState = Exclude<QueueState, "SWITCHING_MODES">;
-
-export const REQUESTABLE_QUEUE_STATES: readonly RequestableQueueState[] = ["RUNNING", "PAUSED", "DRAINING"];
+export type { QueueState, RequestableQueueState };
+export { REQUESTABLE_QUEUE_STATES };
 
 export interface ModeSwitch {
   toMode: QueueMode;

@@ -1,14 +1,16 @@
+import { statusCheckStateOfWire, type StatusCheckState, type WireStatusState } from "@mainline/contract";
+
 /**
  * How CI statuses reported by the code host on a test branch's head decide a test run. Pure: the facts API
  * records the statuses on the run and applies the verdict.
  */
-export type StatusState = "PENDING" | "SUCCESS" | "FAILURE";
+export type StatusState = WireStatusState;
 
 export interface StatusCheck {
   context: string;
   url: string;
   /** GitHub's words, as getMergeQueueTestingDetails reports them. */
-  state: "pending" | "success" | "failure";
+  state: Exclude<StatusCheckState, "error">;
   /** A whole suite's result (a check suite or workflow run), rather than one check or commit status. */
   suite?: boolean;
 }
@@ -46,8 +48,7 @@ export function withStatus(
   next.push({
     context: status.context,
     url: status.url,
-    // GitHub's words are ours in lower case.
-    state: status.state.toLowerCase() as Lowercase<StatusState> satisfies StatusCheck["state"],
+    state: statusCheckStateOfWire(status.state),
     ...(status.suite ? { suite: true } : {}),
   });
   return next;

@@ -1,3 +1,4 @@
+import { type RunKind } from "@mainline/contract";
 import type { Draft } from "./draft.js";
 import { ejectsFailures, isOffline } from "./ejection.js";
 import type { LaneGraph } from "./lanes.js";
@@ -11,7 +12,7 @@ function isUrgent(d: Draft, batchId: string): boolean {
   return first !== undefined && d.pr(first)?.priority.value === URGENT_PRIORITY;
 }
 
-export function runningCount(d: Draft, kind: "main" | "bisection"): number {
+export function runningCount(d: Draft, kind: RunKind): number {
   let count = 0;
   for (const run of d.allRuns()) if (run.kind === kind && run.status === "RUNNING") count++;
   return count;

@@ -1,7 +1,9 @@
+import type { PassOrFail, RunKind } from "@mainline/contract";
 import type { FailureReason } from "./reasons.js";
 
-export type TestRunKind = "main" | "bisection";
-export type TestRunStatus = "RUNNING" | "PASSED" | "FAILED";
+export type TestRunKind = RunKind;
+/** A run in the planner: running, or ended as the contract says a pass or a fail (other outcomes fail it). */
+export type TestRunStatus = "RUNNING" | PassOrFail;
 
 /**
  * One CI run of a projected branch: the target, then `base` (the dependent PRs ahead, in
@@ -26,7 +28,7 @@ export interface TestRun {
  * BUILD_FAILED: the projected branch could not be built for a reason other than a conflict (a ref missing on
  * the remote, a remote git could not fetch): no test ran, so it must not read as failed tests.
  */
-export type TestRunOutcome = "PASSED" | "FAILED" | "TIMED_OUT" | "MERGE_CONFLICT" | "BUILD_FAILED";
+export type { RunOutcome as TestRunOutcome } from "@mainline/contract";
 
 export function containsAny(run: TestRun, prs: ReadonlySet<number>): boolean {
   return run.prs.some((p) => prs.has(p)) || run.base.some((p) => prs.has(p));

@@ -1,6 +1,8 @@
 import type { Collection, Store } from "@mainline/kit/store/index";
 
-export type TestRunRecordStatus = "IN_PROGRESS" | "FAILED" | "CANCELLED" | "SUCCEEDED";
+import { type RunKind, type TestRunStatus } from "@mainline/contract";
+
+export type TestRunRecordStatus = TestRunStatus;
 
 /** An external CI's verdict on a run, as reported through the API. */
 export interface TestRunReport {
@@ -16,7 +18,7 @@ export interface TestRunRecord {
   _id: string;
   queueKey: string;
   runId: string;
-  kind: "main" | "bisection";
+  kind: RunKind;
   /** Run by the batch-runner (true), or reported by an external CI through the API only (false). */
   viaRunner: boolean;
   prs: number[];

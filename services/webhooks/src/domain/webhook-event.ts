@@ -1,15 +1,10 @@
+import { batchWebhookEventType, pullRequestWebhookEventType, runKindOfWire } from "@mainline/contract";
 import type {
   BatchLifecycleEvent,
   PullRequestLifecycleEvent,
   TestRunLifecycleEvent,
 } from "@mainline/proto/queue";
-import {
-  BatchEventType,
-  PullRequestEventType,
-  PullRequestState,
-  TestRunEventType,
-  TestRunKind,
-} from "@mainline/proto/queue";
+import { PullRequestState, TestRunEventType } from "@mainline/proto/queue";
 import { TestStatus, type TestStatusChanged } from "@mainline/proto/flaky";
 import type { RepoRef } from "@mainline/proto/common";
 import type { WebhookEventType } from "./event-types.js";
@@ -23,23 +18,9 @@ export interface WebhookEvent {
   payload: Record<string, unknown>;
 }
 
-const PR_TYPES: Partial<Record<PullRequestEventType, WebhookEventType>> = {
-  [PullRequestEventType.SUBMITTED]: "pull_request.submitted",
-  [PullRequestEventType.QUEUED]: "pull_request.queued",
-  [PullRequestEventType.TESTING]: "pull_request.testing",
-  [PullRequestEventType.MERGED]: "pull_request.merged",
-  [PullRequestEventType.FAILED]: "pull_request.failed",
-  [PullRequestEventType.CANCELED]: "pull_request.canceled",
-};
-
-const BATCH_TYPES: Partial<Record<BatchEventType, WebhookEventType>> = {
-  [BatchEventType.PENDING_FAILURE]: "pull_request_batch.pending_failure",
-  [BatchEventType.MERGED]: "pull_request_batch.merged",
-};
-
 /** Undefined for transitions that are published for the metrics only (STATE_CHANGED). */
 export function pullRequestWebhookEvent(event: PullRequestLifecycleEvent): WebhookEvent | undefined {
-  const type = PR_TYPES[event.type];
+  const type = pullRequestWebhookEventType(event.type);
   if (type === undefined) return undefined;
   return {
     eventId: event.eventId,
@@ -64,7 +45,7 @@ export function pullRequestWebhookEvent(event: PullRequestLifecycleEvent): Webho
 }
 
 export function batchWebhookEvent(event: BatchLifecycleEvent): WebhookEvent | undefined {
-  const type = BATCH_TYPES[event.type];
+  const type = batchWebhookEventType(event.type);
   if (type === undefined) return undefined;
   return {
     eventId: event.eventId,
@@ -97,7 +78,7 @@ export function testRunWebhookEvent(event: TestRunLifecycleEvent): WebhookEvent 
       repository: repositoryOf(event.queue.repo),
       target_branch: event.queue.targetBranch,
       test_run_id: event.testRunId,
-      kind: event.kind === TestRunKind.BISECTION ? "bisection" : "main",
+      kind: runKindOfWire(event.kind),
       test_branch: event.testBranch || null,
       pr_numbers: [...event.prNumbers],
       tested_pr_numbers: [...event.testedPrNumbers],

@@ -1,41 +1,25 @@
-import type { z } from "zod";
-import type {
-  queueResponse,
-  submittedPullRequestResponse,
-  updatedQueueResponse,
-} from "@mainline/gateway/api/schemas/merge-queue";
-import type {
-  listFailingTestsResponse,
-  quarantineConfigResponse,
-  repositorySettings,
-  uploadTestResultsResponse,
-} from "@mainline/gateway/api/schemas/flaky-tests";
-import type {
-  createdSubscriptionResponse,
-  deliveryResponse,
-  subscriptionResponse,
-} from "@mainline/gateway/api/schemas/webhooks";
 import type { PullRequestEvent as GatewayPullRequestEvent } from "@mainline/gateway/api/schemas/code-host";
+import type { SubmittedPullRequest } from "@mainline/contract";
 
-/** The response shapes the CLI reads, taken from the gateway's own schemas so the two cannot drift apart. */
-export type SubmittedPullRequest = z.infer<typeof submittedPullRequestResponse>;
+/** The response shapes the CLI reads: the contract's, inferred from the schemas that make the API document. */
+export type {
+  CreatedWebhookSubscription,
+  FailingTestsPage,
+  FlakyRepositorySettings,
+  QuarantineConfig,
+  Queue,
+  QueueSettings,
+  SubmittedPullRequest,
+  UploadSummary,
+  WebhookDelivery,
+  WebhookSubscription,
+} from "@mainline/contract";
 export type PullRequestState = SubmittedPullRequest["state"];
-export type Queue = z.infer<typeof queueResponse>;
-export type QueueSettings = z.infer<typeof updatedQueueResponse>;
-export type UploadSummary = z.infer<typeof uploadTestResultsResponse>;
-export type QuarantineConfig = z.infer<typeof quarantineConfigResponse>;
-export type FlakyRepositorySettings = z.infer<typeof repositorySettings>;
-export type FailingTestsPage = z.infer<typeof listFailingTestsResponse>;
-export type WebhookSubscription = z.infer<typeof subscriptionResponse>;
-export type CreatedWebhookSubscription = z.infer<typeof createdSubscriptionResponse>;
-export type WebhookDelivery = z.infer<typeof deliveryResponse>;
 export type PullRequestEvent = GatewayPullRequestEvent;
 
-export interface RepositoryRef {
-  host: string;
-  owner: string;
-  name: string;
-}
+import type { RepositoryRef } from "@mainline/contract";
+
+export type { RepositoryRef };
 
 export interface QueueKey {
   repo: RepositoryRef;

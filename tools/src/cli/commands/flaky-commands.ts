@@ -94,8 +94,8 @@ export function registerFlakyCommands(program: Command, cli: CliContext): void {
       .argument("<test-id>", "the test's id (the id column of `mainline flaky list`)")
       .argument("<override>", "always, never, or auto (no override)"),
   ).action(async (testId: string, overrideText: string, _opts: unknown, command: Command) => {
-    const key = overrideText.toLowerCase() as keyof typeof OVERRIDES;
-    const override = OVERRIDES[key];
+    const key = Object.keys(OVERRIDES).find((k) => k === overrideText.toLowerCase());
+    const override = key === undefined ? undefined : OVERRIDES[key as keyof typeof OVERRIDES];
     if (!override) {
       throw new CliError(`the override must be always, never or auto (got "${overrideText}")`);
     }

@@ -7,7 +7,6 @@ import { withRepoOption } from "../command-options.js";
 import { parsePullRequestNumber } from "../domain/pull-request-ref.js";
 
 const ACTIONS = ["opened", "synchronize", "closed", "reopened", "edited"] as const;
-type Action = (typeof ACTIONS)[number];
 
 /**
  * `mainline pr event`: tells Mainline about a pull request on a git server without a code-host integration,
@@ -28,8 +27,8 @@ export function registerPrEventCommand(program: Command, cli: CliContext): void 
       .option("--author <login>", "who opened it", "mainline-cli")
       .option("--merged", "with closed: the PR was merged elsewhere"),
   ).action(async (actionText: string, prText: string, opts: EventOptions, command: Command) => {
-    const action = actionText.toLowerCase() as Action;
-    if (!ACTIONS.includes(action)) {
+    const action = ACTIONS.find((a) => a === actionText.toLowerCase());
+    if (action === undefined) {
       throw new CliError(`the action must be one of ${ACTIONS.join(", ")} (got "${actionText}")`);
     }
     const number = parsePullRequestNumber(prText);

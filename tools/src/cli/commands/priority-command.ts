@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { PRIORITY_NAMES } from "@mainline/kit/vocabulary/index";
+import { parsePriorityText, PRIORITY_NAMES, PRIORITY_RANGE, PRIORITY_RULE } from "@mainline/contract";
 import type { CliContext } from "../cli-context.js";
 import { CliError, EXIT } from "../cli-error.js";
 import { withQueueOptions } from "../command-options.js";
@@ -14,7 +14,7 @@ export function registerPriorityCommand(program: Command, cli: CliContext): void
         "change the priority of a pull request in the queue (a PR already under test keeps its place and run)",
       )
       .argument("<pr>", "the PR number")
-      .argument("<priority>", "urgent, high, medium, low, or 0-255 (0 is most urgent)"),
+      .argument("<priority>", `${PRIORITY_RULE} (0 is most urgent)`),
   ).action(async (prText: string, priorityText: string, _opts: unknown, command: Command) => {
     const number = parsePullRequestNumber(prText);
     const priority = parsePriorityArgument(priorityText);
@@ -37,11 +37,11 @@ export function registerPriorityCommand(program: Command, cli: CliContext): void
 
 /** Checked here too, so a typo is named before any call; the service checks again. */
 function parsePriorityArgument(text: string): string | number {
-  const t = text.trim().toLowerCase();
-  if ((PRIORITY_NAMES as readonly string[]).includes(t)) return t;
-  if (/^\d{1,3}$/.test(t) && Number(t) <= 255) return Number(t);
+  const priority = parsePriorityText(text.trim());
+  if (priority !== undefined) return priority;
+  const { min, max } = PRIORITY_RANGE;
   throw new CliError(
-    `<priority> must be urgent, high, medium, low or an integer 0-255, not "${text}"`,
+    `<priority> must be ${PRIORITY_NAMES.join(", ")} or an integer ${min}-${max}, not "${text}"`,
     EXIT.usage,
   );
 }

@@ -1,4 +1,4 @@
-import { PRIORITY_NAMES, PRIORITY_VALUES } from "@mainline/kit/vocabulary/index";
+import { priorityLabel, PRIORITY_RULE } from "@mainline/contract";
 import type { Command } from "commander";
 import type { SubmittedPullRequest } from "../api/api-types.js";
 import {
@@ -21,7 +21,7 @@ export function registerPullRequestCommands(program: Command, cli: CliContext): 
       .command("submit")
       .description("submit a pull request to the queue")
       .argument("<pr>", "the PR number")
-      .option("--priority <priority>", "urgent, high, medium, low, or 0-255 (0 is most urgent)")
+      .option("--priority <priority>", `${PRIORITY_RULE} (0 is most urgent)`)
       .option("--no-batch", "test this PR on its own, never in a batch")
       .option(
         "--wait",
@@ -160,14 +160,12 @@ function describe(pr: SubmittedPullRequest): string[] {
     ...(pr.failureDetailsUrl ? [`  why it failed: ${pr.failureDetailsUrl}`] : []),
     ...(pr.queuePosition !== undefined ? [`  ${estimateLine(pr)}`] : []),
     ...pr.priorityChanges.map(
-      (c) => `  priority ${levelOf(c.from)} → ${levelOf(c.to)} at ${c.at}${c.by ? ` by ${c.by}` : ""}`,
+      (c) =>
+        `  priority ${priorityLabel(c.from)} → ${priorityLabel(c.to)} at ${c.at}${c.by ? ` by ${c.by}` : ""}`,
     ),
     ...timelineLines(pr),
   ];
 }
-
-const levelOf = (value: number) =>
-  PRIORITY_NAMES.find((name) => PRIORITY_VALUES[name] === value) ?? String(value);
 
 /** Position, and the estimate when the gateway knows the queue's recent run durations. */
 function estimateLine(pr: SubmittedPullRequest): string {

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { DEFAULT_PULL_REF_PATTERN } from "@mainline/kit/vocabulary/index";
+import { DEFAULT_PULL_REF_PATTERN } from "@mainline/contract";
 import type { RepositoryConnection } from "../api/api-types.js";
 import { checkRemoteExists } from "../app/check-remote.js";
 import type { CliContext } from "../cli-context.js";

@@ -1,11 +1,8 @@
+import { isTerminalPrState } from "@mainline/contract";
 import type { PullRequestState, SubmittedPullRequest } from "../api/api-types.js";
 
 /** States a PR never leaves: waiting stops there. */
-const TERMINAL: ReadonlySet<PullRequestState> = new Set(["MERGED", "FAILED", "CANCELLED"]);
-
-export function isTerminal(state: PullRequestState): boolean {
-  return TERMINAL.has(state);
-}
+export const isTerminal = (state: PullRequestState): boolean => isTerminalPrState(state);
 
 /** The reason behind FAILED or CANCELLED, or what a waiting PR still needs. */
 export function stateDetail(pr: SubmittedPullRequest): string {

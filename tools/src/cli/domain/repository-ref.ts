@@ -1,24 +1,16 @@
+import {
+  formatRepository,
+  parseRepository,
+  REPOSITORY_FORMAT_RULE,
+  type RepositoryRef,
+} from "@mainline/contract";
 import { CliError } from "../cli-error.js";
-import type { RepositoryRef } from "../api/api-types.js";
 
-/**
- * Reads `--repo` as people write it: `host/owner/name`, or the repository's web URL (with or without
- * `.git`), since that is what they have at hand.
- */
+/** Reads `--repo` with the contract's one rule: `host/owner/name` or the repository's web URL. */
 export function parseRepositoryRef(text: string, source = "--repo"): RepositoryRef {
-  const trimmed = text.trim();
-  const path = trimmed
-    .replace(/^https?:\/\//, "")
-    .replace(/\.git$/, "")
-    .replace(/\/+$/, "");
-  const parts = path.split("/");
-  if (parts.length !== 3 || parts.some((part) => part.trim() === "" || /\s/.test(part))) {
-    throw new CliError(`${source} must be host/owner/name, e.g. github.com/acme/app (got "${text}")`);
-  }
-  const [host, owner, name] = parts as [string, string, string];
-  return { host, owner, name };
+  const repo = parseRepository(text);
+  if (repo === undefined) throw new CliError(`${source} must be ${REPOSITORY_FORMAT_RULE} (got "${text}")`);
+  return repo;
 }
 
-export function formatRepositoryRef(repo: RepositoryRef): string {
-  return `${repo.host}/${repo.owner}/${repo.name}`;
-}
+export const formatRepositoryRef = formatRepository;

@@ -1,7 +1,8 @@
+import { type QuarantineOverride as ApiQuarantineOverride } from "@mainline/contract";
 import type { TestStatusValue } from "../status/test-status.js";
 
 /** A per-test decision that beats the automatic one; no override means "auto". */
-export type QuarantineOverride = "ALWAYS_QUARANTINE" | "NEVER_QUARANTINE";
+export type QuarantineOverride = Exclude<ApiQuarantineOverride, "NONE">;
 
 export interface QuarantineSettings {
   quarantiningEnabled: boolean;

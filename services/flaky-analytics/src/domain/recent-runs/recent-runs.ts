@@ -1,3 +1,4 @@
+import { type RecentRunOutcome } from "@mainline/contract";
 import type { RunContext } from "../status/test-status.js";
 import type { TestOutcome } from "../junit/test-case-result.js";
 
@@ -5,7 +6,7 @@ import type { TestOutcome } from "../junit/test-case-result.js";
 export const RECENT_RUNS_KEPT = 10;
 
 /** passed; failed (its last attempt failed); flaky (an attempt failed, a later one passed). */
-export type RecentRunOutcome = "passed" | "failed" | "flaky";
+export type { RecentRunOutcome };
 
 /** One run of one test, as its page lists it. */
 export interface RecentRun {

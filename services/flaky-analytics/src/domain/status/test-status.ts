@@ -1,5 +1,7 @@
+import { type TestStatus as ApiTestStatus } from "@mainline/contract";
+
 /** The spec's status values, lowercase as the API writes them. Broken outranks flaky outranks healthy. */
-export type TestStatusValue = "healthy" | "flaky" | "broken";
+export type TestStatusValue = ApiTestStatus;
 
 export interface TestStatus {
   value: TestStatusValue;

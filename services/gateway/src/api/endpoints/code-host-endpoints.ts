@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_PULL_REF_PATTERN } from "@mainline/kit/vocabulary/index";
+import { DEFAULT_PULL_REF_PATTERN } from "@mainline/contract";
 import type { Context } from "koa";
 import { callUnary } from "@mainline/kit/grpc/index";
 import { RunnerKind } from "@mainline/proto/queue";

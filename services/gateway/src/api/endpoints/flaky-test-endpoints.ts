@@ -1,3 +1,9 @@
+import {
+  lowerCaseWord,
+  type RecentRunOutcome,
+  type ResultContext as ApiResultContext,
+  type TestStatus as ApiTestStatus,
+} from "@mainline/contract";
 import { z } from "zod";
 import { InternalError } from "@mainline/kit/errors/index";
 import { callUnary } from "@mainline/kit/grpc/index";
@@ -26,14 +32,12 @@ const TAG = "Flaky tests";
 const empty = z.object({});
 
 /** The spec writes test statuses lower case; the wire's words are upper case (string enums). */
-function statusName(status: TestStatus | undefined): "healthy" | "flaky" | "broken" {
-  return status === TestStatus.FLAKY || status === TestStatus.BROKEN
-    ? (status.toLowerCase() as "flaky" | "broken")
-    : "healthy";
+function statusName(status: TestStatus | undefined): ApiTestStatus {
+  return status === TestStatus.FLAKY || status === TestStatus.BROKEN ? lowerCaseWord(status) : "healthy";
 }
 
 /** The REST context is the wire's word (string enums); none given is CI. */
-function contextName(context: ResultContext): "CI" | "MERGE_QUEUE" | "BISECTION" {
+function contextName(context: ResultContext): ApiResultContext {
   return context === ResultContext.MERGE_QUEUE || context === ResultContext.BISECTION ? context : "CI";
 }
 
@@ -225,7 +229,7 @@ export function flakyTestEndpoints(up: Upstreams): Endpoint[] {
           test: failingTestToJson(response.test),
           recent_runs: response.recentRuns.map((run) => ({
             at: (run.at ?? new Date(0)).toISOString(),
-            outcome: run.outcome as "passed" | "failed" | "flaky",
+            outcome: run.outcome as RecentRunOutcome,
             context: contextName(run.context),
             branch: run.branch,
             commit_sha: run.commitSha,

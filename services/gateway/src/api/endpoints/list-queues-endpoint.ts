@@ -1,32 +1,15 @@
 import { z } from "zod";
+import { listQueuesResponse, type QueueSummary } from "@mainline/contract";
 import { callUnary } from "@mainline/kit/grpc/index";
 import { PullRequestState, type Queue } from "@mainline/proto/queue";
 import { endpoint, type Endpoint } from "../endpoint.js";
 import { queueSettingsToJson } from "../queue-mapping.js";
 import { repoSchema } from "../schemas/common.js";
-import { MODES, QUEUE_STATES } from "../schemas/merge-queue.js";
 import type { Upstreams } from "../../upstream/upstreams.js";
 
 const listQueuesRequest = z.strictObject({ repo: repoSchema.optional() });
 
-const queueSummary = z.object({
-  repo: z.object({ host: z.string(), owner: z.string(), name: z.string() }),
-  branch: z.string(),
-  state: z.enum(QUEUE_STATES),
-  mode: z.enum(MODES),
-  concurrency: z.int(),
-  batch: z.boolean(),
-  /** PRs waiting or under test, not counting those awaiting mergeability (NOT_READY). */
-  depth: z.int(),
-  notReady: z.int(),
-  testing: z.int(),
-  testRunsInFlight: z.int(),
-  /** PRs of the queue that merged, failed or were cancelled in the last hour. */
-  lastHour: z.object({ merged: z.int(), failed: z.int(), cancelled: z.int() }),
-});
-const listQueuesResponse = z.object({ queues: z.array(queueSummary) });
-
-function summaryOf(q: Queue): z.infer<typeof queueSummary> {
+function summaryOf(q: Queue): QueueSummary {
   const settings = queueSettingsToJson(q);
   const count = (state: PullRequestState) => q.enqueuedPullRequests.filter((p) => p.state === state).length;
   const notReady = count(PullRequestState.NOT_READY);

@@ -1,5 +1,5 @@
 import { callUnary } from "@mainline/kit/grpc/index";
-import { PRIORITY_VALUES } from "@mainline/kit/vocabulary/index";
+import { PRIORITY_RULE, priorityValueOf } from "@mainline/contract";
 import { endpoint, type Endpoint } from "../endpoint.js";
 import { queueRef } from "../queue-mapping.js";
 import { setPullRequestPriorityRequest, setPullRequestPriorityResponse } from "../schemas/merge-queue.js";
@@ -16,15 +16,14 @@ export function priorityEndpoint(up: Upstreams): Endpoint {
     method: "post",
     path: "/setPullRequestPriority",
     operationId: "setPullRequestPriority",
-    summary:
-      "Change the priority of a PR in the queue (urgent, high, medium, low or 0..255); it keeps the time it joined the line, so FIFO within a level holds, and a PR already under test keeps its place and run",
+    summary: `Change the priority of a PR in the queue (${PRIORITY_RULE}); it keeps the time it joined the line, so FIFO within a level holds, and a PR already under test keeps its place and run`,
     tag: "Merge queue",
     access: "org",
     input: setPullRequestPriorityRequest,
     inputIn: "body",
     output: setPullRequestPriorityResponse,
     async handle(input, { principal }) {
-      const value = typeof input.priority === "number" ? input.priority : PRIORITY_VALUES[input.priority];
+      const value = priorityValueOf(input.priority);
       return callUnary(q.setPullRequestPriority.bind(q), {
         queue: queueRef(principal.org, input.repo, input.targetBranch),
         prNumber: input.pr.number,

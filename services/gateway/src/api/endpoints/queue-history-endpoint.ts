@@ -1,5 +1,5 @@
 import { callUnary } from "@mainline/kit/grpc/index";
-import { QUEUE_HISTORY_PAGE, type FinishedState } from "@mainline/kit/vocabulary/index";
+import { QUEUE_HISTORY_PAGE, type FinishedState } from "@mainline/contract";
 import { PullRequestState } from "@mainline/proto/queue";
 import { endpoint, type Endpoint } from "../endpoint.js";
 import { queueRef } from "../queue-mapping.js";

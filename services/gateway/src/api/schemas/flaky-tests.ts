@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FLAKY_SETTING_RANGES, RESULT_CONTEXTS, type FlakyIntegerSetting } from "@mainline/contract";
 import { prNumber, repoSchema, upperEnum } from "./common.js";
 import { boundedText, identifier, LIMITS } from "./limits.js";
 
@@ -30,52 +31,6 @@ export const listFailingTestsRequest = z.object({
   }),
 });
 
-const failingTest = z.object({
-  id: z.uuid(),
-  repository: z.object({ html_url: z.url() }),
-  html_url: z.url(),
-  name: z.string(),
-  variant: z.string(),
-  status: z.object({
-    value: z.enum(["healthy", "flaky", "broken"]),
-    reason: z.string(),
-    timestamp: z.iso.datetime({ offset: true }),
-  }),
-  most_common_failures: z.array(
-    z.object({
-      summary: z.string(),
-      occurrence_count: z.int().min(0),
-      last_occurrence: z.iso.datetime({ offset: true }).optional(),
-    }),
-  ),
-  failure_rate_last_7d: z.number().min(0).max(1),
-  failure_rate_last_24h: z.number().min(0).max(1),
-  file_path: z.string().optional(),
-  parent: z.string().optional(),
-  classname: z.string().optional(),
-  codeowners: z.array(z.string()),
-  pull_requests_impacted_last_7d: z.int().min(0),
-  quarantined: z.boolean(),
-  quarantine_override: z
-    .enum(["ALWAYS_QUARANTINE", "NEVER_QUARANTINE", "NONE"])
-    .describe("The override set on the test (set-quarantine-override); NONE: automatic quarantining decides"),
-  ticket: z.object({ html_url: z.url() }).optional(),
-});
-
-export const listFailingTestsResponse = z.object({
-  tests: z.array(failingTest),
-  page: z.object({
-    total_rows: z.number().min(0),
-    total_pages: z.number().min(0),
-    next_page_token: z.string(),
-    prev_page_token: z.string(),
-    last_page_token: z.string(),
-    page_index: z.number().min(0),
-  }),
-});
-
-export const RESULT_CONTEXTS = ["CI", "MERGE_QUEUE", "BISECTION"] as const;
-
 /** JUnit XML files travel as strings inside JSON, one array element per file. */
 export const uploadTestResultsRequest = z.object({
   repo: repoSchema,
@@ -95,53 +50,20 @@ export const uploadTestResultsRequest = z.object({
     .max(1000, "must hold at most 1000 JUnit XML documents"),
 });
 
-export const uploadTestResultsResponse = z.object({
-  upload_id: z.string(),
-  files: z.int(),
-  results: z.int(),
-  passed: z.int(),
-  failed: z.int(),
-  skipped: z.int(),
-  new_tests: z.int(),
-  ignored: z
-    .int()
-    .min(0)
-    .describe("Test cases left out of the upload because they could not be read as tests"),
-  ignored_testcases: z
-    .array(
-      z.object({
-        field: z.string().describe("The request field of the document, e.g. junit[2]"),
-        suite: z.string().describe('The enclosing suites, outermost first, joined by " > "'),
-        classname: z.string(),
-        reason: z.string(),
-      }),
-    )
-    .describe("The first 100 ignored test cases and why; every other result of the upload is stored"),
-});
-
 export const repoRequest = z.object({ repo: repoSchema });
-
-export const quarantineConfigResponse = z.object({
-  isDisabled: z.boolean(),
-  testIds: z.array(z.string()),
-});
 
 const ratio = z
   .number({ error: "must be a number" })
   .gt(0, "must be greater than 0")
   .max(1, "must be at most 1");
-const hours = z.int({ error: "must be an integer (hours)" }).min(1, "must be at least 1");
-
-export const repositorySettings = z.object({
-  quarantining_enabled: z.boolean(),
-  auto_quarantine_enabled: z.boolean(),
-  flaky_failure_rate_threshold: z.number(),
-  min_runs: z.int(),
-  rate_window_hours: z.int(),
-  recovery_window_hours: z.int(),
-  default_branch: z.string(),
-  broken_after_consecutive_failures: z.int(),
-});
+/** A flaky-rule setting within the contract's range: the 400 names the bound it crossed. */
+const flakySetting = (name: FlakyIntegerSetting, unit = "") => {
+  const [min, max] = FLAKY_SETTING_RANGES[name];
+  return z
+    .int({ error: `must be an integer${unit}` })
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}${unit}`);
+};
 
 export const updateRepositorySettingsRequest = z
   .object({
@@ -149,14 +71,11 @@ export const updateRepositorySettingsRequest = z
     quarantining_enabled: z.boolean({ error: "must be a boolean" }).optional(),
     auto_quarantine_enabled: z.boolean({ error: "must be a boolean" }).optional(),
     flaky_failure_rate_threshold: ratio.optional(),
-    min_runs: z.int({ error: "must be an integer" }).min(1, "must be at least 1").optional(),
-    rate_window_hours: hours.optional(),
-    recovery_window_hours: hours.optional(),
+    min_runs: flakySetting("min_runs").optional(),
+    rate_window_hours: flakySetting("rate_window_hours", " (hours)").optional(),
+    recovery_window_hours: flakySetting("recovery_window_hours", " (hours)").optional(),
     default_branch: text("branch whose failures count toward broken").optional(),
-    broken_after_consecutive_failures: z
-      .int({ error: "must be an integer" })
-      .min(2, "must be at least 2")
-      .optional(),
+    broken_after_consecutive_failures: flakySetting("broken_after_consecutive_failures").optional(),
   })
   .strict();
 
@@ -171,22 +90,6 @@ export const setQuarantineOverrideRequest = z.object({
 });
 
 export const getTestRequest = z.object({ repo: repoSchema, test_id: testIdField });
-
-export const getTestResponse = z.object({
-  /** The failing-test record as list-failing-tests gives it now, also for a test that has not failed lately. */
-  test: failingTest,
-  /** The latest runs, newest first (bisection runs are never evidence, so never kept). */
-  recent_runs: z.array(
-    z.object({
-      at: z.iso.datetime({ offset: true }),
-      outcome: z.enum(["passed", "failed", "flaky"]),
-      context: z.enum(RESULT_CONTEXTS),
-      branch: z.string(),
-      commit_sha: z.string(),
-      pr_number: z.int().min(1).optional(),
-    }),
-  ),
-});
 
 export const linkTicketRequest = z.object({
   repo: repoSchema,
@@ -204,7 +107,15 @@ export const setCodeownersRequest = z.object({
     .max(1_048_576, "must be at most 1048576 characters"),
 });
 
-export const setCodeownersResponse = z.object({ rules: z.int(), problems: z.array(z.string()) });
+export {
+  getTestResponse,
+  listFailingTestsResponse,
+  quarantineConfigResponse,
+  repositorySettings,
+  RESULT_CONTEXTS,
+  setCodeownersResponse,
+  uploadTestResultsResponse,
+} from "@mainline/contract";
 
 /** Ours: the organisation's repositories that have test results, sorted (the web page's picker). */
 export const listRepositoriesResponse = z.object({ repositories: z.array(repoSchema) });

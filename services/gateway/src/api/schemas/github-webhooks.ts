@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { STATUS_CHECK_STATES } from "@mainline/contract";
 import { boundedText, LIMITS } from "./limits.js";
 
 /**
@@ -81,8 +82,8 @@ export const checkRunEvent = z.looseObject({
 
 export const statusEvent = z.looseObject({
   sha,
-  state: z.enum(["pending", "success", "failure", "error"], {
-    error: "must be pending, success, failure or error",
+  state: z.enum(STATUS_CHECK_STATES, {
+    error: `must be ${STATUS_CHECK_STATES.slice(0, -1).join(", ")} or ${STATUS_CHECK_STATES.at(-1)}`,
   }),
   context: name("the status context"),
   target_url: url,

@@ -1,34 +1,12 @@
 import { z } from "zod";
+import { LIMITS, QUEUE_SETTING_RANGES } from "@mainline/contract";
 import { branchNameProblem, MAX_REF_NAME_BYTES } from "../../domain/git-ref-name.js";
 
-/**
- * The bound of every string and number the API takes (README "Limits"). Values travel on to store keys, NATS
- * subjects, git and gRPC; a bound here keeps one caller's oversized value from reaching any of them.
- */
-export const LIMITS = {
-  /** DNS names are at most 253 characters; a port may follow. */
-  host: 259,
-  /** Nested groups (GitLab) make owners long paths. */
-  owner: 255,
-  name: 255,
-  /** Run ids, subscription ids, upload ids, token ids. */
-  id: 128,
-  slug: 64,
-  /** Names of impacted targets and required statuses. */
-  label: 1024,
-  /** Largest PR number: a signed 32-bit integer, as code hosts number them (the contracts carry uint32). */
-  prNumber: 2_147_483_647,
-} as const;
+/** The bound of every string and number the API takes: the contract's (README "Limits"). */
+export { LIMITS };
 
 /** Integer settings and their ranges, named in the 400 a value outside them gets. */
-export const RANGES = {
-  concurrency: [1, 1000],
-  bisectionConcurrency: [1, 1000],
-  testingTimeoutMinutes: [0, 10_080],
-  pendingFailureDepth: [0, 1000],
-  batchingMaxWaitTimeMinutes: [1, 10_080],
-  batchingMinSize: [1, 1000],
-} as const satisfies Record<string, readonly [number, number]>;
+export const RANGES = QUEUE_SETTING_RANGES;
 
 /**
  * Bounded in UTF-8 bytes as well as in characters: store keys and NATS subjects are built from the bytes, and

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FINISHED_STATES, QUEUE_HISTORY_PAGE } from "@mainline/kit/vocabulary/index";
+import { FINISHED_STATES, QUEUE_HISTORY_PAGE } from "@mainline/contract";
 import { isoDateTime, repoSchema, targetBranch, upperEnum } from "./common.js";
 import { intInRange } from "./limits.js";
 

@@ -1,0 +1,43 @@
+import type { IntRange } from "./limits.js";
+
+/** A queue's words (compat-notes "/getQueue"), written UPPERCASE and accepted in any case. */
+export const QUEUE_MODES = ["SINGLE", "PARALLEL"] as const;
+export type QueueMode = (typeof QUEUE_MODES)[number];
+
+export const MERGE_METHODS = ["MERGE_COMMIT", "SQUASH", "REBASE"] as const;
+export type MergeMethod = (typeof MERGE_METHODS)[number];
+
+export const DIRECT_MERGE_MODES = ["OFF", "ALWAYS"] as const;
+export type DirectMergeMode = (typeof DIRECT_MERGE_MODES)[number];
+
+export const OPTIMIZATION_MODES = ["OFF", "BISECTION_SKIP_REDUNDANT_TESTS"] as const;
+export type OptimizationMode = (typeof OPTIMIZATION_MODES)[number];
+
+/** Ours, beyond compat-notes: FIXED fills batches to batchingMinSize; ADAPTIVE sizes each batch from the load. */
+export const BATCHING_MODES = ["FIXED", "ADAPTIVE"] as const;
+export type BatchingMode = (typeof BATCHING_MODES)[number];
+
+/** The integer settings of a queue and their ranges (0 disables the timeout and the pending-failure depth). */
+export const QUEUE_SETTING_RANGES = {
+  concurrency: [1, 1000],
+  bisectionConcurrency: [1, 1000],
+  testingTimeoutMinutes: [0, 10_080],
+  pendingFailureDepth: [0, 1000],
+  batchingMaxWaitTimeMinutes: [1, 10_080],
+  batchingMinSize: [1, 1000],
+} as const satisfies Record<string, IntRange>;
+export type QueueIntegerSetting = keyof typeof QUEUE_SETTING_RANGES;
+
+/** Most required status names one queue may list. */
+export const MAX_REQUIRED_STATUSES = 100;
+
+/** GitHub's `merge_method` (the REST API's merge call) for each of ours. */
+const GITHUB_MERGE_METHODS = {
+  MERGE_COMMIT: "merge",
+  SQUASH: "squash",
+  REBASE: "rebase",
+} as const satisfies Record<MergeMethod, string>;
+
+export function githubMergeMethod(method: MergeMethod): (typeof GITHUB_MERGE_METHODS)[MergeMethod] {
+  return GITHUB_MERGE_METHODS[method];
+}
