@@ -2,6 +2,7 @@ import { builtinModules } from "node:module";
 import path from "node:path";
 
 import js from "@eslint/js";
+import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
 
 /** Node's modules by their bare names (`fs`, `child_process/...`); hashing and address arithmetic are not I/O. */
@@ -66,6 +67,26 @@ export default tseslint.config(
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/only-throw-error": "error",
+    },
+  },
+  {
+    // Rooms and doors: no two modules import each other, even through a chain. Resolution follows what tsc does
+    // here: NodeNext `.js` specifiers name `.ts`/`.tsx` sources, and workspace packages resolve through their
+    // `mainline-source` export condition to sources, so a cycle through another package's entry point is seen too.
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/extensions": [".ts", ".tsx", ".js", ".mjs"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+      "import-x/resolver-next": [
+        createNodeResolver({
+          extensions: [".ts", ".tsx", ".js", ".mjs", ".json"],
+          extensionAlias: { ".js": [".ts", ".tsx", ".js"] },
+          conditionNames: ["mainline-source", "types", "import", "default"],
+        }),
+      ],
+    },
+    rules: {
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
     },
   },
   {

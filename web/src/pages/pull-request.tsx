@@ -3,7 +3,7 @@ import { api, parseRepoKey } from "../api.js";
 import { ago, stateClass } from "../format.js";
 import { useLive } from "../live.js";
 import { queueHref } from "../router.js";
-import type { EnqueuedPullRequest } from "./queue.js";
+import type { EnqueuedPullRequest } from "../enqueued-pull-request.js";
 import { PriorityForm, priorityLabel } from "./priority-form.js";
 import { RunOutput } from "./run-output.js";
 import { pullRequestRunIds, runIdOfOutput } from "../pr-runs.js";

@@ -6,25 +6,7 @@ import { BisectionTree } from "./bisection-tree.js";
 import type { RunInFlight } from "../run-tree.js";
 import { PendingFailures } from "./pending-failures.js";
 import { laneLabels, waitingBatches } from "../batches.js";
-
-export interface EnqueuedPullRequest {
-  id: string;
-  state: string;
-  stateChangedAt: string;
-  priorityValue: number;
-  priorityName: string;
-  noBatch: boolean;
-  prNumber: number;
-  prTitle: string;
-  prAuthor: string;
-  testRunId?: string;
-  /** Best case, from the PR's place and the queue's recent run durations; absent until a run finished. */
-  estimatedMergeAt?: string;
-  /** The planner's batch of the PR, its status and its lane; absent until it is in a batch. */
-  batchId?: string;
-  batchStatus?: string;
-  lane?: string;
-}
+import type { EnqueuedPullRequest } from "../enqueued-pull-request.js";
 
 interface QueueView {
   state: string;

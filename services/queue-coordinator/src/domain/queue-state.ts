@@ -1,5 +1,3 @@
-import type { QueueMode } from "./queue-settings.js";
-
 /**
  * RUNNING: PRs enter and merge. PAUSED: nothing starts testing and nothing merges, order kept,
  * submissions accepted. DRAINING: no new PRs; queued ones finish and merge. SWITCHING_MODES:
@@ -12,12 +10,6 @@ export type QueueState = "RUNNING" | "PAUSED" | "DRAINING" | "SWITCHING_MODES";
 export type RequestableQueueState = Exclude<QueueState, "SWITCHING_MODES">;
 
 export const REQUESTABLE_QUEUE_STATES: readonly RequestableQueueState[] = ["RUNNING", "PAUSED", "DRAINING"];
-
-export interface ModeSwitch {
-  toMode: QueueMode;
-  /** The state the queue returns to once the switch completes. */
-  resumeState: RequestableQueueState;
-}
 
 export function acceptsSubmissions(state: QueueState): boolean {
   return state === "RUNNING" || state === "PAUSED";
