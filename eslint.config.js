@@ -1,12 +1,24 @@
-import { builtinModules } from "node:module";
 import path from "node:path";
 
 import js from "@eslint/js";
 import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
+import {
+  domainLoadsNoIo,
+  IO_PACKAGE_PATTERN,
+  NODE_BARE_IO_PATTERN,
+  NODE_IO_PATTERN,
+} from "./tools/eslint-rules/domain-loads-no-io.js";
 
-/** Node's modules by their bare names (`fs`, `child_process/...`); hashing and address arithmetic are not I/O. */
-const NODE_IO_MODULES = builtinModules.filter((m) => !m.startsWith("_") && m !== "crypto" && m !== "net");
+/**
+ * Resolves imports as tsc does here: NodeNext `.js` specifiers name `.ts`/`.tsx` sources, and workspace packages
+ * resolve through their `mainline-source` export condition to sources.
+ */
+const resolver = createNodeResolver({
+  extensions: [".ts", ".tsx", ".js", ".mjs", ".json"],
+  extensionAlias: { ".js": [".ts", ".tsx", ".js"] },
+  conditionNames: ["mainline-source", "types", "import", "default"],
+});
 
 /**
  * Imports point inward: a file under a service's src/domain/ may import other domain code relatively, never a
@@ -70,20 +82,13 @@ export default tseslint.config(
     },
   },
   {
-    // Rooms and doors: no two modules import each other, even through a chain. Resolution follows what tsc does
-    // here: NodeNext `.js` specifiers name `.ts`/`.tsx` sources, and workspace packages resolve through their
-    // `mainline-source` export condition to sources, so a cycle through another package's entry point is seen too.
+    // Rooms and doors: no two modules import each other, even through a chain (through another package's entry
+    // point too). import-x leaves type-only imports out: they are erased and order no module's loading.
     plugins: { "import-x": importX },
     settings: {
       "import-x/extensions": [".ts", ".tsx", ".js", ".mjs"],
       "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
-      "import-x/resolver-next": [
-        createNodeResolver({
-          extensions: [".ts", ".tsx", ".js", ".mjs", ".json"],
-          extensionAlias: { ".js": [".ts", ".tsx", ".js"] },
-          conditionNames: ["mainline-source", "types", "import", "default"],
-        }),
-      ],
+      "import-x/resolver-next": [resolver],
     },
     rules: {
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
@@ -103,7 +108,7 @@ export default tseslint.config(
   },
   {
     // The web page's build script is plain JS run by node as it is; no tsconfig holds it.
-    files: ["web/build.mjs"],
+    files: ["web/build.mjs", "tools/eslint-rules/*.js"],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
@@ -113,9 +118,17 @@ export default tseslint.config(
   {
     // DESIGN "Layout": domain/ is pure logic and types; I/O lives in the shell around it (app/, store/, bus/, api/).
     files: ["services/*/src/domain/**/*.ts"],
-    plugins: { mainline: { rules: { "domain-imports-inward": domainImportsInward } } },
+    plugins: {
+      mainline: {
+        rules: {
+          "domain-imports-inward": domainImportsInward,
+          "domain-loads-no-io": domainLoadsNoIo((specifier, file) => resolver.resolve(specifier, file)),
+        },
+      },
+    },
     rules: {
       "mainline/domain-imports-inward": "error",
+      "mainline/domain-loads-no-io": "error",
       "@typescript-eslint/no-restricted-imports": [
         "error",
         {
@@ -129,17 +142,16 @@ export default tseslint.config(
           patterns: [
             {
               // Hashing (node:crypto) and address arithmetic (node:net, above) are computation, not I/O.
-              regex: "^node:(?!crypto$|net$)",
+              regex: NODE_IO_PATTERN,
               message: "domain/ is pure: no Node I/O; it belongs in app/, store/, bus/ or api/",
             },
             {
               // The same modules by their bare names (`fs`, `child_process`, `http`, `fs/promises`).
-              regex: `^(${NODE_IO_MODULES.map((m) => m.replace(/[/]/g, "\\/")).join("|")})(\/|$)`,
+              regex: NODE_BARE_IO_PATTERN,
               message: "domain/ is pure: no Node I/O; it belongs in app/, store/, bus/ or api/",
             },
             {
-              regex:
-                "^(nats|mongodb|koa|@koa/.*|@grpc/.*|pino|prom-client|@opentelemetry/.*|@octokit/.*|undici)$",
+              regex: IO_PACKAGE_PATTERN,
               message: "domain/ is pure: I/O belongs in app/, store/, bus/ or api/",
             },
             {
