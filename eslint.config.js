@@ -21,6 +21,29 @@ const resolver = createNodeResolver({
 });
 
 /**
+ * Packages are entered through their entry points only: kit through a module's `index`, a service through its root
+ * or an entry point named for what it offers, never a path that climbs out of one package into another's files.
+ */
+const ENTRY_POINTS_ONLY = [
+  {
+    regex: "^@mainline/kit(/[^/]+/(?!index$)[^/]+.*)?$",
+    message: "enter kit through a module's entry point: @mainline/kit/<module>/index",
+  },
+  {
+    // The planner and the JUnit parser (pure domain) for the simulator, the benches and the CLI; the gateway's
+    // schemas until the contract package holds the vocabulary; the harnesses until they move to a testing package.
+    regex:
+      "^@mainline/(gateway|queue-coordinator|batch-runner|flaky-analytics|metrics|webhooks)/(?!(domain/index|api/command-parser|api/schemas/[a-z-]+|testing/[a-z-]+|upstream/submitted-pull-request-lookups|github/github-webhook-handler)$)",
+    message: "enter a service package through its root or a declared entry point, not a file inside it",
+  },
+  {
+    regex:
+      "^(\\.\\./)+((services/)?(kit|gateway|queue-coordinator|batch-runner|flaky-analytics|metrics|webhooks)|proto|web|testing|tools)/src/",
+    message: "a relative path never reaches into another package: import its entry point by name",
+  },
+];
+
+/**
  * Imports point inward: a file under a service's src/domain/ may import other domain code relatively, never a
  * sibling folder of domain/ (app/, store/, bus/, api/, github/, git/, jobs/, ...), whatever its name.
  */
@@ -76,6 +99,7 @@ export default tseslint.config(
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
+      "@typescript-eslint/no-restricted-imports": ["error", { patterns: ENTRY_POINTS_ONLY }],
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/only-throw-error": "error",
@@ -140,6 +164,7 @@ export default tseslint.config(
             })),
           ],
           patterns: [
+            ...ENTRY_POINTS_ONLY,
             {
               // Hashing (node:crypto) and address arithmetic (node:net, above) are computation, not I/O.
               regex: NODE_IO_PATTERN,

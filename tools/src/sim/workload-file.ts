@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "@mainline/kit/errors/errors";
+import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import { PRIORITY_NAMES } from "@mainline/kit/vocabulary/index";
 import { parseQueueSettings } from "@mainline/queue-coordinator/api/command-parser";
 import type { SimulatedPr, SimulatedPriority, Workload } from "./workload.js";
