@@ -6,7 +6,7 @@ import type { Principal } from "../auth/principal.js";
 import { parseJsonBody, readJsonBodyText } from "../http/json-body.js";
 import type { Endpoint } from "./endpoint.js";
 import { buildOpenApi } from "./openapi.js";
-import { parseInput } from "./validation.js";
+import { parseInput } from "../http/validation.js";
 import type { WebSessions } from "../web/web-sessions.js";
 
 const PUBLIC: Principal = { org: "", tokenId: "", admin: false };

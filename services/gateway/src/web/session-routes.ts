@@ -1,7 +1,7 @@
 import Router, { type RouterContext } from "@koa/router";
 import { z } from "zod";
 import { PermissionDeniedError, UnauthenticatedError } from "@mainline/kit/errors/index";
-import { parseInput } from "../api/validation.js";
+import { parseInput } from "../http/validation.js";
 import { parseJsonBody, readJsonBodyText } from "../http/json-body.js";
 import { csrfMatches } from "./session-cookie.js";
 import { CSRF_HEADER, type WebSessions } from "./web-sessions.js";
