@@ -11,7 +11,7 @@ import { eventStreamRoute } from "./web/event-stream-route.js";
 import type { LifecycleFeed } from "./upstream/lifecycle-feed.js";
 import { sessionRoutes } from "./web/session-routes.js";
 import { staticFiles } from "./web/static-files.js";
-import type { WebSessions } from "./web/web-sessions.js";
+import type { WebSessions } from "./auth/web-sessions.js";
 
 /** The web page: its sessions, the live feed behind its server-sent events, and where its build lives. */
 export interface WebOptions {

@@ -9,7 +9,7 @@ import { createApp, requestHandler } from "./app.js";
 import { connectUpstreams } from "./upstream/upstreams.js";
 import { LifecycleFeed } from "./upstream/lifecycle-feed.js";
 import { MergeEstimates } from "./upstream/merge-estimates.js";
-import { WebSessions } from "./web/web-sessions.js";
+import { WebSessions } from "./auth/web-sessions.js";
 import { GitHubDeliveries } from "./github/github-deliveries.js";
 import { webhooksServiceReplies } from "./github/webhooks-service-replies.js";
 import { GitHubRetryLoop } from "./github/github-retry-loop.js";

@@ -7,7 +7,7 @@ import { parseJsonBody, readJsonBodyText } from "../http/json-body.js";
 import type { Endpoint } from "./endpoint.js";
 import { buildOpenApi } from "./openapi.js";
 import { parseInput } from "../http/validation.js";
-import type { WebSessions } from "../web/web-sessions.js";
+import type { WebSessions } from "../auth/web-sessions.js";
 
 const PUBLIC: Principal = { org: "", tokenId: "", admin: false };
 

@@ -13,7 +13,7 @@ import { connectUpstreams, type Upstreams } from "../upstream/upstreams.js";
 import { configSchema } from "../config.js";
 import { LifecycleFeed } from "../upstream/lifecycle-feed.js";
 import { MergeEstimates } from "../upstream/merge-estimates.js";
-import { WebSessions } from "../web/web-sessions.js";
+import { WebSessions } from "../auth/web-sessions.js";
 import { GitHubDeliveries } from "../github/github-deliveries.js";
 import type { PullRequestReplies } from "../github/github-webhook-handler.js";
 import { webhooksServiceReplies } from "../github/webhooks-service-replies.js";

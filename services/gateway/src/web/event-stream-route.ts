@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import Router from "@koa/router";
 import { UnauthenticatedError } from "@mainline/kit/errors/index";
 import type { LifecycleFeed, LifecycleNotice } from "../upstream/lifecycle-feed.js";
-import type { WebSessions } from "./web-sessions.js";
+import type { WebSessions } from "../auth/web-sessions.js";
 
 const HEARTBEAT_MS = 15_000;
 

@@ -18,7 +18,7 @@ import { MAX_REMOTE_URL_LENGTH, remoteUrlProblem } from "../../domain/remote-url
 import type { Upstreams } from "../../upstream/upstreams.js";
 import { runCommentCommand } from "../../code-host/comment-commands.js";
 import { recordPullRequestEvent } from "../../code-host/pull-request-facts.js";
-import { checkWebhookSignature, SIGNATURE_HEADER } from "../../code-host/webhook-signature.js";
+import { checkWebhookSignature, SIGNATURE_HEADER } from "../../auth/webhook-signature.js";
 
 const connection = z.object({
   repo: repoSchema,
@@ -96,8 +96,15 @@ export interface CodeHostOptions {
 /** Code-host events (pull_request facts, comment commands), repository connections, and external CI reports. */
 export function codeHostEndpoints(up: Upstreams, options: CodeHostOptions): Endpoint[] {
   const q = up.queue;
-  const verifyBody = (rawBody: string, ctx: Context) =>
-    checkWebhookSignature(options.webhookSecret, rawBody, ctx.get(SIGNATURE_HEADER));
+  // Without a secret events are accepted unsigned: the plain-git setup, where the API token is the only credential.
+  const secret = options.webhookSecret;
+  const verifyBody = async (rawBody: string, ctx: Context) => {
+    if (secret === undefined) return;
+    await checkWebhookSignature(secret, rawBody, ctx.get(SIGNATURE_HEADER), {
+      missing: "this gateway requires signed code-host events",
+      mismatch: "the configured secret",
+    });
+  };
   return [
     endpoint({
       method: "post",
