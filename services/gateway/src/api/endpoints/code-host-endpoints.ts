@@ -12,7 +12,6 @@ import {
   pullRequestEventResponse,
 } from "../schemas/code-host.js";
 import { repoSchema } from "../schemas/common.js";
-import { identifier } from "../schemas/limits.js";
 import { pullRefPatternProblem } from "../../domain/git-ref-name.js";
 import { MAX_REMOTE_URL_LENGTH, remoteUrlProblem } from "../../domain/remote-url.js";
 import type { Upstreams } from "../../upstream/upstreams.js";
@@ -206,35 +205,6 @@ export function codeHostEndpoints(up: Upstreams, options: CodeHostOptions): Endp
             ...(c?.runner?.env && Object.keys(c.runner.env).length > 0 && { env: c.runner.env }),
           },
         };
-      },
-    }),
-    endpoint({
-      method: "post",
-      path: "/reportTestRun",
-      operationId: "reportTestRun",
-      summary:
-        "Report the result of a merge-queue test run from an external CI (pass or fail, optional JUnit XML)",
-      tag: "Merge queue",
-      access: "org",
-      input: z.object({
-        testRunId: identifier("the test run's id"),
-        passed: z.boolean({ error: "must be a boolean" }),
-        detailsUrl: z.url().max(2048, "must be at most 2048 characters").optional(),
-        message: z.string().max(2000).optional(),
-        junit: z.array(z.string()).max(1000, "must hold at most 1000 JUnit XML documents").default([]),
-      }),
-      inputIn: "body",
-      output: z.object({}),
-      async handle(input, { principal }) {
-        await callUnary(q.reportTestRunResult.bind(q), {
-          org: principal.org,
-          testRunId: input.testRunId,
-          passed: input.passed,
-          junitXml: input.junit,
-          ...(input.detailsUrl ? { detailsUrl: input.detailsUrl } : {}),
-          ...(input.message ? { message: input.message } : {}),
-        });
-        return {};
       },
     }),
   ];
