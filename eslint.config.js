@@ -1,7 +1,7 @@
 import path from "node:path";
 
 import js from "@eslint/js";
-import { createNodeResolver, importX } from "eslint-plugin-import-x";
+import { importX } from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
 import {
   domainLoadsNoIo,
@@ -9,16 +9,10 @@ import {
   NODE_BARE_IO_PATTERN,
   NODE_IO_PATTERN,
 } from "./tools/eslint-rules/domain-loads-no-io.js";
+import { createMainlineResolver } from "./tools/eslint-rules/module-imports.js";
+import { noTypeCycle } from "./tools/eslint-rules/no-type-cycle.js";
 
-/**
- * Resolves imports as tsc does here: NodeNext `.js` specifiers name `.ts`/`.tsx` sources, and workspace packages
- * resolve through their `mainline-source` export condition to sources.
- */
-const resolver = createNodeResolver({
-  extensions: [".ts", ".tsx", ".js", ".mjs", ".json"],
-  extensionAlias: { ".js": [".ts", ".tsx", ".js"] },
-  conditionNames: ["mainline-source", "types", "import", "default"],
-});
+const resolver = createMainlineResolver();
 
 /**
  * Packages are entered through their entry points only: kit through a module's `index`, a service through its root
@@ -107,8 +101,13 @@ export default tseslint.config(
   },
   {
     // Rooms and doors: no two modules import each other, even through a chain (through another package's entry
-    // point too). import-x leaves type-only imports out: they are erased and order no module's loading.
-    plugins: { "import-x": importX },
+    // point too). import-x leaves type-only imports out (they are erased); no-type-cycle catches the cycles they close.
+    plugins: {
+      "import-x": importX,
+      "mainline-cycles": {
+        rules: { "no-type-cycle": noTypeCycle((specifier, file) => resolver.resolve(specifier, file)) },
+      },
+    },
     settings: {
       "import-x/extensions": [".ts", ".tsx", ".js", ".mjs"],
       "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
@@ -116,6 +115,7 @@ export default tseslint.config(
     },
     rules: {
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "mainline-cycles/no-type-cycle": "error",
       // One concept per file: every line counts (blank and comment lines too), as `wc -l` counts them.
       "max-lines": ["error", { max: 400, skipBlankLines: false, skipComments: false }],
     },

@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
-import path from "node:path";
-import ts from "typescript";
+import { isTypeOnlyNode, moduleImports, ownSource } from "./module-imports.js";
 
 /** Node's modules by their bare names (`fs`, `child_process/...`); hashing and address arithmetic are not I/O. */
 export const NODE_IO_MODULES = builtinModules.filter(
@@ -17,39 +15,6 @@ export const IO_PACKAGE_PATTERN =
 const IO = [NODE_IO_PATTERN, NODE_BARE_IO_PATTERN, IO_PACKAGE_PATTERN].map((p) => new RegExp(p));
 const isIo = (specifier) => IO.some((re) => re.test(specifier));
 
-/** The specifiers a module loads when it is loaded: its imports and re-exports, type-only ones left out. */
-function runtimeSpecifiers(file) {
-  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false);
-  const specifiers = [];
-  for (const statement of source.statements) {
-    const spec = statement.moduleSpecifier;
-    if (!spec || !ts.isStringLiteral(spec)) continue;
-    if (ts.isImportDeclaration(statement)) {
-      const clause = statement.importClause;
-      const named = clause?.namedBindings;
-      const onlyTypes =
-        clause?.isTypeOnly ||
-        (clause &&
-          !clause.name &&
-          named &&
-          ts.isNamedImports(named) &&
-          named.elements.length > 0 &&
-          named.elements.every((e) => e.isTypeOnly));
-      if (!onlyTypes) specifiers.push(spec.text);
-    } else if (ts.isExportDeclaration(statement)) {
-      const named = statement.exportClause;
-      const onlyTypes =
-        statement.isTypeOnly ||
-        (named &&
-          ts.isNamedExports(named) &&
-          named.elements.length > 0 &&
-          named.elements.every((e) => e.isTypeOnly));
-      if (!onlyTypes) specifiers.push(spec.text);
-    }
-  }
-  return specifiers;
-}
-
 /**
  * DESIGN "Layout": domain/ loads no I/O, not even through a barrel. Follows what a domain file loads (imports and
  * re-exports, through other packages' entry points, type-only ones left out) and reports an import whose modules
@@ -63,7 +28,8 @@ export function domainLoadsNoIo(resolve) {
     if (reaches.has(file)) return reaches.get(file) ?? null;
     reaches.set(file, undefined);
     let found = null;
-    for (const specifier of runtimeSpecifiers(file)) {
+    for (const { specifier, typeOnly } of moduleImports(file)) {
+      if (typeOnly) continue;
       const chain = reachedFrom(specifier, file);
       if (chain) {
         found = chain;
@@ -75,12 +41,10 @@ export function domainLoadsNoIo(resolve) {
   };
   const reachedFrom = (specifier, file) => {
     if (isIo(specifier)) return [specifier];
-    const resolved = resolve(specifier, file);
     // Ours only: a library that is not an I/O library is computation (zod, mingo...).
-    if (!resolved.found || !resolved.path || resolved.path.split(path.sep).includes("node_modules"))
-      return null;
-    if (!/\.(ts|tsx|js|mjs)$/.test(resolved.path)) return null;
-    const chain = walk(resolved.path);
+    const source = ownSource(resolve, specifier, file);
+    if (source === undefined) return null;
+    const chain = walk(source);
     return chain && [specifier, ...chain];
   };
   return {
@@ -95,12 +59,7 @@ export function domainLoadsNoIo(resolve) {
     create(context) {
       const file = context.physicalFilename;
       const check = (node) => {
-        if (node.importKind === "type" || node.exportKind === "type") return;
-        if (
-          node.specifiers?.length > 0 &&
-          node.specifiers.every((s) => s.importKind === "type" || s.exportKind === "type")
-        )
-          return;
+        if (isTypeOnlyNode(node)) return;
         const specifier = node.source?.value;
         if (typeof specifier !== "string" || isIo(specifier)) return;
         const chain = reachedFrom(specifier, file);

@@ -1,17 +1,15 @@
 import { fileURLToPath } from "node:url";
 import { RuleTester, type Rule } from "eslint";
 import tseslint from "typescript-eslint";
-import { createNodeResolver } from "eslint-plugin-import-x";
-// @ts-expect-error: the rule is plain JavaScript that ESLint's config loads as it is; it has no declarations.
+// @ts-expect-error: the rules are plain JavaScript that ESLint's config loads as it is; they have no declarations.
 import { domainLoadsNoIo } from "../../eslint-rules/domain-loads-no-io.js";
+// @ts-expect-error: as above.
+import { createMainlineResolver } from "../../eslint-rules/module-imports.js";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
-const resolver = createNodeResolver({
-  extensions: [".ts", ".tsx", ".js"],
-  extensionAlias: { ".js": [".ts", ".tsx", ".js"] },
-  conditionNames: ["mainline-source", "types", "import", "default"],
-});
-const rule = (domainLoadsNoIo as (resolve: typeof resolver.resolve) => Rule.RuleModule)((specifier, file) =>
+type Resolve = (specifier: string, file: string) => unknown;
+const resolver = (createMainlineResolver as () => { resolve: Resolve })();
+const rule = (domainLoadsNoIo as (resolve: Resolve) => Rule.RuleModule)((specifier, file) =>
   resolver.resolve(specifier, file),
 );
 
