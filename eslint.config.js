@@ -131,7 +131,7 @@ export default tseslint.config(
     rules: { "max-lines": "off" },
   },
   {
-    // The web page's build script is plain JS run by node as it is; no tsconfig holds it.
+    // Plain JS that node runs as it is (the web page's build script, the lint rules); no tsconfig holds it.
     files: ["web/build.mjs", "tools/eslint-rules/*.js"],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
