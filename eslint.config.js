@@ -121,12 +121,8 @@ export default tseslint.config(
     },
   },
   {
-    // Over the limit and not split yet: one system started once feeds one case per operation (cross-organization);
-    // the GitHub App end-to-end test is being reworked on another branch.
-    files: [
-      "tools/test/integration/cross-organization.test.ts",
-      "tools/test/integration/github/github-app-end-to-end.test.ts",
-    ],
+    // Over the limit: the GitHub App end-to-end test is being reworked on another branch; split it after that.
+    files: ["tools/test/integration/github/github-app-end-to-end.test.ts"],
     rules: { "max-lines": "off" },
   },
   {
