@@ -3,9 +3,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { contractCheckedFetch, type CheckedFetch } from "@mainline/gateway/testing/openapi-contract";
+import { contractCheckedFetch, freePortBlock, type CheckedFetch } from "@mainline/testing";
 import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
-import { freePortBlock } from "@mainline/testing";
 import {
   ALPHA_INSTALLATION,
   APP,

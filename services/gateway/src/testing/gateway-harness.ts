@@ -3,7 +3,6 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import type { Context, Next } from "koa";
 import { connect, type NatsConnection } from "nats";
-import { NatsServer } from "@mainline/testing";
 import { createLogger, type Logger } from "@mainline/kit/logging/index";
 import { openStore, type Store } from "@mainline/kit/store/index";
 import { AuthRepository } from "../auth/auth-repository.js";
@@ -18,7 +17,7 @@ import { GitHubDeliveries } from "../github/github-deliveries.js";
 import type { PullRequestReplies } from "../github/github-webhook-handler.js";
 import { webhooksServiceReplies } from "../github/webhooks-service-replies.js";
 import { GitHubRetryLoop } from "../github/github-retry-loop.js";
-import { contractCheckedFetch, type CheckedFetch, type OpenApiContract } from "./openapi-contract.js";
+import { contractCheckedFetch, NatsServer, type CheckedFetch, type OpenApiContract } from "@mainline/testing";
 
 export interface GatewayHarnessOptions {
   /** CODE_HOST_WEBHOOK_SECRET of the gateway under test. */
