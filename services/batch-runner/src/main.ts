@@ -29,9 +29,7 @@ import { mergeJobHandler } from "./jobs/merge-handler.js";
 import { RunCancellations } from "./jobs/run-cancellations.js";
 import { testBranchCleanupHandler } from "./jobs/test-branch-cleanup-handler.js";
 import { testRunJobHandler } from "./jobs/test-run-handler.js";
-import { loadConfigOrExit } from "@mainline/kit/config/index";
-import { createLogger } from "@mainline/kit/logging/index";
-import { isEntryPoint, runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
+import { isEntryPoint, serveGrpc, startService } from "@mainline/kit/service/index";
 import { GitHubAppClient, gitHubAppSettings } from "@mainline/kit/github/index";
 import { configSchema } from "./config.js";
 
@@ -185,18 +183,7 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
 
 // Started by node (make dev, the image); imported for the wiring above by tests and tools.
 if (isEntryPoint(import.meta.url)) {
-  const config = loadConfigOrExit("batch-runner", configSchema);
-
-  runMain(createLogger("batch-runner", config.LOG_LEVEL), async () => {
-    const runtime = await startServiceRuntime({
-      name: "batch-runner",
-      natsUrl: config.NATS_URL,
-      natsUser: config.NATS_USER,
-      natsPassword: config.NATS_PASSWORD,
-      mongodbUri: config.MONGODB_URI,
-      logLevel: config.LOG_LEVEL,
-      otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-    });
+  startService("batch-runner", configSchema, async (runtime, config) => {
     const app = gitHubAppSettings(config);
     const runner = await startBatchRunner({
       nats: runtime.nats,
@@ -219,6 +206,5 @@ if (isEntryPoint(import.meta.url)) {
     runtime.shutdown.on("finish-in-flight", "batch-runner jobs", () => runner.finishInFlight());
     // No queries of its own yet: gRPC carries the standard health service, for readiness.
     await serveGrpc(runtime, { port: config.GRPC_PORT, services: [] });
-    return runtime.shutdown;
   });
 }

@@ -13,9 +13,7 @@ import { consumeTestResults } from "./bus/test-results-consumer.js";
 import { openFlakyStore } from "./store/flaky-store.js";
 import { FlakyAnalytics } from "./app/flaky-analytics.js";
 import type { SnapshotPolicy } from "./app/test-indexes.js";
-import { loadConfigOrExit } from "@mainline/kit/config/index";
-import { createLogger } from "@mainline/kit/logging/index";
-import { isEntryPoint, runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
+import { isEntryPoint, serveGrpc, startService } from "@mainline/kit/service/index";
 import { configSchema, DEV_PAGE_TOKEN_KEY } from "./config.js";
 
 export type { FlakyAnalytics } from "./app/flaky-analytics.js";
@@ -66,18 +64,7 @@ export async function createFlakyService(options: FlakyServiceOptions): Promise<
 
 // Started by node (make dev, the image); imported for the wiring above by tests and tools.
 if (isEntryPoint(import.meta.url)) {
-  const config = loadConfigOrExit("flaky-analytics", configSchema);
-
-  runMain(createLogger("flaky-analytics", config.LOG_LEVEL), async () => {
-    const runtime = await startServiceRuntime({
-      name: "flaky-analytics",
-      natsUrl: config.NATS_URL,
-      natsUser: config.NATS_USER,
-      natsPassword: config.NATS_PASSWORD,
-      mongodbUri: config.MONGODB_URI,
-      logLevel: config.LOG_LEVEL,
-      otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-    });
+  startService("flaky-analytics", configSchema, async (runtime, config) => {
     if (config.FLAKY_PAGE_TOKEN_KEY === DEV_PAGE_TOKEN_KEY) {
       runtime.logger.warn("FLAKY_PAGE_TOKEN_KEY is the development default; set a secret in production");
     }
@@ -95,6 +82,5 @@ if (isEntryPoint(import.meta.url)) {
       await service.app.idle();
     });
     await serveGrpc(runtime, { port: config.GRPC_PORT, services: [service.grpc] });
-    return runtime.shutdown;
   });
 }

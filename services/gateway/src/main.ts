@@ -1,35 +1,22 @@
 import { createServer } from "node:http";
 import { once } from "node:events";
-import { loadConfigOrExit } from "@mainline/kit/config/index";
-import { createLogger } from "@mainline/kit/logging/index";
 import { checkGrpcHealth } from "@mainline/kit/grpc/index";
-import { isEntryPoint, runMain, startServiceRuntime } from "@mainline/kit/service/index";
+import { isEntryPoint, startService } from "@mainline/kit/service/index";
 import { allEndpoints } from "./api/all-endpoints.js";
 import { AuthRepository } from "./auth/auth-repository.js";
 import { configSchema } from "./config.js";
-import { createApp, requestHandler } from "./http/app.js";
+import { createApp, requestHandler } from "./app.js";
 import { connectUpstreams } from "./upstream/upstreams.js";
-import { LifecycleFeed } from "./web/lifecycle-feed.js";
+import { LifecycleFeed } from "./upstream/lifecycle-feed.js";
 import { MergeEstimates } from "./upstream/merge-estimates.js";
-import { WebSessions } from "./web/web-sessions.js";
+import { WebSessions } from "./auth/web-sessions.js";
 import { GitHubDeliveries } from "./github/github-deliveries.js";
 import { webhooksServiceReplies } from "./github/webhooks-service-replies.js";
 import { GitHubRetryLoop } from "./github/github-retry-loop.js";
 
 // Started by node (make dev, the image); the tests build the same app through testing/gateway-harness.ts.
 if (isEntryPoint(import.meta.url)) {
-  const config = loadConfigOrExit("gateway", configSchema);
-
-  runMain(createLogger("gateway", config.LOG_LEVEL), async () => {
-    const runtime = await startServiceRuntime({
-      name: "gateway",
-      natsUrl: config.NATS_URL,
-      natsUser: config.NATS_USER,
-      natsPassword: config.NATS_PASSWORD,
-      mongodbUri: config.MONGODB_URI,
-      logLevel: config.LOG_LEVEL,
-      otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-    });
+  startService("gateway", configSchema, async (runtime, config) => {
     const auth = await AuthRepository.open(runtime.store, { cacheTtlMs: config.GATEWAY_AUTH_CACHE_TTL_MS });
     runtime.logger.info(
       config.CODE_HOST_WEBHOOK_SECRET
@@ -122,6 +109,5 @@ if (isEntryPoint(import.meta.url)) {
       retries.start();
       runtime.shutdown.on("stop-consuming", "github webhook retries", () => retries.stop());
     }
-    return runtime.shutdown;
   });
 }

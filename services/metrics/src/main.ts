@@ -20,10 +20,8 @@ import { ActiveRunStore } from "./store/active-run-store.js";
 import { ObservationStore } from "./store/observation-store.js";
 import { TestStatusStore } from "./store/test-status-store.js";
 import { TimelineStore } from "./store/timeline-store.js";
-import { loadConfigOrExit } from "@mainline/kit/config/index";
 import { createGrpcClient } from "@mainline/kit/grpc/index";
-import { createLogger } from "@mainline/kit/logging/index";
-import { isEntryPoint, runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
+import { isEntryPoint, serveGrpc, startService } from "@mainline/kit/service/index";
 import { QueueCoordinatorClient } from "@mainline/proto/queue";
 import { configSchema } from "./config.js";
 
@@ -180,18 +178,7 @@ function countsOf(plan: ReconcilePlan) {
 
 // Started by node (make dev, the image); imported for the wiring above by tests and tools.
 if (isEntryPoint(import.meta.url)) {
-  const config = loadConfigOrExit("metrics", configSchema);
-
-  runMain(createLogger("metrics", config.LOG_LEVEL), async () => {
-    const runtime = await startServiceRuntime({
-      name: "metrics",
-      natsUrl: config.NATS_URL,
-      natsUser: config.NATS_USER,
-      natsPassword: config.NATS_PASSWORD,
-      mongodbUri: config.MONGODB_URI,
-      logLevel: config.LOG_LEVEL,
-      otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-    });
+  startService("metrics", configSchema, async (runtime, config) => {
     const coordinator = createGrpcClient(QueueCoordinatorClient, config.QUEUE_COORDINATOR_ADDR);
     const app = await MetricsApp.start({
       nats: runtime.nats,
@@ -206,6 +193,5 @@ if (isEntryPoint(import.meta.url)) {
       coordinator.close();
     });
     await serveGrpc(runtime, { port: config.GRPC_PORT, services: [app.grpc] });
-    return runtime.shutdown;
   });
 }

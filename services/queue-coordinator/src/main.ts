@@ -17,9 +17,7 @@ import { TestRunRecords } from "./store/test-run-records.js";
 import { QueueEngine } from "./app/queue-engine.js";
 import { TestRunReports } from "./app/test-run-reports.js";
 import { Timekeeper } from "./app/timekeeper.js";
-import { loadConfigOrExit } from "@mainline/kit/config/index";
-import { createLogger } from "@mainline/kit/logging/index";
-import { isEntryPoint, runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
+import { isEntryPoint, serveGrpc, startService } from "@mainline/kit/service/index";
 import { configSchema } from "./config.js";
 
 export interface CoordinatorOptions {
@@ -105,23 +103,11 @@ export async function startQueueCoordinator(
 
 // Started by node (make dev, the image); imported for the wiring above by tests and tools.
 if (isEntryPoint(import.meta.url)) {
-  const config = loadConfigOrExit("queue-coordinator", configSchema);
-
-  runMain(createLogger("queue-coordinator", config.LOG_LEVEL), async () => {
-    const runtime = await startServiceRuntime({
-      name: "queue-coordinator",
-      natsUrl: config.NATS_URL,
-      natsUser: config.NATS_USER,
-      natsPassword: config.NATS_PASSWORD,
-      mongodbUri: config.MONGODB_URI,
-      logLevel: config.LOG_LEVEL,
-      otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-    });
+  startService("queue-coordinator", configSchema, async (runtime, config) => {
     const { grpc } = await startQueueCoordinator(runtime, {
       leaseTtlMs: config.COORDINATOR_LEASE_TTL_MS,
       sweepEveryMs: config.COORDINATOR_SWEEP_INTERVAL_MS,
     });
     await serveGrpc(runtime, { port: config.GRPC_PORT, services: [grpc] });
-    return runtime.shutdown;
   });
 }

@@ -21,12 +21,10 @@ import { QueueFacts } from "./github/queue-facts.js";
 import { DeliveryLog } from "./store/delivery-log.js";
 import { GitHubOutbox } from "./store/github-outbox.js";
 import { SubscriptionRepository } from "./store/subscription-repository.js";
-import { loadConfigOrExit } from "@mainline/kit/config/index";
 import { GitHubAppClient, gitHubAppSettings } from "@mainline/kit/github/index";
 import { createGrpcClient } from "@mainline/kit/grpc/index";
 import { QueueCoordinatorClient } from "@mainline/proto/queue";
-import { createLogger } from "@mainline/kit/logging/index";
-import { isEntryPoint, runMain, serveGrpc, startServiceRuntime } from "@mainline/kit/service/index";
+import { isEntryPoint, serveGrpc, startService } from "@mainline/kit/service/index";
 import { configSchema } from "./config.js";
 
 // What the NATS permissions name (tools/src/dev/service-permissions.ts): the stream this service owns.
@@ -169,18 +167,7 @@ export class WebhooksApp {
 
 // Started by node (make dev, the image); imported for the wiring above by tests and tools.
 if (isEntryPoint(import.meta.url)) {
-  const config = loadConfigOrExit("webhooks", configSchema);
-
-  runMain(createLogger("webhooks", config.LOG_LEVEL), async () => {
-    const runtime = await startServiceRuntime({
-      name: "webhooks",
-      natsUrl: config.NATS_URL,
-      natsUser: config.NATS_USER,
-      natsPassword: config.NATS_PASSWORD,
-      mongodbUri: config.MONGODB_URI,
-      logLevel: config.LOG_LEVEL,
-      otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
-    });
+  startService("webhooks", configSchema, async (runtime, config) => {
     const gitHubApp = gitHubAppSettings(config);
     const app = await WebhooksApp.start({
       nats: runtime.nats,
@@ -201,6 +188,5 @@ if (isEntryPoint(import.meta.url)) {
     // Stopping the consumers waits for attempts in flight, so they are logged and acked before NATS drains.
     runtime.shutdown.on("stop-consuming", "webhook deliveries", () => app.stop());
     await serveGrpc(runtime, { port: config.GRPC_PORT, services: [app.grpc] });
-    return runtime.shutdown;
   });
 }

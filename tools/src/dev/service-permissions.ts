@@ -1,5 +1,5 @@
 import { CANCELLED_RUNS_BUCKET, TEST_RUN_RESULTS_BUCKET } from "@mainline/batch-runner";
-import { bucketName } from "@mainline/kit/store/bucket-naming";
+import { bucketName } from "@mainline/kit/store/index";
 import { STREAMS, SUBJECTS, TEST_RUN_OUTPUTS_BUCKET } from "@mainline/kit/streams/index";
 import { DELIVERY_STREAM } from "@mainline/webhooks";
 

@@ -1,4 +1,4 @@
-import { MainlineError } from "@mainline/kit/errors/errors";
+import { MainlineError } from "@mainline/kit/errors/index";
 import {
   createPlannerState,
   plan,

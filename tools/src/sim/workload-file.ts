@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from "@mainline/kit/errors/errors";
+import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import { DEFAULT_PRIORITY_NAME, PRIORITY_NAMES } from "@mainline/contract";
 import { parseQueueSettings } from "@mainline/queue-coordinator/api/command-parser";
 import type { SimulatedPr, SimulatedPriority, Workload } from "./workload.js";

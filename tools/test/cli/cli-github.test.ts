@@ -3,7 +3,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eventually, GitHubDouble, makeTestAppCredentials, serverError } from "@mainline/testing";
-import { example, githubRequest, through } from "../integration/github/github-deliveries.js";
+import {
+  example,
+  githubRequest,
+  pullRequestComment,
+  through,
+} from "../integration/github/github-deliveries.js";
 import { MainlineFixture } from "./mainline-fixture.js";
 
 const SECRET = "cli test webhook secret, long enough";
@@ -103,10 +108,7 @@ describe("mainline github status: the calls to GitHub, sent, pending and given u
   const mainline = (argv: string[], token = system.token) =>
     system.run(argv, { env: system.env({ MAINLINE_TOKEN: token }) });
   const command = async (number: number) => {
-    const p = through(example("issue_comment", "created"), INSTALLATION, ACME);
-    p.issue.number = number;
-    p.issue.pull_request = { url: `https://api.github.com/repos/${ACME.owner}/${ACME.name}/pulls/${number}` };
-    p.comment.body = "/svc merge";
+    const p = pullRequestComment(INSTALLATION, ACME, number, "/svc merge");
     const request = await githubRequest({ event: "issue_comment", payload: p }, SECRET);
     const response = await system.gateway.post("/github/webhooks", request.body, undefined, request.headers);
     expect(response.status, await response.clone().text()).to.equal(200);

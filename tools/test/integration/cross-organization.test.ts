@@ -3,56 +3,23 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { contractCheckedFetch, type CheckedFetch } from "@mainline/gateway/testing/openapi-contract";
+import { contractCheckedFetch, freePortBlock, type CheckedFetch } from "@mainline/testing";
 import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
-import { freePortBlock, makeTestAppCredentials } from "@mainline/testing";
+import {
+  ALPHA_INSTALLATION,
+  APP,
+  JUNIT,
+  main,
+  prEvent,
+  release,
+  repo,
+  RUN_AT,
+  seedOrganizations,
+  window,
+  type Answer,
+} from "./organizations.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-
-/** Both organisations use the same repository name: only the token may tell their data apart. */
-const repo = { host: "github.com", owner: "acme", name: "widgets" };
-const main = { repo, targetBranch: "main" };
-const release = { repo, targetBranch: "release" };
-const ALPHA_INSTALLATION = 4242;
-const APP = makeTestAppCredentials(4242);
-const RUN_AT = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000).toISOString();
-const window = {
-  start_time: new Date(Date.parse(RUN_AT) - 6 * 3_600_000).toISOString(),
-  end_time: new Date(Date.parse(RUN_AT) + 6 * 3_600_000).toISOString(),
-};
-const JUNIT = `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites><testsuite name="ledger" tests="2" failures="1">
-  <testcase classname="ledger.Settlement" name="settles a batch" file="src/ledger.test.ts">
-    <failure message="expected 3 to equal 4">AssertionError: expected 3 to equal 4</failure>
-  </testcase>
-  <testcase classname="ledger.Settlement" name="rounds half up" file="src/ledger.test.ts"/>
-</testsuite></testsuites>`;
-
-function prEvent(number: number, base: string, title: string) {
-  return {
-    action: "opened",
-    number,
-    pull_request: {
-      title,
-      state: "open",
-      merged: false,
-      user: { login: "dev" },
-      head: { ref: `feature-${number}`, sha: String(number).padStart(40, "a") },
-      base: { ref: base },
-    },
-    repository: {
-      name: repo.name,
-      owner: { login: repo.owner },
-      html_url: "https://github.com/acme/widgets",
-    },
-  };
-}
-
-interface Answer {
-  status: number;
-  text: string;
-  json: Record<string, unknown>;
-}
 
 /**
  * Organisation A's data is set up through the API; then every operation of the OpenAPI document is called with
@@ -368,98 +335,9 @@ describe("organisations are isolated on every endpoint (the whole system, one to
     });
     expect(await waitForHttp(`${system.apiUrl}/readyz`, 90_000), "every service ready").to.equal(true);
     checkedFetch = contractCheckedFetch(system.apiUrl);
-    const admin = system.apiToken;
-    for (const slug of ["alpha", "beta"]) await ok(post("/admin/organizations", admin, { slug }), slug);
-    const alphaToken = await ok(
-      post("/admin/tokens", admin, { org: "alpha", description: "ci" }),
-      "alpha token",
-    );
-    alpha = alphaToken.token as string;
-    ids.alphaTokenId = (alphaToken.summary as { id: string }).id;
-    beta = (await ok(post("/admin/tokens", admin, { org: "beta", description: "ci" }), "beta token"))
-      .token as string;
-
-    await ok(
-      post("/github/installations", admin, { installationId: ALPHA_INSTALLATION, org: "alpha" }),
-      "alpha's installation",
-    );
-    // Organisation A: two queues, a PR under test, a connection, test results, settings, a subscription.
-    await ok(post("/createQueue", alpha, { ...main, concurrency: 2 }), "main");
-    await ok(post("/createQueue", alpha, release), "release");
-    await ok(post("/code-host/pull-request-events", alpha, prEvent(1, "main", "Change 1")), "facts");
-    await ok(post("/submitPullRequest", alpha, { ...main, pr: { number: 1 } }), "submit");
-    for (let i = 0; i < 200 && !ids.testRunId; i++) {
-      const q = await ok(post("/getQueue", alpha, main), "getQueue");
-      ids.testRunId = (q.enqueuedPullRequests as { testRunId?: string }[])[0]?.testRunId ?? "";
-      if (!ids.testRunId) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(ids.testRunId, "alpha's PR is under test").to.not.equal("");
-    await ok(
-      post("/repositories/connection", alpha, {
-        repo,
-        remoteUrl: "https://git.example/acme/widgets.git",
-        runner: { kind: "EXTERNAL" },
-      }),
-      "connection",
-    );
-    await ok(
-      post("/flaky-tests/upload", alpha, {
-        repo,
-        commit_sha: "c".repeat(40),
-        branch: "main",
-        run_started_at: RUN_AT,
-        junit: [JUNIT],
-      }),
-      "upload",
-    );
-    await ok(
-      post("/flaky-tests/update-repository-settings", alpha, {
-        repo,
-        min_runs: 7,
-        quarantining_enabled: true,
-      }),
-      "settings",
-    );
-    const listed = await ok(
-      post("/flaky-tests/list-failing-tests", alpha, {
-        repo,
-        org_url_slug: "alpha",
-        ...window,
-        page_query: { page_size: 10 },
-      }),
-      "list",
-    );
-    ids.testId = (listed.tests as { id: string }[])[0]?.id ?? "";
-    expect(ids.testId, "alpha has a failing test").to.not.equal("");
-    await ok(
-      post("/flaky-tests/set-quarantine-override", alpha, {
-        repo,
-        test_id: ids.testId,
-        override: "ALWAYS_QUARANTINE",
-      }),
-      "override",
-    );
-    await ok(
-      post("/flaky-tests/link-ticket", alpha, {
-        repo,
-        test_id: ids.testId,
-        url: "https://tickets.example/1",
-      }),
-      "ticket",
-    );
-    await ok(
-      post("/flaky-tests/set-codeowners", alpha, { repo, content: "src/ @acme/ledger\n" }),
-      "codeowners",
-    );
-    const subscription = await ok(
-      // An event nothing in this test emits, so A's delivery log stays empty unless B gets a test event in.
-      post("/webhooks/subscriptions", alpha, {
-        url: "http://127.0.0.1:9/alpha",
-        eventTypes: ["pull_request_batch.merged"],
-      }),
-      "subscription",
-    );
-    ids.subscriptionId = (subscription.subscription as { id: string }).id;
+    const seeded = await seedOrganizations({ post, ok }, system.apiToken);
+    ({ alpha, beta } = seeded);
+    Object.assign(ids, seeded.ids);
   });
 
   after(async () => {

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { connect, type NatsConnection } from "nats";
@@ -12,20 +12,14 @@ import {
   type RecordedRequest,
 } from "@mainline/testing";
 import { GitHubAppClient } from "@mainline/kit/github/index";
-import {
-  callUnary,
-  createGrpcClient,
-  startGrpcServer,
-  type GrpcServerHandle,
-} from "@mainline/kit/grpc/index";
+import { callUnary, createGrpcClient } from "@mainline/kit/grpc/index";
 import { createLogger } from "@mainline/kit/logging/index";
-import { openStore, type Store } from "@mainline/kit/store/index";
 import { QueueCoordinatorClient } from "@mainline/proto/queue";
-import { WebhooksClient } from "@mainline/proto/webhooks";
 import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
 import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
 import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
-import { WebhooksApp } from "@mainline/webhooks";
+import { LocalRemote } from "../../src/demo/local-remote.js";
+import { WebhooksInstance } from "./webhooks-instance.js";
 
 const repo = { host: "github.com", owner: "acme", name: "app" };
 const queue = { repo, targetBranch: "main" };
@@ -34,79 +28,6 @@ const GOOD = 1;
 const BROKEN = 2;
 const PUBLIC_URL = "https://mainline.example.com";
 const app = makeTestAppCredentials(90210);
-const WEBHOOKS_SETTINGS = {
-  WEBHOOKS_ALLOW_LOOPBACK: true,
-  WEBHOOKS_ALLOWED_CIDRS: [],
-  WEBHOOKS_RETRY_SCHEDULE_MS: [100],
-  WEBHOOKS_RETRY_JITTER: 0,
-  WEBHOOKS_DELIVERY_TIMEOUT_MS: 2_000,
-  WEBHOOKS_ACK_WAIT_MS: 1_000,
-  WEBHOOKS_RECONCILE_INTERVAL_MS: 60_000,
-};
-
-/** The webhooks service in process, with its GitHub App talking to the double; kill() plays a crash. */
-class WebhooksInstance {
-  private constructor(
-    readonly nc: NatsConnection,
-    readonly store: Store,
-    readonly app: WebhooksApp,
-    readonly server: GrpcServerHandle,
-  ) {}
-
-  static async start(coordinator: CoordinatorHarness, double: GitHubDouble): Promise<WebhooksInstance> {
-    const nc = await connect(coordinator.nats.connectOptions());
-    const store = await openStore({ database: "mainline-webhooks", nats: nc });
-    const logger = createLogger("webhooks-test", process.env.TEST_LOG_LEVEL ?? "silent");
-    const webhooks = await WebhooksApp.start({
-      nats: nc,
-      store,
-      logger,
-      settings: WEBHOOKS_SETTINGS,
-      github: {
-        client: new GitHubAppClient({
-          settings: {
-            appId: app.appId,
-            privateKey: app.privateKey,
-            webhookSecret: undefined,
-            apiUrl: double.url,
-          },
-          logger,
-          writeSpacingMs: 0,
-          notificationSpacingMs: 0,
-          retryUnitMs: 10,
-        }),
-        coordinator: createGrpcClient(QueueCoordinatorClient, coordinator.address),
-        publicUrl: PUBLIC_URL,
-        leaseMs: 1_500,
-        maxAttempts: 10,
-        retryMs: 200,
-        pollMs: 200,
-      },
-    });
-    const server = await startGrpcServer({ host: "127.0.0.1", port: 0, services: [webhooks.grpc] });
-    server.setServing(true);
-    return new WebhooksInstance(nc, store, webhooks, server);
-  }
-
-  get api(): WebhooksClient {
-    return createGrpcClient(WebhooksClient, `127.0.0.1:${this.server.port}`);
-  }
-
-  async stop(): Promise<void> {
-    await this.app.stop();
-    await this.server.shutdown(100);
-    await this.store.close();
-    await this.nc.close();
-  }
-
-  /** Dies mid-work: nothing more is recorded or acked; what it held is picked up by the next instance. */
-  async kill(): Promise<void> {
-    this.app.kill();
-    await this.server.shutdown(0);
-    await this.nc.close();
-  }
-}
-
 const summary = (r: RecordedRequest) => {
   const body = (r.body ?? {}) as { status?: string; conclusion?: string; output?: { title?: string } };
   if (r.operationId === "checks/create" || r.operationId === "checks/update")
@@ -152,26 +73,14 @@ describe("talking back to GitHub: check runs, failure comments and command repli
 
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "mainline-talk-back-"));
-    remote = path.join(dir, "remote.git");
-    const work = path.join(dir, "work");
-    git(dir, "init", "--bare", "--initial-branch=main", remote);
-    git(dir, "clone", remote, work);
-    git(work, "checkout", "-b", "main");
-    await writeFile(
-      path.join(work, "test.sh"),
-      'if [ -e BROKEN ]; then echo "BROKEN exists"; exit 1; fi\necho ok\n',
-    );
-    git(work, "add", ".");
-    git(work, "commit", "-m", "initial");
-    git(work, "push", "origin", "main");
-    const base = git(work, "rev-parse", "HEAD");
-    for (const n of [GOOD, BROKEN]) {
-      git(work, "checkout", "-q", "-b", `feature-${n}`, base);
-      await writeFile(path.join(work, n === BROKEN ? "BROKEN" : `pr-${n}.txt`), `change ${n}\n`);
-      git(work, "add", ".");
-      git(work, "commit", "-m", `Change ${n}`);
-      git(work, "push", "-q", "origin", `HEAD:refs/heads/feature-${n}`, `HEAD:refs/pull/${n}/head`);
-    }
+    const local = await LocalRemote.create(dir, {
+      "test.sh": 'if [ -e BROKEN ]; then echo "BROKEN exists"; exit 1; fi\necho ok\n',
+    });
+    for (const n of [GOOD, BROKEN])
+      await local.pushPullRequest(n, `feature-${n}`, `Change ${n}`, {
+        [n === BROKEN ? "BROKEN" : `pr-${n}.txt`]: `change ${n}\n`,
+      });
+    remote = local.remoteDir;
 
     double = await GitHubDouble.start({
       app,
@@ -205,7 +114,7 @@ describe("talking back to GitHub: check runs, failure comments and command repli
         }),
       },
     });
-    webhooks = await WebhooksInstance.start(coordinator, double);
+    webhooks = await WebhooksInstance.start(coordinator, double, { app, publicUrl: PUBLIC_URL });
     gw = await GatewayHarness.start({ queue: coordinator.address });
     token = await gw.organization("acme");
     await callUnary(coordinatorApi.connectGitHubInstallation.bind(coordinatorApi), {
@@ -436,7 +345,7 @@ describe("talking back to GitHub: check runs, failure comments and command repli
     });
     await eventually(() => expect(posted).to.not.equal(undefined));
     await dying.kill();
-    webhooks = await WebhooksInstance.start(coordinator, double);
+    webhooks = await WebhooksInstance.start(coordinator, double, { app, publicUrl: PUBLIC_URL });
     // The call's lease runs out, the new instance takes it, finds its marker among the comments and stops there.
     await eventually(() => expect(double.calls("issues/list-comments")).to.have.length.at.least(1), 10_000);
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -464,7 +373,7 @@ describe("talking back to GitHub: check runs, failure comments and command repli
     await webhooks.kill();
     // GitHub recovers while Mainline is down; the comment must still arrive, from the outbox of a new instance.
     double.clearScripts();
-    webhooks = await WebhooksInstance.start(coordinator, double);
+    webhooks = await WebhooksInstance.start(coordinator, double, { app, publicUrl: PUBLIC_URL });
     await eventually(
       () =>
         expect(

@@ -5,3 +5,4 @@ export * from "./git.js";
 export * from "./rejection.js";
 export * from "./skip-because.js";
 export * from "./github-double/index.js";
+export * from "./openapi-contract.js";

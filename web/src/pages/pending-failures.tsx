@@ -1,7 +1,7 @@
 import { pendingFailureWaits } from "../pending-failure-waits.js";
 import { pullRequestHref } from "../router.js";
 import type { RunInFlight } from "../run-tree.js";
-import type { EnqueuedPullRequest } from "./queue.js";
+import type { EnqueuedPullRequest } from "@mainline/contract";
 
 /** PRs whose run failed but that are not failed yet (PENDING_FAILURE): the failure may come from a PR ahead. */
 export function PendingFailures({

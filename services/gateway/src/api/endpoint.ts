@@ -1,6 +1,6 @@
 import type { Context } from "koa";
 import type { z } from "zod";
-import type { Principal } from "../auth/auth-repository.js";
+import type { Principal } from "../auth/principal.js";
 
 /** Who may call an endpoint: any valid token (its organisation's data), admin tokens only, or anyone. */
 export type Access = "org" | "admin" | "public";

@@ -1,12 +1,13 @@
 import Router from "@koa/router";
 import type { Context } from "koa";
 import { PermissionDeniedError, UnauthenticatedError } from "@mainline/kit/errors/index";
-import type { AuthRepository, Principal } from "../auth/auth-repository.js";
+import type { AuthRepository } from "../auth/auth-repository.js";
+import type { Principal } from "../auth/principal.js";
 import { parseJsonBody, readJsonBodyText } from "../http/json-body.js";
 import type { Endpoint } from "./endpoint.js";
 import { buildOpenApi } from "./openapi.js";
-import { parseInput } from "./validation.js";
-import type { WebSessions } from "../web/web-sessions.js";
+import { parseInput } from "../http/validation.js";
+import type { WebSessions } from "../auth/web-sessions.js";
 
 const PUBLIC: Principal = { org: "", tokenId: "", admin: false };
 

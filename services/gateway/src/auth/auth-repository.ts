@@ -2,6 +2,7 @@ import type { Collection, Store } from "@mainline/kit/store/index";
 import { AlreadyExistsError, InvalidArgumentError, NotFoundError } from "@mainline/kit/errors/index";
 import { apiTokenId, generateApiToken, hashApiToken } from "./api-token.js";
 import { PrincipalCache } from "./principal-cache.js";
+import type { Principal } from "./principal.js";
 
 interface OrganizationDocument {
   _id: string; // the slug
@@ -18,12 +19,6 @@ interface ApiTokenDocument {
   admin: boolean;
   createdAt: string;
   revokedAt?: string | null;
-}
-
-export interface Principal {
-  org: string;
-  tokenId: string;
-  admin: boolean;
 }
 
 export interface TokenSummary {

@@ -1,4 +1,4 @@
-import type { Principal } from "./auth-repository.js";
+import type { Principal } from "./principal.js";
 
 interface Entry {
   principal: Principal;

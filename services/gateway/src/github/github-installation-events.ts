@@ -5,7 +5,7 @@ import {
   type QueueCoordinatorClient,
 } from "@mainline/proto/queue";
 import { installationEvent, installationRepositoriesEvent } from "../api/schemas/github-webhooks.js";
-import { parseInput } from "../api/validation.js";
+import { parseInput } from "../http/validation.js";
 
 const INSTALLATION_ACTIONS: Record<string, GitHubInstallationAction> = {
   created: GitHubInstallationAction.CREATED,

@@ -19,7 +19,7 @@ import {
   workflowRunEvent,
   type GitHubWebhookResponse,
 } from "../api/schemas/github-webhooks.js";
-import { parseInput } from "../api/validation.js";
+import { parseInput } from "../http/validation.js";
 import { runCommentCommand } from "../code-host/comment-commands.js";
 import { recordPullRequestEvent } from "../code-host/pull-request-facts.js";
 import {

@@ -1,5 +1,5 @@
 import type { Context, Next } from "koa";
-import { MainlineError, STATUS_TABLE } from "@mainline/kit/errors/index";
+import { HTTP_STATUS, MainlineError } from "@mainline/kit/errors/index";
 import type { Logger } from "@mainline/kit/logging/index";
 
 /** An HTTP-level refusal that has no gRPC counterpart (413, 415). */
@@ -39,7 +39,6 @@ export function errorResponses(logger: Logger) {
 
 function describe(error: unknown): { status: number; message: string } {
   if (error instanceof HttpError) return { status: error.status, message: error.message };
-  if (error instanceof MainlineError)
-    return { status: STATUS_TABLE[error.code].http, message: error.message };
+  if (error instanceof MainlineError) return { status: HTTP_STATUS[error.code], message: error.message };
   return { status: 500, message: "Internal error" };
 }

@@ -3,22 +3,21 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import type { Context, Next } from "koa";
 import { connect, type NatsConnection } from "nats";
-import { NatsServer } from "@mainline/testing";
 import { createLogger, type Logger } from "@mainline/kit/logging/index";
 import { openStore, type Store } from "@mainline/kit/store/index";
 import { AuthRepository } from "../auth/auth-repository.js";
 import { allEndpoints } from "../api/all-endpoints.js";
-import { createApp, requestHandler } from "../http/app.js";
+import { createApp, requestHandler } from "../app.js";
 import { connectUpstreams, type Upstreams } from "../upstream/upstreams.js";
 import { configSchema } from "../config.js";
-import { LifecycleFeed } from "../web/lifecycle-feed.js";
+import { LifecycleFeed } from "../upstream/lifecycle-feed.js";
 import { MergeEstimates } from "../upstream/merge-estimates.js";
-import { WebSessions } from "../web/web-sessions.js";
+import { WebSessions } from "../auth/web-sessions.js";
 import { GitHubDeliveries } from "../github/github-deliveries.js";
 import type { PullRequestReplies } from "../github/github-webhook-handler.js";
 import { webhooksServiceReplies } from "../github/webhooks-service-replies.js";
 import { GitHubRetryLoop } from "../github/github-retry-loop.js";
-import { contractCheckedFetch, type CheckedFetch, type OpenApiContract } from "./openapi-contract.js";
+import { contractCheckedFetch, NatsServer, type CheckedFetch, type OpenApiContract } from "@mainline/testing";
 
 export interface GatewayHarnessOptions {
   /** CODE_HOST_WEBHOOK_SECRET of the gateway under test. */

@@ -2,7 +2,7 @@ import { callUnary } from "@mainline/kit/grpc/index";
 import type { QueueRef } from "@mainline/proto/common";
 import type { Queue, QueueCoordinatorClient } from "@mainline/proto/queue";
 import { queueEstimates, type PullRequestEstimate } from "./queue-estimates.js";
-import type { LifecycleFeed, LifecycleNotice } from "../web/lifecycle-feed.js";
+import type { LifecycleFeed, LifecycleNotice } from "./lifecycle-feed.js";
 
 /** A snapshot is re-read after this long even without a notice (a notice missed during a reconnect). */
 const SNAPSHOT_TTL_MS = 2_000;

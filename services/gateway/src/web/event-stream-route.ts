@@ -1,8 +1,8 @@
 import { PassThrough } from "node:stream";
 import Router from "@koa/router";
 import { UnauthenticatedError } from "@mainline/kit/errors/index";
-import type { LifecycleFeed, LifecycleNotice } from "./lifecycle-feed.js";
-import type { WebSessions } from "./web-sessions.js";
+import type { LifecycleFeed, LifecycleNotice } from "../upstream/lifecycle-feed.js";
+import type { WebSessions } from "../auth/web-sessions.js";
 
 const HEARTBEAT_MS = 15_000;
 

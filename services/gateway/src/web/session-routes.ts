@@ -1,10 +1,10 @@
 import Router, { type RouterContext } from "@koa/router";
 import { z } from "zod";
 import { PermissionDeniedError, UnauthenticatedError } from "@mainline/kit/errors/index";
-import { parseInput } from "../api/validation.js";
+import { parseInput } from "../http/validation.js";
 import { parseJsonBody, readJsonBodyText } from "../http/json-body.js";
-import { csrfMatches } from "./session-cookie.js";
-import { CSRF_HEADER, type WebSessions } from "./web-sessions.js";
+import { csrfMatches } from "../auth/session-cookie.js";
+import { CSRF_HEADER, type WebSessions } from "../auth/web-sessions.js";
 
 const signInRequest = z.strictObject({
   token: z.string().trim().min(1, "must not be empty: paste an API token (mainline admin tokens create)"),

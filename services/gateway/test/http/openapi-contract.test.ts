@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { ContractViolation, OpenApiContract } from "../../src/testing/openapi-contract.js";
+import { ContractViolation, OpenApiContract } from "@mainline/testing";
 import { GatewayHarness } from "../gateway-harness.js";
 
 /** A small document in the shape ours has, so each kind of mismatch can be provoked on purpose. */

@@ -8,7 +8,8 @@ import {
   InterceptingCall,
   type ServiceError,
 } from "@grpc/grpc-js";
-import { errorCodeOfGrpcStatus, MainlineError, type ErrorCode } from "../errors/index.js";
+import { MainlineError, type ErrorCode } from "../errors/index.js";
+import { errorCodeOfGrpcStatus } from "./grpc-status.js";
 import { injectTraceContext } from "./trace-metadata.js";
 
 /** A failed call to another service, carrying that service's error code and message unchanged. */

@@ -7,7 +7,8 @@ import {
   type ServerUnaryCall,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { MainlineError, STATUS_TABLE } from "../errors/index.js";
+import { MainlineError } from "../errors/index.js";
+import { grpcStatusOf } from "./grpc-status.js";
 import type { Logger } from "../logging/index.js";
 import { safeStatusMessage } from "./status-message.js";
 import { extractTraceContext } from "./trace-metadata.js";
@@ -99,7 +100,7 @@ function answer(
 function toServiceError(error: unknown, path: string, logger: Logger): ServerErrorResponse {
   if (error instanceof MainlineError) {
     const message = safeStatusMessage(error.message);
-    return Object.assign(new Error(message), { code: STATUS_TABLE[error.code].grpc, details: message });
+    return Object.assign(new Error(message), { code: grpcStatusOf(error.code), details: message });
   }
   logger.error({ err: error, path }, "unhandled error in gRPC handler");
   return internalError();

@@ -1,19 +1,12 @@
 import { Query } from "mingo";
 import type { KV } from "nats";
-import {
-  AlreadyExistsError,
-  ConflictError,
-  FailedPreconditionError,
-  InvalidArgumentError,
-  MainlineError,
-} from "../errors/index.js";
-import { assertUniqueKeys, CollectionIndex } from "./collection-index.js";
-import { DocumentBucket, type BucketFollower, type FollowedEntry } from "./document-bucket.js";
+import { AlreadyExistsError, ConflictError, InvalidArgumentError } from "../errors/index.js";
+import { CollectionMemory, type StoredRecord } from "./collection-memory.js";
+import { DocumentBucket, type BucketFollower } from "./document-bucket.js";
 import { decodeDocument, encodeDocument } from "./document-codec.js";
 import { pinnedId, withStringId } from "./document-ids.js";
-import { indexableConditions, equalityValues } from "./filter-conditions.js";
 import { storeErrorOfKv } from "./kv-errors.js";
-import { assertFilter, assertFindOptions, assertIndexKeys, defaultIndexName } from "./find-options.js";
+import { assertFilter, assertIndexKeys, defaultIndexName } from "./find-options.js";
 import type {
   Collection,
   CreateIndexOptions,
@@ -36,12 +29,6 @@ import type {
 import { applyUpdate, assertReplacement, assertUpdateOperators, upsertSeed } from "./update-documents.js";
 import { WriteMutex } from "./write-mutex.js";
 
-/** A document as held in memory, with the bucket revision its next write must compare against. */
-interface StoredRecord {
-  doc: StoredDocument;
-  revision: number;
-}
-
 const NO_MATCH: UpdateResult = { matchedCount: 0, modifiedCount: 0, upsertedCount: 0, upsertedId: null };
 
 function project(doc: StoredDocument, projection: ProjectionSpec | undefined): StoredDocument {
@@ -63,19 +50,18 @@ function project(doc: StoredDocument, projection: ProjectionSpec | undefined): S
  * aggregate). Two processes writing the same document are: the later one gets a ConflictError.
  */
 export class EmbeddedCollection<T extends StoredDocument> implements Collection<T> {
-  private readonly records = new Map<string, StoredRecord>();
-  private readonly indexes = new Map<string, CollectionIndex>();
+  private readonly memory: CollectionMemory;
   private readonly mutex = new WriteMutex();
   private loading: Promise<DocumentBucket> | undefined;
   private follower: BucketFollower | undefined;
-  /** Deleted here, at a revision after this one; cleared when the delete comes back on the feed. */
-  private readonly tombstones = new Map<string, number>();
 
   constructor(
     readonly collectionName: string,
     private readonly openBucket: () => Promise<KV>,
     private readonly assertOpen: () => void,
-  ) {}
+  ) {
+    this.memory = new CollectionMemory(collectionName);
+  }
 
   /** Resolves once every write queued so far has finished. */
   idle(): Promise<void> {
@@ -111,11 +97,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   async countDocuments(filter: StoreFilter<T> = {}): Promise<number> {
     assertFilter(filter);
     await this.ready();
-    const query = this.compile(filter);
-    let count = 0;
-    for (const doc of this.candidates(filter))
-      if (query.test(doc as unknown as Record<string, unknown>)) count++;
-    return count;
+    return this.memory.count(filter);
   }
 
   async updateOne(
@@ -176,7 +158,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
         }
         const next = withStringId(replacement, target._id);
         if (encodeDocument(next) === encodeDocument(target)) return { ...NO_MATCH, matchedCount: 1 };
-        await this.put(bucket, next, this.records.get(target._id));
+        await this.put(bucket, next, this.memory.get(target._id));
         return { ...NO_MATCH, matchedCount: 1, modifiedCount: 1 };
       }
       if (!options.upsert) return NO_MATCH;
@@ -234,19 +216,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     const name = options.name ?? defaultIndexName(keys);
     const unique = options.unique === true;
     await this.ready();
-    return this.mutex.run(() => {
-      const existing = this.indexes.get(name);
-      if (existing?.sameDefinition(keys, unique)) return Promise.resolve(name);
-      const clash = existing ?? [...this.indexes.values()].find((i) => i.sameDefinition(keys, i.unique));
-      if (clash) {
-        throw new FailedPreconditionError(
-          `${this.collectionName}: index ${clash.name} already exists with other keys, options or name`,
-        );
-      }
-      const index = CollectionIndex.build(this.collectionName, name, keys, unique, this.allDocuments());
-      this.indexes.set(name, index);
-      return Promise.resolve(name);
-    });
+    return this.mutex.run(() => Promise.resolve(this.memory.ensureIndex(name, keys, unique)));
   }
 
   private ready(): Promise<DocumentBucket> {
@@ -259,8 +229,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   }
 
   private async load(): Promise<DocumentBucket> {
-    this.records.clear();
-    this.tombstones.clear();
+    this.memory.clear();
     let kv: KV;
     try {
       kv = await this.openBucket();
@@ -269,7 +238,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     }
     const bucket = new DocumentBucket(kv, this.collectionName);
     this.follower = await bucket.follow(
-      (entry) => this.follow(entry),
+      (entry) => this.memory.follow(entry),
       () => {
         // Only a closed connection or a deleted bucket ends the feed (the ordered consumer recovers
         // from anything less); memory stays readable, and writes fail on their own.
@@ -279,82 +248,14 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     return bucket;
   }
 
-  /**
-   * Applies an entry of the bucket's feed unless memory already holds that revision or a later one:
-   * most entries are the echo of this process's own writes; the rest are other processes' writes,
-   * which is how a second replica's memory stays current without a reload.
-   */
-  private follow(entry: FollowedEntry): void {
-    const held = this.records.get(entry.id)?.revision ?? this.tombstones.get(entry.id) ?? 0;
-    if (entry.revision <= held) return;
-    this.tombstones.delete(entry.id);
-    const doc = entry.doc();
-    if (doc) this.remember(doc, entry.revision);
-    else this.forget(entry.id);
-  }
-
   /** Stops following the bucket (the store is closing). */
   close(): void {
     this.follower?.stop();
     this.follower = undefined;
   }
 
-  private compile(filter: object): Query {
-    try {
-      return new Query(filter);
-    } catch (error) {
-      throw new InvalidArgumentError("filter", error instanceof Error ? error.message : String(error));
-    }
-  }
-
-  /** The documents an index lets us look at (all of them when no index narrows the filter). */
-  private candidates(filter: object): Iterable<StoredDocument> {
-    let best: Set<string> | undefined;
-    const ids = equalityValues(indexableConditions(filter), "_id");
-    if (ids) best = new Set(ids.filter((id): id is string => typeof id === "string"));
-    for (const index of this.indexes.values()) {
-      if (best && best.size <= 1) break;
-      const found = index.candidates(filter);
-      if (found && (best === undefined || found.size < best.size)) best = found;
-    }
-    if (best === undefined) return this.allDocuments();
-    const docs: StoredDocument[] = [];
-    for (const id of best) {
-      const record = this.records.get(id);
-      if (record) docs.push(record.doc);
-    }
-    return docs;
-  }
-
-  private *allDocuments(): Generator<StoredDocument> {
-    for (const record of this.records.values()) yield record.doc;
-  }
-
-  /** Matching in-memory documents (shared references: never hand them out or change them). */
   private select(filter: StoreFilter<T>, options: FindOptions): StoredDocument[] {
-    assertFilter(filter);
-    assertFindOptions(options);
-    const byId = idLookup(filter, options);
-    if (byId !== undefined) {
-      // The hottest read (a document by its id) needs no query engine: same answer, a fraction of the cost.
-      const record = this.records.get(byId);
-      return record && !options.skip ? [record.doc] : [];
-    }
-    const query = this.compile(filter);
-    const { projection } = options;
-    try {
-      let cursor = query.find<StoredDocument>(
-        this.candidates(filter),
-        projection && Object.keys(projection).length > 0 ? projection : undefined,
-      );
-      if (options.sort && Object.keys(options.sort).length > 0) cursor = cursor.sort(options.sort);
-      if (options.skip) cursor = cursor.skip(options.skip);
-      if (options.limit) cursor = cursor.limit(options.limit);
-      return cursor.all();
-    } catch (error) {
-      if (error instanceof MainlineError) throw error;
-      throw new InvalidArgumentError("filter", error instanceof Error ? error.message : String(error));
-    }
+    return this.memory.select(filter, options);
   }
 
   /** Returns the document as stored now: `target` itself when the update changed nothing. */
@@ -370,7 +271,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     );
     if (!changed) return target;
     if (next._id !== target._id) throw new InvalidArgumentError("_id", "is immutable");
-    return this.put(bucket, withStringId(next), this.records.get(target._id));
+    return this.put(bucket, withStringId(next), this.memory.get(target._id));
   }
 
   private async upsert(bucket: DocumentBucket, filter: object, update: object): Promise<StoredDocument> {
@@ -379,7 +280,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   }
 
   private async insert(bucket: DocumentBucket, doc: StoredDocument): Promise<StoredDocument> {
-    if (this.records.has(doc._id)) {
+    if (this.memory.get(doc._id)) {
       throw new AlreadyExistsError(`${this.collectionName}: a document with _id ${doc._id} already exists`);
     }
     return this.put(bucket, doc, undefined);
@@ -393,28 +294,26 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
   ): Promise<StoredDocument> {
     const text = encodeDocument(doc);
     const stored = decodeDocument<StoredDocument>(text);
-    assertUniqueKeys(this.collectionName, this.indexes.values(), stored);
+    this.memory.assertUniqueKeys(stored);
     let revision: number;
     try {
       revision = await bucket.write(stored._id, text, previous?.revision);
     } catch (error) {
       throw await this.afterFailedWrite(bucket, stored._id, error);
     }
-    this.remember(stored, revision);
+    this.memory.remember(stored, revision);
     return stored;
   }
 
   private async remove(bucket: DocumentBucket, id: string): Promise<void> {
-    const previous = this.records.get(id);
+    const previous = this.memory.get(id);
     if (previous === undefined) return;
     try {
       await bucket.delete(id, previous.revision);
     } catch (error) {
       throw await this.afterFailedWrite(bucket, id, error);
     }
-    this.forget(id);
-    // Until the delete's own entry comes back on the feed, older echoes must not bring the document back.
-    this.tombstones.set(id, previous.revision);
+    this.memory.deleted(id, previous.revision);
   }
 
   /**
@@ -426,36 +325,12 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     if (error instanceof ConflictError) {
       try {
         const entry = await bucket.read(id);
-        if (entry?.doc) this.remember(entry.doc, entry.revision);
-        else this.forget(id);
+        if (entry?.doc) this.memory.remember(entry.doc, entry.revision);
+        else this.memory.forget(id);
       } catch {
         // The next write will conflict again and retry the refresh.
       }
     }
     return error;
   }
-
-  private remember(doc: StoredDocument, revision: number): void {
-    // The feed may have brought a later write of another process before this write's ack returned.
-    if ((this.records.get(doc._id)?.revision ?? 0) > revision) return;
-    this.forget(doc._id);
-    this.records.set(doc._id, { doc, revision });
-    for (const index of this.indexes.values()) index.add(doc);
-  }
-
-  private forget(id: string): void {
-    const held = this.records.get(id);
-    if (held === undefined) return;
-    for (const index of this.indexes.values()) index.remove(held.doc);
-    this.records.delete(id);
-  }
-}
-
-/** The id of a filter that is exactly `{ _id: "<id>" }` with no projection, else undefined. */
-function idLookup(filter: object, options: FindOptions): string | undefined {
-  const keys = Object.keys(filter);
-  if (keys.length !== 1 || keys[0] !== "_id") return undefined;
-  if (options.projection && Object.keys(options.projection).length > 0) return undefined;
-  const id = (filter as { _id?: unknown })._id;
-  return typeof id === "string" ? id : undefined;
 }

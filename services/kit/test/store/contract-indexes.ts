@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { AlreadyExistsError, FailedPreconditionError, InvalidArgumentError } from "../../src/errors/index.js";
 import type { Collection, StoredDocument } from "../../src/store/index.js";
-import { expectRejection, sortedIds, type ContractContext, type Item } from "./store-contract.js";
+import { expectRejection, sortedIds, type ContractContext, type Item } from "./contract-support.js";
 
 interface Sample extends StoredDocument {
   hour: number;

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { InvalidArgumentError } from "../../src/errors/index.js";
 import type { Collection } from "../../src/store/index.js";
-import { expectRejection, sortedIds, type ContractContext, type Item } from "./store-contract.js";
+import { expectRejection, sortedIds, type ContractContext, type Item } from "./contract-support.js";
 
 export function defineQueryContract(context: ContractContext): void {
   let items: Collection<Item>;

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { AlreadyExistsError, InvalidArgumentError } from "../../src/errors/index.js";
 import type { Collection } from "../../src/store/index.js";
-import { expectRejection, sortedIds, type ContractContext, type Item } from "./store-contract.js";
+import { expectRejection, sortedIds, type ContractContext, type Item } from "./contract-support.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -1,7 +1,7 @@
-import { expect } from "chai";
-import type { Collection, Store, StoredDocument } from "../../src/store/index.js";
+import type { Store, StoredDocument } from "../../src/store/index.js";
 import { defineIndexContract } from "./contract-indexes.js";
 import { defineQueryContract } from "./contract-queries.js";
+import type { ContractContext, Item } from "./contract-support.js";
 import { defineWriteContract } from "./contract-writes.js";
 
 /**
@@ -12,41 +12,6 @@ export interface StoreContractFixture {
   open(): Promise<Store>;
   /** Runs once after the suite, before the store is closed (e.g. drop the test database). */
   cleanup?(store: Store): Promise<void>;
-}
-
-/** What the contract's sections get: a fresh, empty collection per call. */
-export interface ContractContext {
-  fresh<T extends StoredDocument = Item>(): Collection<T>;
-}
-
-/** The document shape most contract tests use. */
-export interface Item extends StoredDocument {
-  name: string;
-  n?: number;
-  group?: string;
-  tags?: string[];
-  nested?: { a?: number; b?: string };
-  items?: { k: number; v?: string }[];
-  at?: Date;
-  note?: string;
-}
-
-export async function expectRejection<E extends Error>(
-  operation: Promise<unknown>,
-  type: abstract new (...args: never[]) => E,
-): Promise<E> {
-  let outcome: unknown;
-  try {
-    await operation;
-  } catch (error) {
-    outcome = error;
-  }
-  expect(outcome, `expected a rejection with ${type.name}`).to.be.instanceOf(type);
-  return outcome as E;
-}
-
-export function sortedIds(docs: readonly StoredDocument[]): string[] {
-  return docs.map((d) => d._id).sort();
 }
 
 export function defineStoreContract(fixture: StoreContractFixture): void {

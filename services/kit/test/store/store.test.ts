@@ -18,7 +18,8 @@ import {
   openStore,
   type StoredDocument,
 } from "../../src/store/index.js";
-import { defineStoreContract, expectRejection } from "./store-contract.js";
+import { expectRejection } from "./contract-support.js";
+import { defineStoreContract } from "./store-contract.js";
 
 interface Counter extends StoredDocument {
   value: number;

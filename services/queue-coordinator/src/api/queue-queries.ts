@@ -1,5 +1,5 @@
-import { InvalidArgumentError, MainlineError, NotFoundError, STATUS_TABLE } from "@mainline/kit/errors/index";
-import type { AsyncImplementation } from "@mainline/kit/grpc/index";
+import { InvalidArgumentError, MainlineError, NotFoundError } from "@mainline/kit/errors/index";
+import { grpcStatusOf, type AsyncImplementation } from "@mainline/kit/grpc/index";
 import {
   HostPullRequestState,
   RunnerKind,
@@ -104,7 +104,7 @@ export function queueQueries(deps: ApiDeps): QueueQueries {
           results.push({
             result: {
               $case: "error",
-              value: { code: STATUS_TABLE[error.code].grpc, message: error.message },
+              value: { code: grpcStatusOf(error.code), message: error.message },
             },
           });
         }

@@ -1,6 +1,6 @@
 import { type RunKind, wireRunKind } from "@mainline/contract";
 import type { JetStreamClient } from "nats";
-import { captureTraceCarrier, publish, type MessageCodec, type TraceCarrier } from "@mainline/kit/bus/index";
+import { captureTraceCarrier, publish, type MessageCodec } from "@mainline/kit/bus/index";
 import { SUBJECTS } from "@mainline/kit/streams/index";
 import { UploadTestResultsRequest } from "@mainline/proto/flaky";
 import {
@@ -8,7 +8,6 @@ import {
   BatchLifecycleEvent,
   type GitHubAccess,
   MergeJob,
-  MergeMethod,
   PullRequestEventType,
   PullRequestLifecycleEvent,
   PullRequestPriorityChanged,
@@ -17,7 +16,6 @@ import {
   QueueLifecycleEvent,
   QueueMode,
   QueueState,
-  RunnerKind,
   TestBranchCleanupJob,
   TestRunEventType,
   TestRunJob,
@@ -27,23 +25,12 @@ import {
 } from "@mainline/proto/queue";
 import type { Decision, Notice, PlannerState, PrState } from "../domain/index.js";
 import { CANCELLATION_REASONS, FAILURE_REASONS } from "../domain/index.js";
+import type { OutboxMessage } from "../store/outbox-message.js";
 import type { QueueDocument } from "../store/queue-repository.js";
 import type { RepositoryConnection } from "../store/repository-connections.js";
 import type { TestRunRecord } from "../store/test-run-records.js";
+import { mergeJob, testBranchCleanupJob, testRunJob, type JobTarget } from "./outbox-jobs.js";
 import { globalId, incarnation, testBranchName } from "./run-ids.js";
-
-/** A message owed to the bus, stored encoded with the state change that produced it. */
-export interface OutboxMessage {
-  subject: string;
-  msgId: string;
-  /** Protobuf bytes, base64. */
-  payload: string;
-  /**
-   * The trace of the step that decided the message (e.g. the submit call), so that its publish span joins that
-   * trace even when the timekeeper or another step flushes it later. Absent in entries written before it existed.
-   */
-  trace?: TraceCarrier;
-}
 
 const BYTES: MessageCodec<Uint8Array> = {
   encode: (bytes) => ({ finish: () => bytes }),
@@ -133,6 +120,15 @@ export class OutboxBuilder {
     return { org: doc.org, repo: doc.repo, targetBranch: doc.targetBranch };
   }
 
+  private jobTarget(connection: RepositoryConnection): JobTarget {
+    return {
+      queue: this.queueRef(),
+      connection,
+      state: this.ctx.state,
+      github: (mergeThroughApi) => this.github(mergeThroughApi),
+    };
+  }
+
   decision(d: Decision): void {
     const { connection, state, doc, now } = this.ctx;
     if (d.type === "START_TEST_RUN") {
@@ -142,37 +138,7 @@ export class OutboxBuilder {
         testBranch,
       });
       if (!connection) return;
-      const entry = (n: number) => state.prs[String(n)];
-      const job: TestRunJob = {
-        testRunId: runId,
-        queue: this.queueRef(),
-        kind: TestRunKind[wireRunKind(d.kind)],
-        pullRequests: [
-          ...d.dependentPrs.map((n) => ({ number: n, underTest: false })),
-          ...d.prs.map((n) => ({ number: n, underTest: true })),
-        ].map(({ number, underTest }) => ({
-          number,
-          underTest,
-          headSha: entry(number)?.facts?.headSha ?? "",
-          title: entry(number)?.facts?.title ?? "",
-          author: entry(number)?.facts?.author ?? "",
-        })),
-        mergeMethod: MergeMethod[state.settings.mergeMethod],
-        testBranch,
-        pullRefPattern: connection.pullRefPattern,
-        remoteUrl: connection.remoteUrl,
-        credentialsSecretName: connection.credentialsSecretName,
-        runner: {
-          kind: RunnerKind[connection.runner.kind],
-          command: connection.runner.command,
-          junitGlobs: connection.runner.junitGlobs,
-          env: connection.runner.env ?? {},
-        },
-        // 0 disables the queue's timeout; the runner still needs a bound, a day is the longest CI we wait for.
-        timeoutSeconds: (state.settings.testingTimeoutMinutes || 24 * 60) * 60,
-        createdAt: now,
-        ...this.github(false),
-      };
+      const job = testRunJob(this.jobTarget(connection), d, runId, testBranch, now);
       this.messages.push(message(SUBJECTS.testRunJob, `job-${runId}`, TestRunJob, job));
     } else if (d.type === "CANCEL_TEST_RUN") {
       // The step may already have dropped the run; the state before it still knows it.
@@ -190,42 +156,15 @@ export class OutboxBuilder {
       );
       // The batch-runner's part of an external CI's run ended with the push; the CI stops when the branch goes.
       if (connection?.runner.kind === "EXTERNAL") {
-        const cleanup: TestBranchCleanupJob = {
-          cleanupId: runId,
-          queue: this.queueRef(),
-          remoteUrl: connection.remoteUrl,
-          credentialsSecretName: connection.credentialsSecretName,
-          testBranches: [testBranchName(doc.targetBranch, runId)],
-        };
+        const cleanup = testBranchCleanupJob(this.jobTarget(connection), runId);
         this.messages.push(
           message(SUBJECTS.testBranchCleanupJob, `cleanup-${runId}`, TestBranchCleanupJob, cleanup),
         );
       }
     } else {
       if (!connection) return;
-      const record = this.ctx.runRecords.get(d.runId);
       const mergeId = globalId(d.mergeId, this.suffix);
-      const job: MergeJob = {
-        mergeId,
-        queue: this.queueRef(),
-        remoteUrl: connection.remoteUrl,
-        credentialsSecretName: connection.credentialsSecretName,
-        expectedTargetSha: "",
-        pullRequests: d.prs.map((n) => ({
-          number: n,
-          testedCommitSha: record?.commits[String(n)] ?? "",
-          headSha: state.prs[String(n)]?.facts?.headSha ?? "",
-          title: state.prs[String(n)]?.facts?.title ?? "",
-        })),
-        testedSha: lastTestedCommit(record, d.prs),
-        testBranch: record?.testBranch ?? "",
-        obsoleteTestBranches: record?.testBranch ? [record.testBranch] : [],
-        otherLanesMayMerge: state.settings.mode === "PARALLEL",
-        mergeMethod: MergeMethod[state.settings.mergeMethod],
-        // GitHub shows a PR as merged when its head commit reaches the target: a git fast-forward of a merge
-        // commit does that; squashed or rebased commits (new shas) only GitHub's own merge does.
-        ...this.github(state.settings.mergeMethod !== "MERGE_COMMIT"),
-      };
+      const job = mergeJob(this.jobTarget(connection), d, mergeId, this.ctx.runRecords.get(d.runId));
       this.messages.push(message(SUBJECTS.mergeJob, `merge-${mergeId}`, MergeJob, job));
     }
   }
@@ -395,10 +334,4 @@ export class OutboxBuilder {
     };
     this.messages.push(message(SUBJECTS.testRunEvent, `evt-${eventId}`, TestRunLifecycleEvent, event));
   }
-}
-
-/** The tip to fast-forward to: the commit of the last PR merged (each PR is its own commit). */
-function lastTestedCommit(record: TestRunRecord | undefined, prs: readonly number[]): string {
-  const last = prs[prs.length - 1];
-  return (last !== undefined ? record?.commits[String(last)] : undefined) ?? record?.testBranchSha ?? "";
 }

@@ -1,5 +1,5 @@
 import { type QueueMode } from "@mainline/contract";
-import { AlreadyExistsError, FailedPreconditionError, NotFoundError } from "@mainline/kit/errors/errors";
+import { AlreadyExistsError, FailedPreconditionError, NotFoundError } from "@mainline/kit/errors/index";
 import type { Draft } from "./draft.js";
 import type { QueueEvent } from "./events.js";
 import { sameTargets, type ImpactedTargets } from "./impacted-targets.js";

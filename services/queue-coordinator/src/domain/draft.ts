@@ -1,4 +1,4 @@
-import { InternalError } from "@mainline/kit/errors/errors";
+import { InternalError } from "@mainline/kit/errors/index";
 import type { Batch } from "./batch.js";
 import type { Decision, Notice } from "./decisions.js";
 import type { LaneGraph } from "./lanes.js";

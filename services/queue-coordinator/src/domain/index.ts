@@ -5,6 +5,7 @@ export * from "./bisection.js";
 export * from "./decisions.js";
 export * from "./events.js";
 export * from "./impacted-targets.js";
+export * from "./mode-switch.js";
 export * from "./planner.js";
 export * from "./planner-options.js";
 export * from "./planner-state.js";

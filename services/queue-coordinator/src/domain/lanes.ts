@@ -1,4 +1,4 @@
-import { InternalError } from "@mainline/kit/errors/errors";
+import { InternalError } from "@mainline/kit/errors/index";
 import type { Batch, BatchStatus } from "./batch.js";
 import type { PullRequestEntry } from "./pull-request.js";
 import type { QueueMode } from "./queue-settings.js";

@@ -2,7 +2,8 @@ import type { Batch } from "./batch.js";
 import type { ObservedFailures } from "./observed-failures.js";
 import type { PullRequestEntry } from "./pull-request.js";
 import { createQueueSettings, type QueueSettings } from "./queue-settings.js";
-import type { ModeSwitch, QueueState } from "./queue-state.js";
+import type { ModeSwitch } from "./mode-switch.js";
+import type { QueueState } from "./queue-state.js";
 import type { TestRun } from "./test-run.js";
 
 export interface MergeInFlight {

@@ -1,4 +1,4 @@
-import { InternalError } from "@mainline/kit/errors/errors";
+import { InternalError } from "@mainline/kit/errors/index";
 import { applyEvent, finishModeSwitch } from "./apply-event.js";
 import { closeFormingBatches, formBatchesAndLanes, formingDeadline } from "./batching.js";
 import { advanceBisections } from "./bisection-runner.js";

@@ -1,4 +1,4 @@
-import { FailedPreconditionError } from "@mainline/kit/errors/errors";
+import { FailedPreconditionError } from "@mainline/kit/errors/index";
 import type { Draft } from "./draft.js";
 import { URGENT_PRIORITY, type Priority } from "./priority.js";
 import type { PullRequestEntry } from "./pull-request.js";

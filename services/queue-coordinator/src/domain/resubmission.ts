@@ -1,4 +1,4 @@
-import { FailedPreconditionError } from "@mainline/kit/errors/errors";
+import { FailedPreconditionError } from "@mainline/kit/errors/index";
 import type { PullRequestEntry, PullRequestFacts } from "./pull-request.js";
 
 /**

@@ -3,7 +3,7 @@ import type { Collection, Store } from "@mainline/kit/store/index";
 import type { RepoRef } from "@mainline/proto/common";
 import type { PlannerState } from "../domain/index.js";
 import { queueKey, repoKey, type QueueAddress } from "../app/queue-key.js";
-import type { OutboxMessage } from "../app/outbox.js";
+import type { OutboxMessage } from "./outbox-message.js";
 
 /**
  * One document per queue: the planner's state and the messages that state change still owes the bus

@@ -6,7 +6,8 @@ import { connect, type NatsConnection } from "nats";
 import { NatsServer } from "@mainline/testing";
 import { provisionMainlineStreams, STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
 import type { PlannerState } from "../../src/domain/index.js";
-import { OutboxBuilder, publishOutbox, type OutboxMessage } from "../../src/app/outbox.js";
+import { OutboxBuilder, publishOutbox } from "../../src/app/outbox.js";
+import type { OutboxMessage } from "../../src/store/outbox-message.js";
 import type { QueueDocument } from "../../src/store/queue-repository.js";
 
 // notice() reads only the queue's identity and event counter; the planner state is not consulted.

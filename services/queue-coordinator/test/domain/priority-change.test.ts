@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from "@mainline/kit/errors/errors";
+import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from "@mainline/kit/errors/index";
 import { num, Scenario } from "./scenario-table.js";
 
 /** The order the queue holds, as letters (A = #1). */

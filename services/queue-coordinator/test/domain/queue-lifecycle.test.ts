@@ -4,7 +4,7 @@ import {
   FailedPreconditionError,
   InvalidArgumentError,
   NotFoundError,
-} from "@mainline/kit/errors/errors";
+} from "@mainline/kit/errors/index";
 import {
   parseImpactedTargets,
   parsePriority,

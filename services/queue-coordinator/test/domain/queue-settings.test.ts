@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { InvalidArgumentError } from "@mainline/kit/errors/errors";
+import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import {
   createQueueSettings,
   DEFAULT_QUEUE_SETTINGS,

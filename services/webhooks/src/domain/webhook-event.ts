@@ -3,9 +3,9 @@ import type {
   BatchLifecycleEvent,
   PullRequestLifecycleEvent,
   TestRunLifecycleEvent,
-} from "@mainline/proto/queue";
-import { PullRequestState, TestRunEventType } from "@mainline/proto/queue";
-import { TestStatus, type TestStatusChanged } from "@mainline/proto/flaky";
+} from "@mainline/proto/queue/messages";
+import { PullRequestState, TestRunEventType } from "@mainline/proto/queue/messages";
+import { TestStatus, type TestStatusChanged } from "@mainline/proto/flaky/messages";
 import type { RepoRef } from "@mainline/proto/common";
 import type { WebhookEventType } from "./event-types.js";
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import type { Command } from "commander";
-import { InvalidArgumentError } from "@mainline/kit/errors/errors";
+import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import { DEFAULT_QUEUE_SETTINGS } from "@mainline/queue-coordinator/domain/index";
 import { compareSettings, describeComparison } from "../../sim/compare.js";
 import { runSimulation } from "../../sim/simulate.js";

@@ -57,6 +57,44 @@ export function through<T extends Payload>(payload: T, installationId: number, r
   return p as T;
 }
 
+/**
+ * The recorded pull_request example (`action`, opened by default) as PR `number` of `repo` onto `base`, through
+ * the installation; its head branch is `feature-<number>` at a commit made of the number.
+ */
+export function pullRequestDelivery(
+  installationId: number,
+  repo: Repository,
+  number: number,
+  { base = "main", action = "opened" }: { base?: string; action?: string } = {},
+): Payload {
+  const p = through(
+    example("pull_request", "opened", (e) => e.installation !== undefined),
+    installationId,
+    repo,
+  );
+  p.action = action;
+  p.number = number;
+  p.pull_request.number = number;
+  p.pull_request.base.ref = base;
+  p.pull_request.head.ref = `feature-${number}`;
+  p.pull_request.head.sha = `${String(number).padStart(2, "0")}`.repeat(20);
+  return p;
+}
+
+/** The recorded issue_comment.created example as the comment `body` on PR `number` of `repo`. */
+export function pullRequestComment(
+  installationId: number,
+  repo: Repository,
+  number: number,
+  body: string,
+): Payload {
+  const p = through(example("issue_comment", "created"), installationId, repo);
+  p.issue.number = number;
+  p.issue.pull_request = { url: `https://api.github.com/repos/${repo.owner}/${repo.name}/pulls/${number}` };
+  p.comment.body = body;
+  return p;
+}
+
 export interface Delivery {
   event: string;
   payload: unknown;
@@ -82,4 +120,13 @@ export async function githubRequest(delivery: Delivery, defaultSecret: string) {
     ...(secret ? { "x-hub-signature-256": await sign(secret, body) } : {}),
   };
   return { id, headers, body: delivery.tamper ? delivery.tamper(body) : body };
+}
+
+/** What the gateway answers a delivery it took (200). */
+export interface DeliveryAnswer {
+  event: string;
+  delivery: string;
+  outcome: "applied" | "ignored" | "refused" | "duplicate";
+  reason?: string;
+  reply?: string;
 }

@@ -3,7 +3,7 @@ import { eventually, freePort, NatsServer } from "@mainline/testing";
 import type { RepoRef } from "@mainline/proto/common";
 import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
 import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
-import { example, githubRequest, through } from "./github-deliveries.js";
+import { example, githubRequest, pullRequestComment, through } from "./github-deliveries.js";
 
 const SECRET = "retries webhook secret, long enough";
 const INSTALLATION = 957387;
@@ -67,10 +67,7 @@ describe("GitHub deliveries kept and retried by the gateway while a service is u
   it("answers `queued` while the coordinator is down, then queues the PR and posts the reply once", async () => {
     await coordinator!.stop();
     coordinator = undefined;
-    const comment = through(example("issue_comment", "created"), INSTALLATION, ACME);
-    comment.issue.number = 1;
-    comment.issue.pull_request = { url: `https://api.github.com/repos/${ACME.owner}/${ACME.name}/pulls/1` };
-    comment.comment.body = "/svc merge";
+    const comment = pullRequestComment(INSTALLATION, ACME, 1, "/svc merge");
     const request = await githubRequest({ event: "issue_comment", payload: comment }, SECRET);
     const response = await gw.post("/github/webhooks", request.body, undefined, request.headers);
     const answer = (await response.json()) as { outcome: string; reason: string };

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { eventually, freePortBlock, GitHubDouble, makeTestAppCredentials } from "@mainline/testing";
 import { startSystem, waitForHttp, type RunningSystem } from "../../../src/dev/system.js";
-import { example, githubRequest, through } from "./github-deliveries.js";
+import { example, githubRequest, pullRequestComment, through } from "./github-deliveries.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 const SECRET = "redelivery webhook secret, long enough";
@@ -48,15 +48,7 @@ describe("GitHub webhook redelivery after the gateway was killed mid-delivery (w
     return found;
   };
 
-  const mergeComment = (number: number) => {
-    const comment = through(example("issue_comment", "created"), INSTALLATION, ACME);
-    comment.issue.number = number;
-    comment.issue.pull_request = {
-      url: `https://api.github.com/repos/${ACME.owner}/${ACME.name}/pulls/${number}`,
-    };
-    comment.comment.body = "/svc merge";
-    return comment;
-  };
+  const mergeComment = (number: number) => pullRequestComment(INSTALLATION, ACME, number, "/svc merge");
   const repliesTo = (number: number) =>
     double
       .calls("issues/create-comment")

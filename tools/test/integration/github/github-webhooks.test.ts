@@ -3,45 +3,27 @@ import { callUnary, createGrpcClient, RemoteCallError } from "@mainline/kit/grpc
 import { QueueCoordinatorClient } from "@mainline/proto/queue";
 import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
 import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
-import { example, githubRequest, through, type Delivery } from "./github-deliveries.js";
+import {
+  example,
+  githubRequest,
+  pullRequestComment,
+  pullRequestDelivery,
+  through,
+  type Delivery,
+  type DeliveryAnswer,
+} from "./github-deliveries.js";
 
 const SECRET = "the App's webhook secret, 32 chars";
 const INSTALLATION = 957387;
 const ACME = { owner: "Codertocat", name: "Hello-World" };
 const repo = { host: "github.com", ...ACME };
 
-interface Answer {
-  event: string;
-  delivery: string;
-  outcome: "applied" | "ignored" | "refused" | "duplicate";
-  reason?: string;
-  reply?: string;
-}
-
 /** The recorded pull_request.opened example as PR `number` onto `base`, through the installation. */
-function pullRequest(number: number, base = "main", action = "opened") {
-  const p = through(
-    example("pull_request", "opened", (e) => e.installation !== undefined),
-    INSTALLATION,
-    ACME,
-  );
-  p.action = action;
-  p.number = number;
-  p.pull_request.number = number;
-  p.pull_request.base.ref = base;
-  p.pull_request.head.ref = `feature-${number}`;
-  p.pull_request.head.sha = `${String(number).padStart(2, "0")}`.repeat(20);
-  return p;
-}
+const pullRequest = (number: number, base = "main", action = "opened") =>
+  pullRequestDelivery(INSTALLATION, ACME, number, { base, action });
 
 /** The recorded issue_comment.created example as a comment on PR `number`. */
-function comment(body: string, number: number) {
-  const p = through(example("issue_comment", "created"), INSTALLATION, ACME);
-  p.issue.number = number;
-  p.issue.pull_request = { url: `https://api.github.com/repos/${ACME.owner}/${ACME.name}/pulls/${number}` };
-  p.comment.body = body;
-  return p;
-}
+const comment = (body: string, number: number) => pullRequestComment(INSTALLATION, ACME, number, body);
 
 describe("GitHub App webhooks: POST /v1/github/webhooks (signature only, installation -> organisation)", function () {
   this.timeout(60_000);
@@ -58,11 +40,11 @@ describe("GitHub App webhooks: POST /v1/github/webhooks (signature only, install
     const response = await harness.post("/github/webhooks", request.body, undefined, request.headers);
     return { id: request.id, response };
   };
-  const ok = async (d: Delivery): Promise<Answer> => {
+  const ok = async (d: Delivery): Promise<DeliveryAnswer> => {
     const { response } = await deliver(d);
     const text = await response.text();
     expect(response.status, text).to.equal(200);
-    return JSON.parse(text) as Answer;
+    return JSON.parse(text) as DeliveryAnswer;
   };
   const facts = (org: string, number: number) =>
     callUnary(q.getPullRequestFacts.bind(q), { org, repo, number }).catch((e: unknown) => {
@@ -253,7 +235,7 @@ describe("GitHub App webhooks: POST /v1/github/webhooks (signature only, install
         event: "issue_comment",
         payload: comment("/svc merge --priority=high", 12),
       });
-      const answer = (await first.response.json()) as Answer;
+      const answer = (await first.response.json()) as DeliveryAnswer;
       expect(answer).to.include({ outcome: "applied" });
       expect(answer.reply).to.equal("#12 joined the merge queue of `main` (priority high).");
       const before = await submitted(12);
@@ -307,7 +289,7 @@ describe("GitHub App webhooks: POST /v1/github/webhooks (signature only, install
         idempotencyKey: request.id,
       });
       const response = await gw.post("/github/webhooks", request.body, undefined, request.headers);
-      const answer = (await response.json()) as Answer;
+      const answer = (await response.json()) as DeliveryAnswer;
       expect(answer).to.include({
         outcome: "applied",
         reply: "#13 joined the merge queue of `main` (priority medium).",
@@ -326,7 +308,7 @@ describe("GitHub App webhooks: POST /v1/github/webhooks (signature only, install
         idempotencyKey: request.id,
       });
       const response = await gw.post("/github/webhooks", request.body, undefined, request.headers);
-      expect(((await response.json()) as Answer).outcome).to.equal("applied");
+      expect(((await response.json()) as DeliveryAnswer).outcome).to.equal("applied");
       expect((await submitted(13)).body).to.include({ state: "CANCELLED" });
     });
   });
@@ -355,7 +337,7 @@ describe("GitHub App webhooks: POST /v1/github/webhooks (signature only, install
       const p = through(pullRequest(5), 31, { owner: "corp", name: "app", host: "ghe.example.com" });
       const request = await githubRequest({ event: "pull_request", payload: p }, SECRET);
       const response = await ghes.post("/github/webhooks", request.body, undefined, request.headers);
-      expect(((await response.json()) as Answer).outcome).to.equal("applied");
+      expect(((await response.json()) as DeliveryAnswer).outcome).to.equal("applied");
       const recorded = await callUnary(q.getPullRequestFacts.bind(q), {
         org: "enterprise",
         repo: { host: "ghe.example.com", owner: "corp", name: "app" },
@@ -367,7 +349,7 @@ describe("GitHub App webhooks: POST /v1/github/webhooks (signature only, install
       const other = await githubRequest({ event: "pull_request", payload: elsewhere }, SECRET);
       const refused = (await (
         await ghes.post("/github/webhooks", other.body, undefined, other.headers)
-      ).json()) as Answer;
+      ).json()) as DeliveryAnswer;
       expect(refused).to.include({ outcome: "ignored" });
       expect(refused.reason).to.match(/is not on ghe\.example\.com/);
     });

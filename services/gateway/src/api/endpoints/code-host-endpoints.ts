@@ -12,13 +12,12 @@ import {
   pullRequestEventResponse,
 } from "../schemas/code-host.js";
 import { repoSchema } from "../schemas/common.js";
-import { identifier } from "../schemas/limits.js";
 import { pullRefPatternProblem } from "../../domain/git-ref-name.js";
 import { MAX_REMOTE_URL_LENGTH, remoteUrlProblem } from "../../domain/remote-url.js";
 import type { Upstreams } from "../../upstream/upstreams.js";
 import { runCommentCommand } from "../../code-host/comment-commands.js";
 import { recordPullRequestEvent } from "../../code-host/pull-request-facts.js";
-import { checkWebhookSignature, SIGNATURE_HEADER } from "../../code-host/webhook-signature.js";
+import { checkWebhookSignature, SIGNATURE_HEADER } from "../../auth/webhook-signature.js";
 
 const connection = z.object({
   repo: repoSchema,
@@ -96,8 +95,15 @@ export interface CodeHostOptions {
 /** Code-host events (pull_request facts, comment commands), repository connections, and external CI reports. */
 export function codeHostEndpoints(up: Upstreams, options: CodeHostOptions): Endpoint[] {
   const q = up.queue;
-  const verifyBody = (rawBody: string, ctx: Context) =>
-    checkWebhookSignature(options.webhookSecret, rawBody, ctx.get(SIGNATURE_HEADER));
+  // Without a secret events are accepted unsigned: the plain-git setup, where the API token is the only credential.
+  const secret = options.webhookSecret;
+  const verifyBody = async (rawBody: string, ctx: Context) => {
+    if (secret === undefined) return;
+    await checkWebhookSignature(secret, rawBody, ctx.get(SIGNATURE_HEADER), {
+      missing: "this gateway requires signed code-host events",
+      mismatch: "the configured secret",
+    });
+  };
   return [
     endpoint({
       method: "post",
@@ -199,35 +205,6 @@ export function codeHostEndpoints(up: Upstreams, options: CodeHostOptions): Endp
             ...(c?.runner?.env && Object.keys(c.runner.env).length > 0 && { env: c.runner.env }),
           },
         };
-      },
-    }),
-    endpoint({
-      method: "post",
-      path: "/reportTestRun",
-      operationId: "reportTestRun",
-      summary:
-        "Report the result of a merge-queue test run from an external CI (pass or fail, optional JUnit XML)",
-      tag: "Merge queue",
-      access: "org",
-      input: z.object({
-        testRunId: identifier("the test run's id"),
-        passed: z.boolean({ error: "must be a boolean" }),
-        detailsUrl: z.url().max(2048, "must be at most 2048 characters").optional(),
-        message: z.string().max(2000).optional(),
-        junit: z.array(z.string()).max(1000, "must hold at most 1000 JUnit XML documents").default([]),
-      }),
-      inputIn: "body",
-      output: z.object({}),
-      async handle(input, { principal }) {
-        await callUnary(q.reportTestRunResult.bind(q), {
-          org: principal.org,
-          testRunId: input.testRunId,
-          passed: input.passed,
-          junitXml: input.junit,
-          ...(input.detailsUrl ? { detailsUrl: input.detailsUrl } : {}),
-          ...(input.message ? { message: input.message } : {}),
-        });
-        return {};
       },
     }),
   ];

@@ -9,7 +9,7 @@ import { gitHubWebhookResponse } from "../schemas/github-webhooks.js";
 import { boundedText, LIMITS } from "../schemas/limits.js";
 import type { Upstreams } from "../../upstream/upstreams.js";
 import type { GitHubDeliveries } from "../../github/github-deliveries.js";
-import { GitHubSignature } from "../../github/github-signature.js";
+import { checkWebhookSignature, SIGNATURE_HEADER } from "../../auth/webhook-signature.js";
 import { handleGitHubWebhook, type PullRequestReplies } from "../../github/github-webhook-handler.js";
 
 const TAG = "GitHub App";
@@ -124,11 +124,11 @@ function header(ctx: Context, name: string, pattern: RegExp, rule: string): stri
  */
 export function githubEndpoints(up: Upstreams, options: GitHubAppOptions): Endpoint[] {
   const q = up.queue;
-  const signature = options.webhookSecret ? new GitHubSignature(options.webhookSecret) : undefined;
+  const secret = options.webhookSecret;
   const deliveries = options.deliveries;
   const configured = () => {
-    if (!signature || !deliveries) throw new NotFoundError(NOT_CONFIGURED);
-    return { signature, deliveries };
+    if (!secret || !deliveries) throw new NotFoundError(NOT_CONFIGURED);
+    return { secret, deliveries };
   };
   const orgOf = (principal: { org: string; admin: boolean }, named: string | undefined) => {
     if (named !== undefined && named !== principal.org && !principal.admin)
@@ -151,7 +151,10 @@ export function githubEndpoints(up: Upstreams, options: GitHubAppOptions): Endpo
       input: z.looseObject({}).meta({ description: "GitHub's webhook payload, as GitHub sends it" }),
       inputIn: "body",
       async verifyBody(rawBody, ctx) {
-        await configured().signature.check(rawBody, ctx.get("x-hub-signature-256"));
+        await checkWebhookSignature(configured().secret, rawBody, ctx.get(SIGNATURE_HEADER), {
+          missing: "GitHub signs every delivery",
+          mismatch: "the App's webhook secret",
+        });
         // Kept with the delivery, so a retry replays exactly what GitHub signed.
         ctx.state.githubRawBody = rawBody;
       },
@@ -265,7 +268,7 @@ export function githubEndpoints(up: Upstreams, options: GitHubAppOptions): Endpo
         recentDeliveries: z.array(deliveryJson),
       }),
       async handle(_input, { principal }) {
-        const on = signature !== undefined && deliveries !== undefined;
+        const on = Boolean(secret) && deliveries !== undefined;
         if (!on)
           return { configured: false, apiUrl: options.apiUrl, installations: [], recentDeliveries: [] };
         const { installations } = await callUnary(q.listGitHubInstallations.bind(q), {

@@ -1,4 +1,4 @@
-import { PullRequestState } from "@mainline/proto/queue";
+import { PullRequestState } from "@mainline/proto/queue/messages";
 
 /** The name of Mainline's check run on a PR head (GitHub shows it among the PR's checks). */
 export const CHECK_RUN_NAME = "Mainline merge queue";

@@ -1,17 +1,17 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import Koa from "koa";
 import type { Logger } from "@mainline/kit/logging/index";
-import type { AuthRepository } from "../auth/auth-repository.js";
-import type { Endpoint } from "../api/endpoint.js";
-import { mountApi } from "../api/mount.js";
-import { errorResponses, HttpError } from "./error-response.js";
-import { healthRoutes, type ReadinessCheck } from "./health-routes.js";
-import { requestContext } from "./request-context.js";
-import { eventStreamRoute } from "../web/event-stream-route.js";
-import type { LifecycleFeed } from "../web/lifecycle-feed.js";
-import { sessionRoutes } from "../web/session-routes.js";
-import { staticFiles } from "../web/static-files.js";
-import type { WebSessions } from "../web/web-sessions.js";
+import type { AuthRepository } from "./auth/auth-repository.js";
+import type { Endpoint } from "./api/endpoint.js";
+import { mountApi } from "./api/mount.js";
+import { errorResponses, HttpError } from "./http/error-response.js";
+import { healthRoutes, type ReadinessCheck } from "./http/health-routes.js";
+import { requestContext } from "./http/request-context.js";
+import { eventStreamRoute } from "./web/event-stream-route.js";
+import type { LifecycleFeed } from "./upstream/lifecycle-feed.js";
+import { sessionRoutes } from "./web/session-routes.js";
+import { staticFiles } from "./web/static-files.js";
+import type { WebSessions } from "./auth/web-sessions.js";
 
 /** The web page: its sessions, the live feed behind its server-sent events, and where its build lives. */
 export interface WebOptions {

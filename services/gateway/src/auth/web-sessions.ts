@@ -1,8 +1,9 @@
 import type { Context } from "koa";
 import type { Collection, Store } from "@mainline/kit/store/index";
 import { PermissionDeniedError, UnauthenticatedError } from "@mainline/kit/errors/index";
-import type { AuthRepository, Principal } from "../auth/auth-repository.js";
-import { hashApiToken } from "../auth/api-token.js";
+import type { AuthRepository } from "./auth-repository.js";
+import type { Principal } from "./principal.js";
+import { hashApiToken } from "./api-token.js";
 import { csrfMatches, InvalidSessionError, SessionSigner, type Session } from "./session-cookie.js";
 
 export const SESSION_COOKIE = "mainline_session";
