@@ -14,6 +14,19 @@ export type TestStatus = (typeof TEST_STATUSES)[number];
 export const QUARANTINE_OVERRIDES = ["ALWAYS_QUARANTINE", "NEVER_QUARANTINE", "NONE"] as const;
 export type QuarantineOverride = (typeof QUARANTINE_OVERRIDES)[number];
 
+/** How people name an override (the CLI's argument and tables): always, never, or auto (no override). */
+export const QUARANTINE_OVERRIDE_WORDS = {
+  ALWAYS_QUARANTINE: "always",
+  NEVER_QUARANTINE: "never",
+  NONE: "auto",
+} as const satisfies Record<QuarantineOverride, string>;
+
+/** The override a person's word names (any case), or undefined. */
+export function quarantineOverrideOfWord(word: string): QuarantineOverride | undefined {
+  const wanted = word.toLowerCase();
+  return QUARANTINE_OVERRIDES.find((o) => QUARANTINE_OVERRIDE_WORDS[o] === wanted);
+}
+
 /** How one of a test's recent runs ended: a run that failed and then passed on retry is flaky. */
 export const RECENT_RUN_OUTCOMES = ["passed", "failed", "flaky"] as const;
 export type RecentRunOutcome = (typeof RECENT_RUN_OUTCOMES)[number];

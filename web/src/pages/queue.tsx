@@ -7,7 +7,7 @@ import { BisectionTree } from "./bisection-tree.js";
 import { PendingFailures } from "./pending-failures.js";
 import { laneLabels, waitingBatches } from "../batches.js";
 import { QueueHistory } from "./queue-history.js";
-import { QueueSettings, type QueueSettingsView } from "./queue-settings.js";
+import { QueueSettings } from "./queue-settings.js";
 
 export type { EnqueuedPullRequest };
 

@@ -1,3 +1,4 @@
+import { quarantineOverrideOfWord } from "@mainline/contract";
 import { InvalidArgumentError, type Command } from "commander";
 import type { FailingTestsPage, FlakyRepositorySettings } from "../api/api-types.js";
 import { organisationOfToken } from "../app/token-organisation.js";
@@ -6,9 +7,6 @@ import { CliError } from "../cli-error.js";
 import { withRepoOption, wholeNumber } from "../command-options.js";
 import { formatRepositoryRef } from "../domain/repository-ref.js";
 import { failingTestsTable } from "../output/failing-tests-table.js";
-
-/** How a user names an override on the command line, and the API's name for it. */
-const OVERRIDES = { always: "ALWAYS_QUARANTINE", never: "NEVER_QUARANTINE", auto: "NONE" } as const;
 
 /** The API keeps the list to 7 days (spec); the CLI says so before asking. */
 const MAX_WINDOW_HOURS = 7 * 24;
@@ -94,9 +92,8 @@ export function registerFlakyCommands(program: Command, cli: CliContext): void {
       .argument("<test-id>", "the test's id (the id column of `mainline flaky list`)")
       .argument("<override>", "always, never, or auto (no override)"),
   ).action(async (testId: string, overrideText: string, _opts: unknown, command: Command) => {
-    const key = Object.keys(OVERRIDES).find((k) => k === overrideText.toLowerCase());
-    const override = key === undefined ? undefined : OVERRIDES[key as keyof typeof OVERRIDES];
-    if (!override) {
+    const override = quarantineOverrideOfWord(overrideText);
+    if (override === undefined) {
       throw new CliError(`the override must be always, never or auto (got "${overrideText}")`);
     }
     const repo = cli.repository(command);
@@ -104,9 +101,9 @@ export function registerFlakyCommands(program: Command, cli: CliContext): void {
     cli
       .output(command)
       .result({ testId, override }, () =>
-        key === "auto"
+        override === "NONE"
           ? `Test ${testId}: no override; the automatic rule decides`
-          : `Test ${testId}: ${key === "always" ? "always quarantined" : "never quarantined"}` +
+          : `Test ${testId}: ${override === "ALWAYS_QUARANTINE" ? "always quarantined" : "never quarantined"}` +
             " (while quarantining is on for the repository)",
       );
   });

@@ -1,9 +1,8 @@
+import { QUARANTINE_OVERRIDE_WORDS } from "@mainline/contract";
 import type { FailingTestsPage } from "../api/api-types.js";
 import { formatTable } from "./table.js";
 
 type FailingTest = FailingTestsPage["tests"][number];
-
-const OVERRIDE_WORDS = { ALWAYS_QUARANTINE: "always", NEVER_QUARANTINE: "never", NONE: "auto" } as const;
 
 /** Where the test sits in its report: the file and the enclosing suite, as far as the runner said. */
 export function suitePath(test: Pick<FailingTest, "file_path" | "parent">): string {
@@ -32,7 +31,7 @@ export function failingTestsTable(tests: readonly FailingTest[], defaultBranch: 
         t.id,
         t.status.value,
         t.quarantined ? "yes" : "no",
-        OVERRIDE_WORDS[t.quarantine_override],
+        QUARANTINE_OVERRIDE_WORDS[t.quarantine_override],
         `${Math.round(t.failure_rate_last_7d * 100)}%`,
         String(t.pull_requests_impacted_last_7d),
         suitePath(t),
