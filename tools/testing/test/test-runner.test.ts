@@ -1,0 +1,90 @@
+import { expect } from "chai";
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+
+/** tools/scripts/test.sh on the given spec patterns, without its lint and type-check gates. */
+function runTests(
+  patterns: string[],
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; output: string; lastLine: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("tools/scripts/test.sh", patterns, {
+      cwd: root,
+      env: { ...process.env, MAINLINE_TEST_GATES: "0", MAINLINE_TEST_JOBS: "2", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+    child.once("error", reject);
+    child.once("close", (status) =>
+      resolve({ status, output, lastLine: output.trimEnd().split("\n").at(-1) ?? "" }),
+    );
+  });
+}
+
+describe("make test's runner (tools/scripts/test.sh) guards itself", function () {
+  this.timeout(60_000);
+  let dir: string;
+  const probe = (name: string) => path.join(dir, name);
+
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "mainline-test-runner-"));
+    const files: Record<string, string> = {
+      "passing.test.ts": 'describe("passing", () => {\n  it("one", () => {});\n  it("two", () => {});\n});\n',
+      "only.test.ts":
+        'describe("only", () => {\n  it.only("focused", () => {});\n  it("left out", () => {});\n});\n',
+      "failing.test.ts":
+        'describe("failing", () => {\n  it("fails", () => {\n    throw new Error("no");\n  });\n});\n',
+      "spawns.unit.test.ts":
+        'import { execFileSync } from "node:child_process";\ndescribe("spawns", () => {\n  it("runs true", () => {\n    execFileSync("true");\n  });\n});\n',
+    };
+    for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it("ends with the one line CI reads, green when every test passed", async () => {
+    const run = await runTests([probe("passing.test.ts")]);
+    expect(run.status, run.output).to.equal(0);
+    expect(run.lastLine).to.equal("2 passed, 0 failed, 0 skipped");
+  });
+
+  it("counts a failed test in that line and exits non-zero", async () => {
+    const run = await runTests([probe("passing.test.ts"), probe("failing.test.ts")]);
+    expect(run.status).to.not.equal(0);
+    expect(run.lastLine).to.equal("2 passed, 1 failed, 0 skipped");
+  });
+
+  it("is red when a .only is committed", async () => {
+    const run = await runTests([probe("passing.test.ts"), probe("only.test.ts")]);
+    expect(run.status).to.not.equal(0);
+    expect(run.lastLine).to.match(/^\d+ passed, [1-9]\d* failed/);
+    expect(run.output).to.match(/`\.only`/);
+  });
+
+  it("is red when a spec pattern matches no file, even though the other tests passed", async () => {
+    const run = await runTests([probe("passing.test.ts"), path.join(dir, "moved-away/**/*.test.ts")]);
+    expect(run.status).to.not.equal(0);
+    expect(run.output).to.include(`no test file matches ${path.join(dir, "moved-away/**/*.test.ts")}`);
+    expect(run.lastLine).to.equal("2 passed, 1 failed, 0 skipped");
+  });
+
+  it("is red when fewer tests ran than the suite has at least", async () => {
+    const run = await runTests([probe("passing.test.ts")], { MAINLINE_TEST_FLOOR: "3" });
+    expect(run.status).to.not.equal(0);
+    expect(run.output).to.include("2 tests ran, fewer than the 3 the suite has at least");
+    expect(run.lastLine).to.equal("2 passed, 1 failed, 0 skipped");
+  });
+
+  it("fails a *.unit.test.ts file that starts a process, naming the rule", async () => {
+    const run = await runTests([probe("spawns.unit.test.ts")]);
+    expect(run.status).to.not.equal(0);
+    expect(run.output).to.include('child_process.execFileSync("true") in a *.unit.test.ts file');
+    expect(run.lastLine).to.equal("0 passed, 1 failed, 0 skipped");
+  });
+});
