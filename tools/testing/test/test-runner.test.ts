@@ -40,7 +40,7 @@ describe("make test's runner (tools/scripts/test.sh) guards itself", function ()
       "only.test.ts":
         'describe("only", () => {\n  it.only("focused", () => {});\n  it("left out", () => {});\n});\n',
       "failing.test.ts":
-        'describe("failing", () => {\n  it("fails", () => {\n    throw new Error("no");\n  });\n});\n',
+        'describe("failing", () => {\n  it("fails", () => {\n    throw new Error("the failing probe fails");\n  });\n});\n',
       "spawns.unit.test.ts":
         'import { execFileSync } from "node:child_process";\ndescribe("spawns", () => {\n  it("runs true", () => {\n    execFileSync("true");\n  });\n});\n',
     };
@@ -63,7 +63,7 @@ describe("make test's runner (tools/scripts/test.sh) guards itself", function ()
       { MAINLINE_TEST_FLOOR: "100" },
     );
     expect(run.status).to.not.equal(0);
-    expect(run.output).to.include("1) failing");
+    expect(run.output).to.include("the failing probe fails");
     expect(run.output).to.match(/`\.only`/);
     expect(run.output).to.include(`no test file matches ${missing}`);
     expect(run.output).to.include("tests ran, fewer than the 100 the suite has at least");
