@@ -38,36 +38,34 @@ if [ "${MAINLINE_TEST_GATES:-1}" != 0 ]; then
   gate "type-check (tsc -b)" npx tsc -b
 fi
 
-# The tiers by file name: *.unit.test.ts start no process, no server and no git (tools/testing/hooks/
-# fast-tier-guard.cjs fails one that does); every other *.test.ts may. Wherever the file lives.
-suffix=.test.ts
-[ $tier = fast ] && suffix=.unit.test.ts
-# A pattern that finds nothing is a mistake (a moved folder, a typo), never a green run of fewer tests: each
-# pattern given must match, and so must each of the whole suite's (web/ has no tests yet); the fast tier's
-# patterns together.
-globs=("$@")
-must_match=("$@")
-if [ ${#globs[@]} -eq 0 ]; then
-  globs=("proto/**/*$suffix" "services/**/*$suffix" "tools/**/*$suffix" "web/**/*$suffix")
-  [ $tier = full ] && must_match=("${globs[@]:0:3}")
-fi
+# The tiers by file name, wherever the file lives: *.unit.test.ts start no process, no server and no git
+# (tools/testing/hooks/fast-tier-guard.cjs fails one that does); every other *.test.ts may. The files are the
+# checkout's own (tracked, or new and not ignored), so node_modules and dist never count and a moved folder
+# needs no change here.
+# A pattern that finds nothing is a mistake (a moved file, a typo), never a green run of fewer tests.
 specs=()
-for pattern in "${globs[@]}"; do
+if [ $# -eq 0 ]; then
+  suffix=.test.ts
+  [ $tier = fast ] && suffix=.unit.test.ts
+  while IFS= read -r file; do
+    [ -f "$file" ] && specs+=("$file")
+  done < <(git ls-files --cached --others --exclude-standard -- "*$suffix" | sort -u)
+  if [ ${#specs[@]} -eq 0 ]; then
+    failed=$((failed + 1))
+    failures+=("no test file matches *$suffix")
+  fi
+fi
+for pattern in "$@"; do
   matched=0
   for file in $pattern; do
-    case "/$file" in */node_modules/* | */dist/*) continue ;; esac
     specs+=("$file")
     matched=$((matched + 1))
   done
-  if [ $matched -eq 0 ] && [[ " ${must_match[*]} " == *" $pattern "* ]]; then
+  if [ $matched -eq 0 ]; then
     failed=$((failed + 1))
     failures+=("no test file matches $pattern")
   fi
 done
-if [ ${#specs[@]} -eq 0 ]; then
-  failed=$((failed + 1))
-  failures+=("no test file matches ${globs[*]}")
-fi
 
 # At least this many tests (passed, failed or skipped) in the whole suite: the number stated in README.md's
 # "Tests" section, so a test that silently stops running (a dropped file, a describe that never registers) fails.
