@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readlink, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readlink, rm, rmdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,7 +31,12 @@ describe("make dev: where the batch-runner's worktrees live", () => {
     git(remote, "add", "test.js");
     git(remote, "commit", "--quiet", "-m", "CommonJS test");
   });
-  after(() => Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true }))));
+  // .data/ is make dev's; the test leaves it as it found it (rmdir: only when empty, so never make dev's data).
+  const hadData = existsSync(path.join(root, ".data"));
+  after(async () => {
+    await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
+    if (!hadData) await rmdir(path.join(root, ".data")).catch(() => undefined);
+  });
 
   /** Clones the repository under `parent` and runs its test there, as the batch-runner's command would. */
   async function runTestIn(parent: string): Promise<{ status: number | null; output: string }> {

@@ -19,6 +19,7 @@ describe("make dev: the whole system under its supervisor", function () {
     system = await startSystem({
       root,
       dataDir,
+      batchRunnerWorkDir: path.join(dataDir, "batch-runner"),
       gatewayPort: ports.gateway,
       natsPort: ports.nats,
       grpcBasePort: ports.grpcBase,

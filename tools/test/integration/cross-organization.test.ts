@@ -318,6 +318,7 @@ describe("organisations are isolated on every endpoint (the whole system, one to
     system = await startSystem({
       root,
       dataDir,
+      batchRunnerWorkDir: path.join(dataDir, "batch-runner"),
       gatewayPort: base,
       natsPort: base + 1,
       grpcBasePort: base + 1,

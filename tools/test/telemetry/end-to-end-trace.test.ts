@@ -120,6 +120,7 @@ describe("OpenTelemetry end to end: one submit call, one trace across every serv
     system = await startSystem({
       root,
       dataDir: path.join(dir, "data"),
+      batchRunnerWorkDir: path.join(dir, "batch-runner"),
       gatewayPort: base,
       natsPort: base + 1,
       grpcBasePort: base + 1,

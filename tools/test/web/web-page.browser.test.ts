@@ -16,8 +16,12 @@ import { checkQueueHistory, checkRepositoryPicker } from "./queue-history-steps.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const CHROMIUM = "/usr/bin/chromium";
-/** Screenshots referenced from the README: taken here, so they show what the page really does. */
-const SHOTS = path.join(root, "docs", "web");
+/**
+ * The README's screenshots (docs/web) are taken here, so they show what the page really does; only `make
+ * screenshots` writes them there (MAINLINE_SCREENSHOTS_DIR): a test run leaves tracked files alone.
+ */
+const shotsDir = process.env.MAINLINE_SCREENSHOTS_DIR;
+let SHOTS: string;
 const repo = { host: "git.web.local", owner: "acme", name: "shop" };
 const repoKey = `${repo.host}/${repo.owner}/${repo.name}`;
 const good = DEMO_PULL_REQUESTS.find((pr) => pr.planned === "MERGED")!;
@@ -49,10 +53,12 @@ describe("the web page in a real browser, against the whole system as make dev s
         `${CHROMIUM} is not installed: apt-get install -y chromium (tools/scripts/ensure-deps.sh)`,
       );
     dir = await mkdtemp(path.join(tmpdir(), "mainline-web-"));
+    SHOTS = shotsDir ? path.resolve(root, shotsDir) : path.join(dir, "screenshots");
     const base = await freePortBlock(8);
     system = await startSystem({
       root,
       dataDir: dir,
+      batchRunnerWorkDir: path.join(dir, "batch-runner"),
       gatewayPort: base,
       natsPort: base + 1,
       grpcBasePort: base + 1,

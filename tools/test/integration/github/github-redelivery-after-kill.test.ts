@@ -70,6 +70,7 @@ describe("GitHub webhook redelivery after the gateway was killed mid-delivery (w
     system = await startSystem({
       root,
       dataDir,
+      batchRunnerWorkDir: path.join(dataDir, "batch-runner"),
       gatewayPort: base,
       natsPort: base + 1,
       grpcBasePort: base + 1,
