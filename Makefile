@@ -60,4 +60,4 @@ helm-check: deps
 	@tools/scripts/helm-check.sh
 
 clean:
-	rm -rf node_modules/.cache .bench $$(find . -name dist -type d -not -path './node_modules/*') $$(find . -name '*.tsbuildinfo' -not -path './node_modules/*')
+	rm -rf node_modules/.cache .bench $$(find . -name dist -type d -not -path '*/node_modules/*' -prune) $$(find . -name '*.tsbuildinfo' -not -path '*/node_modules/*')
