@@ -57,7 +57,7 @@ export const worldArb = (verdicts: boolean) =>
       conflictProbability: verdicts ? fc.constantFrom(0, 0.05, 0.15) : fc.constant(0),
       hangProbability: verdicts ? fc.constantFrom(0, 0.1) : fc.constant(0),
       partialMergeProbability: fc.constantFrom(0, 0.1, 0.3),
-      // A merge refused with nothing landed found the bug of planner-landing.test.ts's counterexample.
+      // A merge refused with nothing landed found the bug of planner-landing.unit.test.ts's counterexample.
       refusedMergeProbability: fc.constantFrom(0, 0.3),
       pauses: fc.integer({ min: 0, max: 2 }),
       drains: fc.integer({ min: 0, max: 1 }),
