@@ -9,7 +9,7 @@ import {
   type GitHubInstallation,
   type QueueCoordinatorClient,
 } from "@mainline/proto/queue";
-import { issueCommentEvent, pullRequestEvent } from "../api/schemas/code-host.js";
+import { issueCommentEvent, pullRequestEvent } from "@mainline/contract";
 import {
   checkRunEvent,
   checkSuiteEvent,
