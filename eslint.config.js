@@ -193,6 +193,26 @@ export default tseslint.config(
     rules: { "contract/vocabulary-in-contract": "error" },
   },
   {
+    // The CLI talks to Mainline over HTTP: it knows the contract (and reads JUnit reports with the service's own
+    // parser), never a service, kit or proto. `mainline simulate` reaches the real planner through tools/src/sim.
+    files: ["tools/src/cli/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...ENTRY_POINTS_ONLY,
+            {
+              regex: "^@mainline/(?!(contract|junit)$)",
+              message:
+                "the CLI imports @mainline/contract and @mainline/junit only; services are behind the HTTP API",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // chai's property assertions (expect(x).to.be.true) read as unused expressions.
     files: ["**/test/**/*.ts"],
     rules: {
