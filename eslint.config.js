@@ -26,10 +26,10 @@ const ENTRY_POINTS_ONLY = [
     message: "enter kit through a module's entry point: @mainline/kit/<module>/index",
   },
   {
-    // The planner and the JUnit parser (pure domain) for the simulator, the benches and the CLI; the gateway's
-    // schemas until the contract package holds the vocabulary; the harnesses until they move to a testing package.
+    // The planner (pure domain) for the simulator and the benches; the harnesses until they move to a testing
+    // package. The request schemas are the contract's and the JUnit parser is @mainline/junit.
     regex:
-      "^@mainline/(gateway|queue-coordinator|batch-runner|flaky-analytics|metrics|webhooks)/(?!(domain/index|api/command-parser|api/schemas/[a-z-]+|testing/[a-z-]+|upstream/submitted-pull-request-lookups|github/github-webhook-handler)$)",
+      "^@mainline/(gateway|queue-coordinator|batch-runner|flaky-analytics|metrics|webhooks)/(?!(domain/index|api/command-parser|testing/[a-z-]+|upstream/submitted-pull-request-lookups|github/github-webhook-handler)$)",
     message: "enter a service package through its root or a declared entry point, not a file inside it",
   },
   {
