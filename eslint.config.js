@@ -88,6 +88,8 @@ export default tseslint.config(
       ".data/**",
       "**/*.cjs",
       "eslint.config.js",
+      // The bundled CLI that `npm pack` (tools/test/deploy/cli-package.test.ts) writes; git ignores it too.
+      "tools/cli-package/mainline.mjs",
     ],
   },
   js.configs.recommended,
