@@ -15,6 +15,7 @@ ENV CI=true npm_config_update_notifier=false npm_config_fund=false npm_config_au
 COPY package.json package-lock.json ./
 COPY proto/package.json proto/
 COPY contract/package.json contract/
+COPY junit/package.json junit/
 COPY services/kit/package.json services/kit/
 COPY services/gateway/package.json services/gateway/
 COPY services/queue-coordinator/package.json services/queue-coordinator/
@@ -33,7 +34,7 @@ RUN npx tsc -b && npm run -w @mainline/web build && node tools/scripts/build-cli
 RUN npm prune --omit=dev \
  && mkdir -p /out \
  && cp -a package.json node_modules /out/ \
- && for ws in proto contract services/kit services/gateway services/queue-coordinator services/batch-runner \
+ && for ws in proto contract junit services/kit services/gateway services/queue-coordinator services/batch-runner \
       services/flaky-analytics services/metrics services/webhooks; do \
       mkdir -p "/out/$ws/dist" && cp -a "$ws/package.json" "/out/$ws/" && cp -a "$ws/dist/src" "/out/$ws/dist/"; \
     done \

@@ -26,10 +26,10 @@ const ENTRY_POINTS_ONLY = [
     message: "enter kit through a module's entry point: @mainline/kit/<module>/index",
   },
   {
-    // The planner and the JUnit parser (pure domain) for the simulator, the benches and the CLI; the gateway's
-    // schemas until the contract package holds the vocabulary; the harnesses until they move to a testing package.
+    // The planner (pure domain) for the simulator and the benches; the harnesses until they move to a testing
+    // package. The request schemas are the contract's and the JUnit parser is @mainline/junit.
     regex:
-      "^@mainline/(gateway|queue-coordinator|batch-runner|flaky-analytics|metrics|webhooks)/(?!(domain/index|api/command-parser|api/schemas/[a-z-]+|testing/[a-z-]+|upstream/submitted-pull-request-lookups|github/github-webhook-handler)$)",
+      "^@mainline/(gateway|queue-coordinator|batch-runner|flaky-analytics|metrics|webhooks)/(?!(domain/index|api/command-parser|testing/[a-z-]+|upstream/submitted-pull-request-lookups|github/github-webhook-handler)$)",
     message: "enter a service package through its root or a declared entry point, not a file inside it",
   },
   {
@@ -88,6 +88,8 @@ export default tseslint.config(
       ".data/**",
       "**/*.cjs",
       "eslint.config.js",
+      // The bundled CLI that `npm pack` (tools/test/deploy/cli-package.test.ts) writes; git ignores it too.
+      "tools/cli-package/mainline.mjs",
     ],
   },
   js.configs.recommended,
@@ -191,6 +193,26 @@ export default tseslint.config(
     files: ["services/*/src/**/*.ts", "tools/src/**/*.ts", "web/src/**/*.{ts,tsx}"],
     plugins: { contract: { rules: { "vocabulary-in-contract": vocabularyInContract } } },
     rules: { "contract/vocabulary-in-contract": "error" },
+  },
+  {
+    // The CLI talks to Mainline over HTTP: it knows the contract (and reads JUnit reports with the service's own
+    // parser), never a service, kit or proto. `mainline simulate` reaches the real planner through tools/src/sim.
+    files: ["tools/src/cli/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            ...ENTRY_POINTS_ONLY,
+            {
+              regex: "^@mainline/(?!(contract|junit)$)",
+              message:
+                "the CLI imports @mainline/contract and @mainline/junit only; services are behind the HTTP API",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // chai's property assertions (expect(x).to.be.true) read as unused expressions.

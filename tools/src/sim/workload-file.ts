@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import { DEFAULT_PRIORITY_NAME, PRIORITY_NAMES } from "@mainline/contract";
 import { parseQueueSettings } from "@mainline/queue-coordinator/api/command-parser";
+import { DEFAULT_QUEUE_SETTINGS } from "@mainline/queue-coordinator/domain/index";
 import type { SimulatedPr, SimulatedPriority, Workload } from "./workload.js";
 
 const MINUTE = 60_000;
@@ -98,6 +99,9 @@ export function parseWorkloadFile(text: string, fallbackName: string): WorkloadF
   const prs = data.prs.map((pr, i) => prOf(`prs[${i}]`, pr, seen));
   return { workload: { name, seed, flakeRate, mergeMinutes: 1, prs }, settings };
 }
+
+/** What a workload's settings (and `mainline simulate --set`) may name: the queue's settings, as `queue create` takes them. */
+export const QUEUE_SETTING_KEYS: readonly string[] = Object.keys(DEFAULT_QUEUE_SETTINGS);
 
 /** Queue settings as updateQueue takes them; an unknown or bad one names `settings.<field>`. */
 export function checkSettings(settings: Readonly<Record<string, unknown>>): void {

@@ -26,7 +26,7 @@ export const PAGE_TOKEN_KEY = "flaky-service-test-page-token-key";
 export const PUBLIC_URL = "https://mainline.example.test";
 
 export function junitFixture(name: string): string {
-  return readFileSync(new URL(`../fixtures/junit/${name}`, import.meta.url), "utf8");
+  return readFileSync(new URL(`../../../../junit/test/fixtures/junit/${name}`, import.meta.url), "utf8");
 }
 
 /** The real service: a nats-server, the embedded store, gRPC on a free port, the JetStream consumer. */

@@ -15,8 +15,6 @@ import {
   isBatchStatus,
   type MergeMethod,
   type OptimizationMode,
-  type PriorityName,
-  priorityValueOf,
   type PullRequestState as PullRequestStateName,
   type QueueMode,
   type QueueState,
@@ -174,10 +172,4 @@ export function testingDetailsToJson(d: TestingDetails, link: LinkResolver = (ur
     impactedTargetsForTestedPrs: impactedTargetsToJson(d.impactedTargetsForTestedPrs),
     dependentPrs: d.dependentPrs,
   };
-}
-
-/** A priority travels to the coordinator as its value, whether the caller named the level or gave the number. */
-export function priorityOf(priority: PriorityName | number | undefined) {
-  if (priority === undefined) return undefined;
-  return { $case: "priorityValue" as const, value: priorityValueOf(priority) };
 }

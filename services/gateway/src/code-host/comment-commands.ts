@@ -4,8 +4,8 @@ import type { RepoRef } from "@mainline/proto/common";
 import { HostPullRequestState } from "@mainline/proto/queue";
 import { callUnary, RemoteCallError } from "@mainline/kit/grpc/index";
 import { parseCommentCommand, type CommentCommand } from "../domain/comment-command.js";
-import type { CommentCommandResponse, IssueCommentEvent } from "../api/schemas/code-host.js";
-import { priorityOf } from "../api/queue-mapping.js";
+import type { CommentCommandResponse, IssueCommentEvent } from "@mainline/contract";
+import { priorityOf } from "../upstream/coordinator-priority.js";
 
 type Actionable = Extract<CommentCommand, { kind: "merge" | "cancel" }>;
 

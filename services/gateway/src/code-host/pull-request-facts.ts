@@ -1,6 +1,6 @@
 import { callUnary } from "@mainline/kit/grpc/index";
 import { HostPullRequestState, PullRequestAction, type QueueCoordinatorClient } from "@mainline/proto/queue";
-import type { PullRequestEvent } from "../api/schemas/code-host.js";
+import type { PullRequestEvent } from "@mainline/contract";
 
 const ACTIONS: Record<string, PullRequestAction> = {
   opened: PullRequestAction.OPENED,

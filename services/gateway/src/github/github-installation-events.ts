@@ -4,7 +4,7 @@ import {
   GitHubRepositorySelection,
   type QueueCoordinatorClient,
 } from "@mainline/proto/queue";
-import { installationEvent, installationRepositoriesEvent } from "../api/schemas/github-webhooks.js";
+import { installationEvent, installationRepositoriesEvent } from "./github-webhook-payloads.js";
 import { parseInput } from "../http/validation.js";
 
 const INSTALLATION_ACTIONS: Record<string, GitHubInstallationAction> = {

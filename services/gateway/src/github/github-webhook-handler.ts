@@ -9,7 +9,7 @@ import {
   type GitHubInstallation,
   type QueueCoordinatorClient,
 } from "@mainline/proto/queue";
-import { issueCommentEvent, pullRequestEvent } from "../api/schemas/code-host.js";
+import { issueCommentEvent, pullRequestEvent } from "@mainline/contract";
 import {
   checkRunEvent,
   checkSuiteEvent,
@@ -18,7 +18,7 @@ import {
   statusEvent,
   workflowRunEvent,
   type GitHubWebhookResponse,
-} from "../api/schemas/github-webhooks.js";
+} from "./github-webhook-payloads.js";
 import { parseInput } from "../http/validation.js";
 import { runCommentCommand } from "../code-host/comment-commands.js";
 import { recordPullRequestEvent } from "../code-host/pull-request-facts.js";

@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { branchNameProblem, pullRefPatternProblem, refNameProblem } from "../../src/domain/git-ref-name.js";
+import { branchNameProblem, pullRefPatternProblem, refNameProblem } from "@mainline/contract";
 import { remoteUrlProblem } from "../../src/domain/remote-url.js";
 
 const NAMES = [

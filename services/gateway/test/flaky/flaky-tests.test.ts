@@ -5,12 +5,9 @@ import { FlakyServiceProcess } from "./flaky-service-process.js";
 
 const repo = { host: "github.com", owner: "acme", name: "widgets" };
 const fixture = (name: string) =>
-  readFileSync(new URL(`../../../flaky-analytics/test/fixtures/junit/${name}`, import.meta.url), "utf8");
+  readFileSync(new URL(`../../../../junit/test/fixtures/junit/${name}`, import.meta.url), "utf8");
 const corpus = (name: string) =>
-  readFileSync(
-    new URL(`../../../flaky-analytics/test/fixtures/junit-corpus/${name}`, import.meta.url),
-    "utf8",
-  );
+  readFileSync(new URL(`../../../../junit/test/fixtures/junit-corpus/${name}`, import.meta.url), "utf8");
 // Recent, so the status judged at read time is still within its quiet window.
 const RUN_AT = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000).toISOString();
 const window = {

@@ -1,4 +1,3 @@
-import type { PullRequestEvent as GatewayPullRequestEvent } from "@mainline/gateway/api/schemas/code-host";
 import type { SubmittedPullRequest } from "@mainline/contract";
 
 /** The response shapes the CLI reads: the contract's, inferred from the schemas that make the API document. */
@@ -6,6 +5,7 @@ export type {
   CreatedWebhookSubscription,
   FailingTestsPage,
   FlakyRepositorySettings,
+  PullRequestEvent,
   QuarantineConfig,
   Queue,
   QueueSettings,
@@ -15,7 +15,6 @@ export type {
   WebhookSubscription,
 } from "@mainline/contract";
 export type PullRequestState = SubmittedPullRequest["state"];
-export type PullRequestEvent = GatewayPullRequestEvent;
 
 import type { RepositoryRef } from "@mainline/contract";
 

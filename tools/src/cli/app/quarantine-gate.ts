@@ -1,4 +1,4 @@
-import { parseJUnitXml, testId } from "@mainline/flaky-analytics/domain/index";
+import { parseJUnitXml, testId } from "@mainline/junit";
 import type { QuarantineConfig, RepositoryRef, UploadSummary } from "../api/api-types.js";
 import { ServiceUnreachableError, type MainlineApi } from "../api/mainline-api.js";
 import {

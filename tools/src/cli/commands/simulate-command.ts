@@ -1,19 +1,19 @@
 import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import type { Command } from "commander";
-import { InvalidArgumentError } from "@mainline/kit/errors/index";
-import { DEFAULT_QUEUE_SETTINGS } from "@mainline/queue-coordinator/domain/index";
 import { compareSettings, describeComparison } from "../../sim/compare.js";
 import { runSimulation } from "../../sim/simulate.js";
 import { describeSummary, summarize } from "../../sim/summary.js";
-import { checkSettings, parseWorkloadFile } from "../../sim/workload-file.js";
+import {
+  checkSettings,
+  parseWorkloadFile,
+  QUEUE_SETTING_KEYS,
+  WorkloadFileError,
+} from "../../sim/workload-file.js";
 import { DEFAULT_WORKLOAD, workloadFromSpec, type Workload, type WorkloadSpec } from "../../sim/workload.js";
 import type { CliContext } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { collect } from "../command-options.js";
-
-/** What --set and a workload file's settings may name: the queue's settings, as `queue create` takes them. */
-const SETTING_KEYS = Object.keys(DEFAULT_QUEUE_SETTINGS);
 
 /** Settings of a generated workload when neither the file nor --set gives any. */
 const GENERATED_SETTINGS = { concurrency: 4, batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 1 };
@@ -43,13 +43,15 @@ export function registerSimulateCommand(program: Command, cli: CliContext): void
         ? await readWorkload(resolve(cli.io.cwd, opts.workload))
         : { workload: generatedWorkload(opts), settings: { ...GENERATED_SETTINGS } };
       const merged = { ...settings, ...parseOverrides(opts.set ?? []) };
-      const unknown = Object.keys(merged).find((key) => !SETTING_KEYS.includes(key));
+      const unknown = Object.keys(merged).find((key) => !QUEUE_SETTING_KEYS.includes(key));
       if (unknown !== undefined)
-        throw new CliError(`settings.${unknown}: is not a queue setting (one of ${SETTING_KEYS.join(", ")})`);
+        throw new CliError(
+          `settings.${unknown}: is not a queue setting (one of ${QUEUE_SETTING_KEYS.join(", ")})`,
+        );
       try {
         checkSettings(merged);
       } catch (error) {
-        if (error instanceof InvalidArgumentError) throw new CliError(error.message);
+        if (error instanceof WorkloadFileError) throw new CliError(error.message);
         throw error;
       }
       if (opts.compare === true) {
@@ -87,7 +89,7 @@ async function readWorkload(path: string): Promise<ReturnType<typeof parseWorklo
   try {
     return parseWorkloadFile(text, basename(path).replace(/\.json$/, ""));
   } catch (error) {
-    if (error instanceof InvalidArgumentError) throw new CliError(`${path}: ${error.message}`);
+    if (error instanceof WorkloadFileError) throw new CliError(`${path}: ${error.message}`);
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 import { type RecentRunOutcome } from "@mainline/contract";
 import type { RunContext } from "../status/test-status.js";
-import type { TestOutcome } from "../junit/test-case-result.js";
+import type { TestOutcome } from "@mainline/junit";
 
 /** How many of a test's latest runs it keeps: enough to see a pattern, small enough for every test in memory. */
 export const RECENT_RUNS_KEPT = 10;

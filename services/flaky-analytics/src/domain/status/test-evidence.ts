@@ -1,5 +1,5 @@
 import { HOUR_MS } from "../durations.js";
-import type { TestOutcome } from "../junit/test-case-result.js";
+import type { TestOutcome } from "@mainline/junit";
 import type { StatusSettings } from "./status-settings.js";
 import type { RunContext } from "./test-status.js";
 

@@ -6,8 +6,8 @@ import {
   recordFailure,
 } from "../../../src/domain/failures/index.js";
 import type { FailureGroup } from "../../../src/domain/failures/index.js";
-import { parseJUnitXml } from "../../../src/domain/junit/index.js";
-import { junitFixture } from "../junit/fixture.js";
+import { parseJUnitXml } from "@mainline/junit";
+import { readFileSync } from "node:fs";
 
 describe("normalizeFailureMessage", () => {
   it("puts two occurrences that differ only in volatile details in one group", () => {
@@ -90,7 +90,12 @@ describe("failure groups", () => {
   });
 
   it("groups the failures of a real report", () => {
-    const results = parseJUnitXml(junitFixture("gotestsum-reruns.xml"));
+    const results = parseJUnitXml(
+      readFileSync(
+        new URL("../../../../../junit/test/fixtures/junit/gotestsum-reruns.xml", import.meta.url),
+        "utf8",
+      ),
+    );
     let groups: FailureGroup[] = [];
     for (const result of results) {
       for (const attempt of result.attempts) {

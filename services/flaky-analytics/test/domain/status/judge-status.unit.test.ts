@@ -12,7 +12,7 @@ import type {
   TestObservation,
   TestStatus,
 } from "../../../src/domain/status/index.js";
-import type { TestOutcome } from "../../../src/domain/junit/index.js";
+import type { TestOutcome } from "@mainline/junit";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

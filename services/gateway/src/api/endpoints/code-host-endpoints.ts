@@ -8,11 +8,11 @@ import { endpoint, type Endpoint } from "../endpoint.js";
 import {
   commentCommandResponse,
   issueCommentEvent,
+  pullRefPatternProblem,
   pullRequestEvent,
   pullRequestEventResponse,
-} from "../schemas/code-host.js";
+} from "@mainline/contract";
 import { repoSchema } from "../schemas/common.js";
-import { pullRefPatternProblem } from "../../domain/git-ref-name.js";
 import { MAX_REMOTE_URL_LENGTH, remoteUrlProblem } from "../../domain/remote-url.js";
 import type { Upstreams } from "../../upstream/upstreams.js";
 import { runCommentCommand } from "../../code-host/comment-commands.js";

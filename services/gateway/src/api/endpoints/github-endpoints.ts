@@ -5,7 +5,7 @@ import { callUnary } from "@mainline/kit/grpc/index";
 import type { Logger } from "@mainline/kit/logging/index";
 import { GitHubRepositorySelection, type GitHubInstallation } from "@mainline/proto/queue";
 import { endpoint, type Endpoint } from "../endpoint.js";
-import { gitHubWebhookResponse } from "../schemas/github-webhooks.js";
+import { gitHubWebhookResponse } from "../../github/github-webhook-payloads.js";
 import { boundedText, LIMITS } from "../schemas/limits.js";
 import type { Upstreams } from "../../upstream/upstreams.js";
 import type { GitHubDeliveries } from "../../github/github-deliveries.js";

@@ -14,7 +14,6 @@ import { endpoint, type Endpoint } from "../endpoint.js";
 import { linkResolver } from "../public-links.js";
 import {
   enumValue,
-  priorityOf,
   queueRef,
   queueSettingsToJson,
   queueToJson,
@@ -22,6 +21,7 @@ import {
   testingDetailsToJson,
 } from "../queue-mapping.js";
 import { emptyObject } from "../schemas/common.js";
+import { priorityOf } from "../../upstream/coordinator-priority.js";
 import {
   createQueueRequest,
   getSubmittedPullRequestRequest,

@@ -1,58 +1,7 @@
-import { z } from "zod";
-import { LIMITS, QUEUE_SETTING_RANGES } from "@mainline/contract";
-import { branchNameProblem, MAX_REF_NAME_BYTES } from "../../domain/git-ref-name.js";
+import { QUEUE_SETTING_RANGES } from "@mainline/contract";
 
-/** The bound of every string and number the API takes: the contract's (README "Limits"). */
-export { LIMITS };
+/** The bound of every string and number the API takes, and the request fields built on them: the contract's. */
+export { boundedText, branchName, identifier, intInRange, LIMITS, prNumber } from "@mainline/contract";
 
 /** Integer settings and their ranges, named in the 400 a value outside them gets. */
 export const RANGES = QUEUE_SETTING_RANGES;
-
-/**
- * Bounded in UTF-8 bytes as well as in characters: store keys and NATS subjects are built from the bytes, and
- * the limits are chosen so that the longest (org, repository, branch) key stays far below NATS's 4 KiB line.
- */
-export const boundedText = (what: string, max: number) =>
-  z
-    .string({ error: `must be a string (${what})` })
-    .trim()
-    .min(1, "must not be empty")
-    .max(max, `must be at most ${max} characters`)
-    .refine((v) => Buffer.byteLength(v, "utf8") <= max, `must be at most ${max} bytes (UTF-8)`);
-
-export const identifier = (what: string) => boundedText(what, LIMITS.id);
-
-export const intInRange = (min: number, max: number, note = "") =>
-  z
-    .int({ error: `must be an integer from ${min} to ${max}${note}` })
-    .min(min, `must be an integer from ${min} to ${max}${note}`)
-    .max(max, `must be an integer from ${min} to ${max}${note}`);
-
-/** A git branch name: git check-ref-format --branch, at most 255 bytes. */
-export const branchName = (what: string) =>
-  z
-    .string({ error: `must be a string (${what})` })
-    .max(MAX_REF_NAME_BYTES, `must be at most ${MAX_REF_NAME_BYTES} bytes (UTF-8)`)
-    .superRefine((name, ctx) => {
-      const problem = branchNameProblem(name);
-      if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
-    })
-    .meta({ description: `${what}; a git branch name (git check-ref-format --branch), at most 255 bytes` });
-
-const prNumberRule = `must be an integer from 1 to ${LIMITS.prNumber}, or the same as a string of decimal digits`;
-
-/**
- * A PR number, as an integer or as a string of decimal digits ("6"): Trunk's own scripts send the latter.
- * "6.5", "0x6", " 6" and "" stay refused.
- */
-export const prNumber = z.union(
-  [
-    z.int({ error: prNumberRule }).min(1, prNumberRule).max(LIMITS.prNumber, prNumberRule),
-    z
-      .string()
-      .regex(/^[0-9]{1,10}$/, prNumberRule)
-      .transform(Number)
-      .pipe(z.int().min(1, prNumberRule).max(LIMITS.prNumber, prNumberRule)),
-  ],
-  { error: prNumberRule },
-);

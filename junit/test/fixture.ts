@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
 
 export function junitFixture(name: string): string {
-  return readFileSync(new URL(`../../fixtures/junit/${name}`, import.meta.url), "utf8");
+  return readFileSync(new URL(`./fixtures/junit/${name}`, import.meta.url), "utf8");
 }

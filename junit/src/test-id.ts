@@ -1,7 +1,7 @@
 import { hash } from "node:crypto";
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
-import { canonicalRepository } from "../repository-ref.js";
-import type { RepositoryRef } from "../repository-ref.js";
+import { canonicalRepository } from "@mainline/contract";
+import type { RepositoryRef } from "@mainline/contract";
 
 /**
  * Namespace of every test id. Fixed forever: changing it renames every test. It is itself

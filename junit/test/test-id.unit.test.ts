@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { v5 as uuidV5, validate, version } from "uuid";
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
-import { TEST_ID_NAMESPACE, testId } from "../../../src/domain/identity/test-id.js";
-import type { TestIdentity } from "../../../src/domain/identity/test-id.js";
+import { TEST_ID_NAMESPACE, testId } from "../src/test-id.js";
+import type { TestIdentity } from "../src/test-id.js";
 
 const base: TestIdentity = {
   org: "acme",

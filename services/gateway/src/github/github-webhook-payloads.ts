@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { STATUS_CHECK_STATES } from "@mainline/contract";
-import { boundedText, LIMITS } from "./limits.js";
+import { boundedText, LIMITS } from "@mainline/contract";
 
 /**
  * The parts of GitHub's webhook payloads that Mainline reads, one schema per event. GitHub sends much more

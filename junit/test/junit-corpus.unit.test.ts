@@ -1,13 +1,13 @@
 import { expect } from "chai";
 import { readdirSync, readFileSync } from "node:fs";
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
-import { readJUnitReport, type JUnitReport } from "../../../src/domain/index.js";
+import { readJUnitReport, type JUnitReport } from "../src/index.js";
 
 /**
  * Real reports written by real runners (test/fixtures/junit-corpus/SOURCES.md says where each comes from).
  * Every valid one is read whole; the negative cases fail with the request's field and the place they break.
  */
-const DIR = new URL("../../fixtures/junit-corpus/", import.meta.url);
+const DIR = new URL("./fixtures/junit-corpus/", import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, DIR), "utf8");
 const NOT_JUNIT = new Set(["pytest-corrupt-truncated.xml", "nunit3-reference-test-run.xml"]);
 const FILES = readdirSync(DIR).filter((f) => f.endsWith(".xml"));

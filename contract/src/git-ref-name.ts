@@ -1,4 +1,5 @@
-import { LIMITS } from "@mainline/contract";
+import { LIMITS } from "./limits.js";
+import { utf8Bytes } from "./utf8-bytes.js";
 
 /**
  * The rules of `git check-ref-format` (see its manual), applied to the names the API takes: a queue's target
@@ -14,8 +15,7 @@ const FORBIDDEN_CHARACTER = /[\x00-\x20\x7f~^:?*[\\]/;
 
 export function refNameProblem(name: string): string | null {
   if (name === "") return "must not be empty";
-  if (Buffer.byteLength(name, "utf8") > MAX_REF_NAME_BYTES)
-    return `must be at most ${MAX_REF_NAME_BYTES} bytes (UTF-8)`;
+  if (utf8Bytes(name) > MAX_REF_NAME_BYTES) return `must be at most ${MAX_REF_NAME_BYTES} bytes (UTF-8)`;
   if (FORBIDDEN_CHARACTER.test(name))
     return "must not contain spaces, control characters or any of ~ ^ : ? * [ \\ (git check-ref-format)";
   if (name.includes("..")) return 'must not contain ".." (git check-ref-format)';

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
-import { parseJUnitXml, readJUnitReport } from "../../../src/domain/junit/index.js";
-import type { TestCaseResult } from "../../../src/domain/junit/index.js";
+import { parseJUnitXml, readJUnitReport } from "../src/index.js";
+import type { TestCaseResult } from "../src/index.js";
 import { junitFixture } from "./fixture.js";
 
 function byName(results: TestCaseResult[], name: string): TestCaseResult {

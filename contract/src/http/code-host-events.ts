@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { boundedText, branchName, LIMITS, prNumber } from "./limits.js";
+import { LIMITS } from "../limits.js";
+import { boundedText, branchName, prNumber } from "./request-fields.js";
 
 const login = boundedText("a code-host user name", LIMITS.owner);
 
@@ -9,8 +10,6 @@ const repository = z.object({
   owner: z.object({ login: boundedText("repository owner", LIMITS.owner) }),
   html_url: z.url({ error: "must be the repository's URL" }).max(2048, "must be at most 2048 characters"),
 });
-
-export const PULL_REQUEST_ACTIONS = ["opened", "synchronize", "closed", "reopened", "edited"] as const;
 
 /**
  * The parts of GitHub's `pull_request` webhook payload Mainline reads. Repositories on a plain git server (and
