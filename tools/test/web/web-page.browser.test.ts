@@ -314,7 +314,7 @@ describe("the web page in a real browser, against the whole system as make dev s
     await page.getByRole("link", { name: `Flaky tests of ${repoKey}` }).click();
     await page.getByRole("link", { name: "adds up prices" }).waitFor();
     expect(await page.locator("#status-scope").textContent()).to.equal(
-      "Status: status judged on the default branch and the merge queue; failure rate over every run, PR branches included.",
+      "How to read it: status judged on the default branch and the merge queue; failure rate over every run, PR branches included.",
     );
     await page.screenshot({ path: path.join(SHOTS, "flaky-tests.png"), fullPage: true });
     expect(await accessibilityProblems(page), "flaky tests page").to.deep.equal([]);

@@ -98,7 +98,7 @@ export function FlakyTestsPage({ org, repo }: { org: string; repo?: string }) {
       )}
       {data && data.length > 0 && (
         <p class="meta" id="status-scope">
-          Status: {STATUS_SCOPE}; {RATE_SCOPE}.
+          How to read it: {STATUS_SCOPE}; {RATE_SCOPE}.
         </p>
       )}
       {data && data.length > 0 && (
