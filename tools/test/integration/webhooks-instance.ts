@@ -2,7 +2,7 @@ import { connect, type NatsConnection } from "nats";
 import type { GitHubDouble, TestAppCredentials } from "@mainline/testing";
 import { GitHubAppClient } from "@mainline/kit/github/index";
 import { createGrpcClient, startGrpcServer, type GrpcServerHandle } from "@mainline/kit/grpc/index";
-import { createLogger } from "@mainline/kit/logging/index";
+import { createLogger, type Logger } from "@mainline/kit/logging/index";
 import { openStore, type Store } from "@mainline/kit/store/index";
 import { QueueCoordinatorClient } from "@mainline/proto/queue";
 import { WebhooksClient } from "@mainline/proto/webhooks";
@@ -18,6 +18,21 @@ const WEBHOOKS_SETTINGS = {
   WEBHOOKS_ACK_WAIT_MS: 1_000,
   WEBHOOKS_RECONCILE_INTERVAL_MS: 60_000,
 };
+
+/** The GitHub App's client against the double, without the spacing and back-off that would slow tests down. */
+export function doubleAppClient(
+  double: GitHubDouble,
+  app: TestAppCredentials,
+  logger: Logger,
+): GitHubAppClient {
+  return new GitHubAppClient({
+    settings: { appId: app.appId, privateKey: app.privateKey, webhookSecret: undefined, apiUrl: double.url },
+    logger,
+    writeSpacingMs: 0,
+    notificationSpacingMs: 0,
+    retryUnitMs: 10,
+  });
+}
 
 /** The webhooks service in process, with its GitHub App talking to the double; kill() plays a crash. */
 export class WebhooksInstance {
@@ -43,18 +58,7 @@ export class WebhooksInstance {
       logger,
       settings: WEBHOOKS_SETTINGS,
       github: {
-        client: new GitHubAppClient({
-          settings: {
-            appId: app.appId,
-            privateKey: app.privateKey,
-            webhookSecret: undefined,
-            apiUrl: double.url,
-          },
-          logger,
-          writeSpacingMs: 0,
-          notificationSpacingMs: 0,
-          retryUnitMs: 10,
-        }),
+        client: doubleAppClient(double, app, logger),
         coordinator: createGrpcClient(QueueCoordinatorClient, coordinator.address),
         publicUrl,
         leaseMs: 1_500,
