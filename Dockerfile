@@ -24,6 +24,7 @@ COPY services/flaky-analytics/package.json services/flaky-analytics/
 COPY services/metrics/package.json services/metrics/
 COPY services/webhooks/package.json services/webhooks/
 COPY tools/testing/package.json tools/testing/
+COPY tools/harness/package.json tools/harness/
 COPY tools/package.json tools/
 COPY web/package.json web/
 RUN npm ci

@@ -26,15 +26,15 @@ const ENTRY_POINTS_ONLY = [
     message: "enter kit through a module's entry point: @mainline/kit/<module>/index",
   },
   {
-    // The planner (pure domain) for the simulator and the benches; the harnesses until they move to a testing
-    // package. The request schemas are the contract's and the JUnit parser is @mainline/junit.
+    // The planner (pure domain) for the simulator and the benches. The request schemas are the contract's, the
+    // JUnit parser is @mainline/junit and the test harnesses are @mainline/harness's: no testing/ path here.
     regex:
-      "^@mainline/(gateway|queue-coordinator|batch-runner|flaky-analytics|metrics|webhooks)/(?!(domain/index|api/command-parser|testing/[a-z-]+|upstream/submitted-pull-request-lookups|github/github-webhook-handler)$)",
+      "^@mainline/(gateway|queue-coordinator|batch-runner|flaky-analytics|metrics|webhooks)/(?!(domain/index|api/command-parser|upstream/submitted-pull-request-lookups|github/github-webhook-handler)$)",
     message: "enter a service package through its root or a declared entry point, not a file inside it",
   },
   {
     regex:
-      "^(\\.\\./)+((services/)?(kit|gateway|queue-coordinator|batch-runner|flaky-analytics|metrics|webhooks)|proto|web|testing|tools)/src/",
+      "^(\\.\\./)+((services/)?(kit|gateway|queue-coordinator|batch-runner|flaky-analytics|metrics|webhooks)|proto|web|testing|harness|tools)/src/",
     message: "a relative path never reaches into another package: import its entry point by name",
   },
 ];

@@ -21,8 +21,8 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { pino } from "pino";
 import { createLogger } from "@mainline/kit/logging/index";
-import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
-import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 
 const { values } = parseArgs({
   options: {

@@ -17,8 +17,8 @@ import { openStore } from "@mainline/kit/store/index";
 import { QueueCoordinatorClient } from "@mainline/proto/queue";
 import { WebhooksClient } from "@mainline/proto/webhooks";
 import { connect } from "nats";
-import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
-import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 import { WebhooksApp } from "@mainline/webhooks";
 
 const { values } = parseArgs({

@@ -7,8 +7,8 @@
  *   node --conditions=mainline-source --import tsx tools/bench/github-webhooks-bench.ts [--deliveries 1000] [--concurrency 10]
  */
 import { parseArgs } from "node:util";
-import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
-import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 import { example, githubRequest, through } from "../test/integration/github/github-deliveries.js";
 
 const { values } = parseArgs({

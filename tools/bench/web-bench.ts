@@ -17,8 +17,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
 import { NatsServer } from "@mainline/testing";
-import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
-import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 
 const CHROMIUM = "/usr/bin/chromium";
 const { values } = parseArgs({

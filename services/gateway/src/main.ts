@@ -14,7 +14,8 @@ import { GitHubDeliveries } from "./github/github-deliveries.js";
 import { webhooksServiceReplies } from "./github/webhooks-service-replies.js";
 import { GitHubRetryLoop } from "./github/github-retry-loop.js";
 
-// Started by node (make dev, the image); the tests build the same app through testing/gateway-harness.ts.
+// Started by node (make dev, the image); the tests build the same app from the parts exported below, through
+// @mainline/harness/gateway-harness.
 if (isEntryPoint(import.meta.url)) {
   startService("gateway", configSchema, async (runtime, config) => {
     const auth = await AuthRepository.open(runtime.store, { cacheTtlMs: config.GATEWAY_AUTH_CACHE_TTL_MS });
@@ -111,3 +112,21 @@ if (isEntryPoint(import.meta.url)) {
     }
   });
 }
+
+// The parts the block above assembles: @mainline/harness builds the same app inside a test process.
+export {
+  allEndpoints,
+  AuthRepository,
+  configSchema,
+  connectUpstreams,
+  createApp,
+  GitHubDeliveries,
+  GitHubRetryLoop,
+  LifecycleFeed,
+  MergeEstimates,
+  requestHandler,
+  webhooksServiceReplies,
+  WebSessions,
+};
+export type { Upstreams } from "./upstream/upstreams.js";
+export type { PullRequestReplies } from "./github/github-webhook-handler.js";

@@ -2,8 +2,8 @@ import { expect } from "chai";
 import { createRequire } from "node:module";
 import { sign } from "@octokit/webhooks-methods";
 import type { IssueCommentCreatedEvent, PullRequestOpenedEvent } from "@octokit/webhooks-types";
-import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
-import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 
 // Real payloads as GitHub sends them (the community's examples), not shapes we made up.
 const examples = createRequire(import.meta.url)("@octokit/webhooks-examples") as {

@@ -11,7 +11,7 @@ import { branchMoves, eventually, freePort, NatsServer, git } from "@mainline/te
 import { checkGrpcHealth } from "@mainline/kit/grpc/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
-import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const COORDINATOR_MAIN = path.join(ROOT, "services/queue-coordinator/src/main.ts");

@@ -6,8 +6,8 @@ import path from "node:path";
 import { connect, type NatsConnection } from "nats";
 import { createLogger } from "@mainline/kit/logging/index";
 import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
-import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
-import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 
 const repo = { host: "git.example.com", owner: "acme", name: "app" };
 const queue = { repo, targetBranch: "main" };

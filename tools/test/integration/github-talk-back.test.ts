@@ -16,8 +16,8 @@ import { callUnary, createGrpcClient } from "@mainline/kit/grpc/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { QueueCoordinatorClient } from "@mainline/proto/queue";
 import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
-import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
-import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 import { LocalRemote } from "../../src/demo/local-remote.js";
 import { WebhooksInstance } from "./webhooks-instance.js";
 

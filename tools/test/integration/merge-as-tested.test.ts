@@ -6,8 +6,8 @@ import { connect, type NatsConnection } from "nats";
 import { branchMoves, git } from "@mainline/testing";
 import { createLogger } from "@mainline/kit/logging/index";
 import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
-import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
-import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 import { LocalRemote } from "../../src/demo/local-remote.js";
 
 const FINAL_STATES = ["MERGED", "FAILED", "CANCELLED"];

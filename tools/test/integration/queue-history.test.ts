@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
-import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 
 const repo = { host: "github.com", owner: "acme", name: "widgets" };
 const queue = { repo, targetBranch: "main" };

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { eventually } from "@mainline/testing";
-import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
-import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 
 const queue = { repo: { host: "github.com", owner: "acme", name: "widgets" }, targetBranch: "main" };
 

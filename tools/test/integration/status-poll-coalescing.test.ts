@@ -7,7 +7,7 @@ import { callUnary, createGrpcClient, RemoteCallError } from "@mainline/kit/grpc
 import { rejection } from "@mainline/testing";
 import { SubmittedPullRequestLookups } from "@mainline/gateway/upstream/submitted-pull-request-lookups";
 import { CreateQueueRequest, QueueCoordinatorClient, SubmitPullRequestRequest } from "@mainline/proto/queue";
-import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 
 const queue = {
   org: "acme",

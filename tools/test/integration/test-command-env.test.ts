@@ -1,6 +1,6 @@
 import { expect } from "chai";
-import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
-import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 
 // The variables a repository declares for its COMMAND runner, through the HTTP API: stored and returned, and
 // refused with a 400 naming the field when they are malformed or would pose as Mainline's own settings.

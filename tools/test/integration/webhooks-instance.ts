@@ -6,7 +6,7 @@ import { createLogger, type Logger } from "@mainline/kit/logging/index";
 import { openStore, type Store } from "@mainline/kit/store/index";
 import { QueueCoordinatorClient } from "@mainline/proto/queue";
 import { WebhooksClient } from "@mainline/proto/webhooks";
-import type { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import type { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 import { WebhooksApp } from "@mainline/webhooks";
 
 const WEBHOOKS_SETTINGS = {

@@ -3,7 +3,7 @@ import { connect, type NatsConnection } from "nats";
 import { NatsServer } from "@mainline/testing";
 import { openStore, type Store } from "@mainline/kit/store/index";
 import { AuthRepository } from "../../src/auth/auth-repository.js";
-import { GatewayHarness } from "../gateway-harness.js";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
 
 const repo = { host: "github.com", owner: "acme", name: "widgets" };
 

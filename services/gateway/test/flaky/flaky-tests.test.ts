@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
-import { GatewayHarness } from "../gateway-harness.js";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
 import { FlakyServiceProcess } from "./flaky-service-process.js";
 
 const repo = { host: "github.com", owner: "acme", name: "widgets" };

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { GatewayHarness } from "../gateway-harness.js";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
 
 const repo = { host: "github.com", owner: "acme", name: "widgets" };
 const queue = { repo, targetBranch: "main" };

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { GatewayHarness } from "../gateway-harness.js";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
 import { FlakyServiceProcess } from "../flaky/flaky-service-process.js";
 
 /** The part of a JSON Schema (as the API document writes it) the walk reads. */

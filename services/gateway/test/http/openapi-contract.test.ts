@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { ContractViolation, OpenApiContract } from "@mainline/testing";
-import { GatewayHarness } from "../gateway-harness.js";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
 
 /** A small document in the shape ours has, so each kind of mismatch can be provoked on purpose. */
 const document = {

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { request, type IncomingMessage } from "node:http";
-import { GatewayHarness } from "../gateway-harness.js";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
 
 const repo = { host: "github.com", owner: "acme", name: "widgets" };
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { eventually, freePort, NatsServer } from "@mainline/testing";
 import { SUBJECTS } from "@mainline/kit/streams/index";
 import { PullRequestEventType, PullRequestLifecycleEvent, PullRequestState } from "@mainline/proto/queue";
-import { GatewayHarness } from "../gateway-harness.js";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
 
 async function cookieFor(gw: GatewayHarness, token: string): Promise<string> {
   const response = await fetch(`${gw.origin}/ui/session`, {

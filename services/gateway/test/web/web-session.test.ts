@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { setTimeout as sleep } from "node:timers/promises";
-import { GatewayHarness } from "../gateway-harness.js";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
 
 interface SignedIn {
   cookie: string;

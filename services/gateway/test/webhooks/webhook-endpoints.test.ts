@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { Webhook } from "standardwebhooks";
 import { freePort, NatsServer } from "@mainline/testing";
 import { checkGrpcHealth } from "@mainline/kit/grpc/index";
-import { GatewayHarness } from "../gateway-harness.js";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 

@@ -8,8 +8,8 @@ import { openStore, type Store } from "@mainline/kit/store/index";
 import { TestStatus, TestStatusChanged } from "@mainline/proto/flaky";
 import { QueueCoordinatorClient } from "@mainline/proto/queue";
 import { SUBJECTS } from "@mainline/kit/streams/index";
-import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
-import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 import { MetricsApp, type MetricsSettings } from "../../src/main.js";
 import { checkExposition, type Exposition } from "./exposition.js";
 

@@ -11,7 +11,7 @@ import {
   RecordCommitStatusRequest,
   RecordGitHubInstallationEventRequest,
 } from "@mainline/proto/queue";
-import { CoordinatorHarness } from "../../src/testing/coordinator-harness.js";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 
 const repo = { host: "github.com", owner: "acme", name: "widgets" };
 

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { callUnary, createGrpcClient, RemoteCallError } from "@mainline/kit/grpc/index";
 import { rejection } from "@mainline/testing";
 import { CreateQueueRequest, GetQueueRequest, QueueCoordinatorClient } from "@mainline/proto/queue";
-import { CoordinatorHarness } from "../../src/testing/coordinator-harness.js";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 
 const repo = { host: "github.com", owner: "acme", name: "widgets" };
 

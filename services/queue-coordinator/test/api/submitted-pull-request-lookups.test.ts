@@ -12,7 +12,7 @@ import {
   QueueCoordinatorClient,
   type GetSubmittedPullRequestRequest,
 } from "@mainline/proto/queue";
-import { CoordinatorHarness } from "../../src/testing/coordinator-harness.js";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 
 const repo = { host: "github.com", owner: "acme", name: "widgets" };
 const queue = { org: "acme", repo, targetBranch: "main" };

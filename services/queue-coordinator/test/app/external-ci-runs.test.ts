@@ -22,7 +22,7 @@ import {
   TestRunPushed,
   TestRunStatus,
 } from "@mainline/proto/queue";
-import { CoordinatorHarness } from "../../src/testing/coordinator-harness.js";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 
 const repo = { host: "github.com", owner: "acme", name: "widgets" };
 const queue = { org: "acme", repo, targetBranch: "main" };

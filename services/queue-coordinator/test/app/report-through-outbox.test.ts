@@ -18,7 +18,7 @@ import {
   SubmitPullRequestRequest,
 } from "@mainline/proto/queue";
 import { startQueueCoordinator } from "../../src/main.js";
-import { CoordinatorHarness } from "../../src/testing/coordinator-harness.js";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 
 const queue = {
   org: "acme",

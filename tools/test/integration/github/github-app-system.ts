@@ -12,8 +12,8 @@ import {
 } from "@mainline/testing";
 import { createLogger } from "@mainline/kit/logging/index";
 import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
-import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
-import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 import { doubleAppClient, WebhooksInstance } from "../webhooks-instance.js";
 import { githubRequest, pullRequestComment, pullRequestDelivery, type Payload } from "./github-deliveries.js";
 

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { eventually, freePort, NatsServer } from "@mainline/testing";
 import type { RepoRef } from "@mainline/proto/common";
-import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
-import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 import { example, githubRequest, pullRequestComment, through } from "./github-deliveries.js";
 
 const SECRET = "retries webhook secret, long enough";

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { callUnary, createGrpcClient, RemoteCallError } from "@mainline/kit/grpc/index";
 import { QueueCoordinatorClient } from "@mainline/proto/queue";
-import { GatewayHarness } from "@mainline/gateway/testing/gateway-harness";
-import { CoordinatorHarness } from "@mainline/queue-coordinator/testing/coordinator-harness";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 import {
   example,
   githubRequest,

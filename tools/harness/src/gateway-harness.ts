@@ -5,18 +5,22 @@ import type { Context, Next } from "koa";
 import { connect, type NatsConnection } from "nats";
 import { createLogger, type Logger } from "@mainline/kit/logging/index";
 import { openStore, type Store } from "@mainline/kit/store/index";
-import { AuthRepository } from "../auth/auth-repository.js";
-import { allEndpoints } from "../api/all-endpoints.js";
-import { createApp, requestHandler } from "../app.js";
-import { connectUpstreams, type Upstreams } from "../upstream/upstreams.js";
-import { configSchema } from "../config.js";
-import { LifecycleFeed } from "../upstream/lifecycle-feed.js";
-import { MergeEstimates } from "../upstream/merge-estimates.js";
-import { WebSessions } from "../auth/web-sessions.js";
-import { GitHubDeliveries } from "../github/github-deliveries.js";
-import type { PullRequestReplies } from "../github/github-webhook-handler.js";
-import { webhooksServiceReplies } from "../github/webhooks-service-replies.js";
-import { GitHubRetryLoop } from "../github/github-retry-loop.js";
+import {
+  allEndpoints,
+  AuthRepository,
+  configSchema,
+  connectUpstreams,
+  createApp,
+  GitHubDeliveries,
+  GitHubRetryLoop,
+  LifecycleFeed,
+  MergeEstimates,
+  requestHandler,
+  webhooksServiceReplies,
+  WebSessions,
+  type PullRequestReplies,
+  type Upstreams,
+} from "@mainline/gateway";
 import { contractCheckedFetch, NatsServer, type CheckedFetch, type OpenApiContract } from "@mainline/testing";
 
 export interface GatewayHarnessOptions {

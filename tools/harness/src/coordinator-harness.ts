@@ -4,7 +4,7 @@ import { createLogger } from "@mainline/kit/logging/index";
 import { Shutdown, type ServiceRuntime } from "@mainline/kit/service/index";
 import { startGrpcServer, type GrpcServerHandle } from "@mainline/kit/grpc/index";
 import { openStore } from "@mainline/kit/store/index";
-import { startQueueCoordinator, type CoordinatorOptions } from "../main.js";
+import { startQueueCoordinator, type CoordinatorOptions } from "@mainline/queue-coordinator";
 
 /** A real queue-coordinator (gRPC, embedded store, JetStream) in this process, on a nats-server of its own. */
 export class CoordinatorHarness {
