@@ -25,6 +25,8 @@ COPY services/metrics/package.json services/metrics/
 COPY services/webhooks/package.json services/webhooks/
 COPY tools/testing/package.json tools/testing/
 COPY tools/harness/package.json tools/harness/
+COPY tools/sim/package.json tools/sim/
+COPY tools/cli/package.json tools/cli/
 COPY tools/package.json tools/
 COPY web/package.json web/
 RUN npm ci

@@ -34,7 +34,7 @@ const ENTRY_POINTS_ONLY = [
   },
   {
     regex:
-      "^(\\.\\./)+((services/)?(kit|gateway|queue-coordinator|batch-runner|flaky-analytics|metrics|webhooks)|proto|web|testing|harness|tools)/src/",
+      "^(\\.\\./)+((services/)?(kit|gateway|queue-coordinator|batch-runner|flaky-analytics|metrics|webhooks)|proto|web|testing|harness|tools|sim|cli)/src/",
     message: "a relative path never reaches into another package: import its entry point by name",
   },
 ];
@@ -185,14 +185,20 @@ export default tseslint.config(
   },
   {
     // One fact, one shape: the vocabulary (each word with its codecs) is defined in the contract package only.
-    files: ["services/*/src/**/*.ts", "tools/src/**/*.ts", "web/src/**/*.{ts,tsx}"],
+    files: [
+      "services/*/src/**/*.ts",
+      "tools/src/**/*.ts",
+      "tools/sim/src/**/*.ts",
+      "tools/cli/src/**/*.ts",
+      "web/src/**/*.{ts,tsx}",
+    ],
     plugins: { contract: { rules: { "vocabulary-in-contract": vocabularyInContract } } },
     rules: { "contract/vocabulary-in-contract": "error" },
   },
   {
     // The CLI talks to Mainline over HTTP: it knows the contract (and reads JUnit reports with the service's own
-    // parser), never a service, kit or proto. `mainline simulate` reaches the real planner through tools/src/sim.
-    files: ["tools/src/cli/**/*.ts"],
+    // parser), never a service, kit or proto. `mainline simulate` reaches the real planner through @mainline/sim.
+    files: ["tools/cli/src/**/*.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
@@ -200,9 +206,9 @@ export default tseslint.config(
           patterns: [
             ...ENTRY_POINTS_ONLY,
             {
-              regex: "^@mainline/(?!(contract|junit)$)",
+              regex: "^@mainline/(?!(contract|junit|sim)$)",
               message:
-                "the CLI imports @mainline/contract and @mainline/junit only; services are behind the HTTP API",
+                "the CLI imports @mainline/contract, @mainline/junit and @mainline/sim only; services are behind the HTTP API",
             },
           ],
         },

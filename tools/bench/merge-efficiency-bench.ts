@@ -9,9 +9,7 @@
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { runSimulation } from "../src/sim/simulate.js";
-import { summarize, type SimulationSummary } from "../src/sim/summary.js";
-import { parseWorkloadFile } from "../src/sim/workload-file.js";
+import { parseWorkloadFile, runSimulation, type SimulationSummary, summarize } from "@mainline/sim";
 import { readReachTable, type ReachRow } from "./merge-efficiency/reach-table.js";
 
 const dir = resolve(process.argv[2] ?? join(import.meta.dirname, "merge-efficiency"));

@@ -10,7 +10,7 @@ import {
   type PlannerState,
   type QueueEvent,
 } from "@mainline/queue-coordinator/domain/index";
-import { createPrng } from "../src/sim/prng.js";
+import { createPrng } from "@mainline/sim";
 
 const PRS = Number(process.argv[2] ?? 10_000);
 const ITERATIONS = 60;

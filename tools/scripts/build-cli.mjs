@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bundles the `mainline` CLI (tools/src/cli) into one file with its dependencies, for the npm package
+// Bundles the `mainline` CLI (tools/cli, @mainline/cli-src) into one file with its dependencies, for the npm package
 // tools/cli-package (@mainline/cli) and the image (/usr/local/bin/mainline): node 20 is all it needs, no
 // checkout, no tsx. The workspace packages it imports resolve to their sources (the mainline-source condition).
 //
@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const outfile = path.resolve(process.argv[2] ?? path.join(root, "tools/cli-package/mainline.mjs"));
 await build({
-  entryPoints: [path.join(root, "tools/src/cli/main.ts")],
+  entryPoints: [path.join(root, "tools/cli/src/main.ts")],
   bundle: true,
   platform: "node",
   format: "esm",

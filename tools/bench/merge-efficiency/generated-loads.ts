@@ -1,8 +1,7 @@
 // Geometric means of p50 / CI runs / merged per hour over 24 generated loads per mode: a check that a planner
 // change helps beyond the six bench files (one workload swings ~10% on any small change).
 //   node --conditions=mainline-source --import tsx tools/bench/merge-efficiency/generated-loads.ts
-import { runSimulation } from "../../src/sim/simulate.js";
-import { DEFAULT_WORKLOAD } from "../../src/sim/workload.js";
+import { DEFAULT_WORKLOAD, runSimulation } from "@mainline/sim";
 
 for (const mode of ["SINGLE", "PARALLEL"]) {
   let logP50 = 0;

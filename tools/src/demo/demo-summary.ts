@@ -1,5 +1,5 @@
-import type { SubmittedPullRequest } from "../cli/api/api-types.js";
-import { formatElapsed } from "../cli/app/watch-pull-requests.js";
+import type { SubmittedPullRequest } from "@mainline/contract";
+import { formatElapsed } from "@mainline/cli-src";
 import type { DemoPullRequest } from "./demo-project.js";
 
 export interface DemoSummary {

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { EXIT } from "../cli/cli-error.js";
+import { EXIT } from "@mainline/cli-src";
 import { runDemo } from "./run-demo.js";
 
 /**

@@ -1,12 +1,17 @@
 import path from "node:path";
-import type { QueueKey, RepositoryRef, SubmittedPullRequest } from "../cli/api/api-types.js";
-import { MainlineApi } from "../cli/api/mainline-api.js";
-import { pullRequestFrame, watchPullRequests } from "../cli/app/watch-pull-requests.js";
-import type { CliIo, TextSink } from "../cli/cli-io.js";
-import { apiUrlFrom } from "../cli/connection-settings.js";
-import { formatRepositoryRef } from "../cli/domain/repository-ref.js";
-import { LiveDisplay } from "../cli/output/live-display.js";
-import { runCli } from "../cli/run-cli.js";
+import {
+  apiUrlFrom,
+  formatRepositoryRef,
+  LiveDisplay,
+  MainlineApi,
+  pullRequestFrame,
+  runCli,
+  watchPullRequests,
+  type CliIo,
+  type QueueKey,
+  type TextSink,
+} from "@mainline/cli-src";
+import type { RepositoryRef, SubmittedPullRequest } from "@mainline/contract";
 import { BASE_FILES, DEMO_PULL_REQUESTS, JUNIT_GLOB, TEST_COMMAND } from "./demo-project.js";
 import { formatSummary, summarize, type DemoSummary } from "./demo-summary.js";
 import { LocalRemote } from "./local-remote.js";

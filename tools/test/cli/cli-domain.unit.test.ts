@@ -1,11 +1,14 @@
 import { expect } from "chai";
-import { CliError } from "../../src/cli/cli-error.js";
-import { apiUrlFrom } from "../../src/cli/connection-settings.js";
-import { parsePullRequestRef } from "../../src/cli/domain/pull-request-ref.js";
-import { quarantineVerdict, verdictExitCode } from "../../src/cli/domain/quarantine-verdict.js";
-import { parseRepositoryRef } from "../../src/cli/domain/repository-ref.js";
-import { LiveDisplay } from "../../src/cli/output/live-display.js";
-import { formatTable } from "../../src/cli/output/table.js";
+import {
+  apiUrlFrom,
+  CliError,
+  formatTable,
+  LiveDisplay,
+  parsePullRequestRef,
+  parseRepositoryRef,
+  quarantineVerdict,
+  verdictExitCode,
+} from "@mainline/cli-src";
 import { CapturedSink } from "./mainline-fixture.js";
 
 describe("mainline CLI: pure parts", () => {

@@ -3,8 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort, git } from "@mainline/testing";
-import type { CliIo } from "../../src/cli/cli-io.js";
-import { runCli } from "../../src/cli/run-cli.js";
+import { type CliIo, runCli } from "@mainline/cli-src";
 import { CapturedSink } from "./mainline-fixture.js";
 
 /** `repo connect` reads the remote with `git ls-remote` first, as the batch-runner will, and refuses a wrong one. */

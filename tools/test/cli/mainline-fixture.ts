@@ -11,8 +11,7 @@ import { openStore, type Store } from "@mainline/kit/store/index";
 import { QueueCoordinatorClient } from "@mainline/proto/queue";
 import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 import { WebhooksApp } from "@mainline/webhooks";
-import type { CliIo, TextSink } from "../../src/cli/cli-io.js";
-import { runCli } from "../../src/cli/run-cli.js";
+import { type CliIo, runCli, type TextSink } from "@mainline/cli-src";
 
 /** A sink that keeps what was written, as a terminal (isTTY) or as a pipe. */
 export class CapturedSink implements TextSink {

@@ -24,7 +24,7 @@ describe("the mainline CLI as an npm package", function () {
       });
       expect(run.status, `npm ${args.join(" ")}: ${run.stderr}`).to.equal(0);
     };
-    // prepack bundles tools/src/cli into mainline.mjs.
+    // prepack bundles tools/cli into mainline.mjs.
     npm(["pack", "--pack-destination", dir], packageDir);
     const [tarball] = (await readdir(dir)).filter((f) => f.endsWith(".tgz"));
     expect(tarball, "npm pack made a tarball").to.be.a("string");

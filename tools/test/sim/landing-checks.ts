@@ -1,6 +1,5 @@
 import { expect } from "chai";
-import type { StepObservation } from "../../src/sim/simulate.js";
-import type { SimulatedPr } from "../../src/sim/workload.js";
+import type { SimulatedPr, StepObservation } from "@mainline/sim";
 import { dependsOn, related } from "./planner-arbitraries.js";
 
 /** What a run tested: the commits on the target it started from, in order. */

@@ -2,10 +2,13 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import fc from "fast-check";
-import { runSimulation } from "../../src/sim/simulate.js";
-import { summarize } from "../../src/sim/summary.js";
-import { parseWorkloadFile } from "../../src/sim/workload-file.js";
-import { DEFAULT_WORKLOAD, type WorkloadSpec } from "../../src/sim/workload.js";
+import {
+  DEFAULT_WORKLOAD,
+  parseWorkloadFile,
+  runSimulation,
+  summarize,
+  type WorkloadSpec,
+} from "@mainline/sim";
 import { readReachTable } from "../../bench/merge-efficiency/reach-table.js";
 
 const DIR = join(import.meta.dirname, "../../bench/merge-efficiency");

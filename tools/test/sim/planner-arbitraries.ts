@@ -1,6 +1,11 @@
 import fc from "fast-check";
-import { DEFAULT_WORKLOAD, type SimulatedPr, type WorkloadSpec } from "../../src/sim/workload.js";
-import { CALM_WORLD, type WorldSpec } from "../../src/sim/world.js";
+import {
+  CALM_WORLD,
+  DEFAULT_WORKLOAD,
+  type SimulatedPr,
+  type WorkloadSpec,
+  type WorldSpec,
+} from "@mainline/sim";
 
 /** Runs per property: the default keeps each file to a few seconds; PROPERTY_RUNS=1000 searches harder. */
 export const RUNS = { numRuns: Number(process.env.PROPERTY_RUNS ?? 100) };

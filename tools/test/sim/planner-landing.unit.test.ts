@@ -1,7 +1,5 @@
 import fc from "fast-check";
-import { runSimulation } from "../../src/sim/simulate.js";
-import { DEFAULT_WORKLOAD } from "../../src/sim/workload.js";
-import { CALM_WORLD } from "../../src/sim/world.js";
+import { CALM_WORLD, DEFAULT_WORKLOAD, runSimulation } from "@mainline/sim";
 import { checkLandsWhatWasTested } from "./landing-checks.js";
 import { PROPERTY_TIMEOUT_MS, RUNS, settingsArb, workloadArb, worldArb } from "./planner-arbitraries.js";
 

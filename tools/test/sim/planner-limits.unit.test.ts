@@ -1,7 +1,6 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import type { StepObservation } from "../../src/sim/simulate.js";
-import { runSimulation } from "../../src/sim/simulate.js";
+import { runSimulation, type StepObservation } from "@mainline/sim";
 import {
   PROPERTY_TIMEOUT_MS,
   RUNS,

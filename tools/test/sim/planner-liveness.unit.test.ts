@@ -1,7 +1,6 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { runSimulation } from "../../src/sim/simulate.js";
-import type { SimulatedPr } from "../../src/sim/workload.js";
+import { runSimulation, type SimulatedPr } from "@mainline/sim";
 import {
   dependsOn,
   PROPERTY_TIMEOUT_MS,

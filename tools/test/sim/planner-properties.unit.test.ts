@@ -1,8 +1,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import type { PlannerState, PrState } from "@mainline/queue-coordinator/domain/index";
-import { runSimulation, type StepObservation } from "../../src/sim/simulate.js";
-import type { SimulatedPr } from "../../src/sim/workload.js";
+import { runSimulation, type SimulatedPr, type StepObservation } from "@mainline/sim";
 import {
   dependsOn,
   PROPERTY_TIMEOUT_MS,

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
-import { runCli } from "../../src/cli/run-cli.js";
+import { runCli } from "@mainline/cli-src";
 
 interface Ran {
   code: number;

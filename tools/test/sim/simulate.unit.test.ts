@@ -1,8 +1,12 @@
 import { expect } from "chai";
-import { runSimulation } from "../../src/sim/simulate.js";
-import { formatReportTable } from "../../src/sim/report.js";
-import { DEFAULT_WORKLOAD, generateWorkload, type WorkloadSpec } from "../../src/sim/workload.js";
-import { CALM_WORLD } from "../../src/sim/world.js";
+import {
+  CALM_WORLD,
+  DEFAULT_WORKLOAD,
+  formatReportTable,
+  generateWorkload,
+  runSimulation,
+  type WorkloadSpec,
+} from "@mainline/sim";
 
 const workload: WorkloadSpec = { ...DEFAULT_WORKLOAD, prCount: 60, arrivalsPerHour: 12, seed: 3 };
 

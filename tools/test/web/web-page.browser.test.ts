@@ -8,7 +8,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { freePortBlock } from "@mainline/testing";
 import { BASE_FILES, DEMO_PULL_REQUESTS, JUNIT_GLOB, TEST_COMMAND } from "../../src/demo/demo-project.js";
 import { LocalRemote } from "../../src/demo/local-remote.js";
-import { runCli } from "../../src/cli/run-cli.js";
+import { runCli } from "@mainline/cli-src";
 import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
 import { CapturedSink } from "../cli/mainline-fixture.js";
 import { accessibilityProblems, brokenWords } from "./page-checks.js";

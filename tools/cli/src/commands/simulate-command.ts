@@ -1,16 +1,21 @@
 import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import type { Command } from "commander";
-import { compareSettings, describeComparison } from "../../sim/compare.js";
-import { runSimulation } from "../../sim/simulate.js";
-import { describeSummary, summarize } from "../../sim/summary.js";
 import {
   checkSettings,
+  compareSettings,
+  DEFAULT_WORKLOAD,
+  describeComparison,
+  describeSummary,
   parseWorkloadFile,
   QUEUE_SETTING_KEYS,
+  runSimulation,
+  summarize,
   WorkloadFileError,
-} from "../../sim/workload-file.js";
-import { DEFAULT_WORKLOAD, workloadFromSpec, type Workload, type WorkloadSpec } from "../../sim/workload.js";
+  workloadFromSpec,
+  type Workload,
+  type WorkloadSpec,
+} from "@mainline/sim";
 import type { CliContext } from "../cli-context.js";
 import { CliError } from "../cli-error.js";
 import { collect } from "../command-options.js";

@@ -4,7 +4,7 @@ import { DEFAULT_WORKLOAD, type WorkloadSpec } from "./workload.js";
 
 /**
  * Compares queue strategies on one generated workload.
- *   node --conditions=mainline-source --import tsx tools/src/sim/main.ts [prCount] [arrivalsPerHour] [seed]
+ *   node --conditions=mainline-source --import tsx tools/sim/src/main.ts [prCount] [arrivalsPerHour] [seed]
  */
 const [prCount = "300", arrivals = "20", seed = "7"] = process.argv.slice(2);
 const workload: WorkloadSpec = {

@@ -6,7 +6,7 @@ const { spawn } = require("node:child_process");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 
-const entry = path.join(__dirname, "..", "src", "cli", "main.ts");
+const entry = path.join(__dirname, "..", "src", "main.ts");
 const tsx = pathToFileURL(require.resolve("tsx", { paths: [__dirname] })).href;
 const child = spawn(
   process.execPath,

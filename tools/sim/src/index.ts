@@ -1,0 +1,9 @@
+// The simulator's entry point: workloads, the virtual-time world, the simulation and its reports.
+export * from "./compare.js";
+export * from "./prng.js";
+export * from "./report.js";
+export * from "./simulate.js";
+export * from "./summary.js";
+export * from "./workload-file.js";
+export * from "./workload.js";
+export * from "./world.js";
