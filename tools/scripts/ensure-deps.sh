@@ -30,6 +30,8 @@ if ! command -v "${NATS_SERVER_BIN:-nats-server}" >/dev/null 2>&1; then
   fi
 fi
 
+tools/scripts/ensure-nats-server.sh
+
 # promtool (Debian package prometheus) checks the metrics service's exposition text in its tests; without it
 # they fall back to a JS parser, so a failed install only prints a note and never stops the build.
 if ! command -v promtool >/dev/null 2>&1; then

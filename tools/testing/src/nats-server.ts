@@ -1,7 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
@@ -49,6 +50,27 @@ export interface NatsServerOptions {
   users?: readonly NatsUser[];
 }
 
+/** The newest `nats-server-<version>/nats-server` under the user's cache folder for Mainline, if any. */
+function cachedNatsServer(): string | undefined {
+  const cache = path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), ".cache"), "mainline");
+  let versions: string[];
+  try {
+    versions = readdirSync(cache).filter((name) => /^nats-server-\d+\.\d+\.\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  const byVersion = (name: string) => name.slice("nats-server-".length).split(".").map(Number);
+  versions.sort((a, b) => {
+    const [x, y] = [byVersion(a), byVersion(b)];
+    return (x[0]! - y[0]!) * 1e6 + (x[1]! - y[1]!) * 1e3 + (x[2]! - y[2]!);
+  });
+  for (const name of versions.reverse()) {
+    const binary = path.join(cache, name, "nats-server");
+    if (existsSync(binary)) return binary;
+  }
+  return undefined;
+}
+
 /** A real nats-server with JetStream, owned by the caller. */
 export class NatsServer {
   private constructor(
@@ -82,8 +104,12 @@ export class NatsServer {
     return this.child.pid;
   }
 
+  /**
+   * NATS_SERVER_BIN, else the newest server tools/scripts/ensure-nats-server.sh unpacked into the user's cache
+   * (Debian 12's own is too old to keep compare-and-set on a cluster), else the one on PATH.
+   */
   static binary(): string {
-    return process.env.NATS_SERVER_BIN ?? "nats-server";
+    return process.env.NATS_SERVER_BIN ?? cachedNatsServer() ?? "nats-server";
   }
 
   static isInstalled(): boolean {
