@@ -41,7 +41,23 @@ describe("store", () => {
     });
 
     describe("contract", () => {
-      defineStoreContract({ open: () => Promise.resolve(new EmbeddedStore({ nats, database: "contract" })) });
+      // Each peer has its own connection, as another replica of a service has.
+      const peers: { store: EmbeddedStore; connection: NatsConnection }[] = [];
+      after(async () => {
+        for (const { store, connection } of peers.splice(0)) {
+          await store.close();
+          await connection.close();
+        }
+      });
+      defineStoreContract({
+        open: () => Promise.resolve(new EmbeddedStore({ nats, database: "contract" })),
+        async openPeer() {
+          const connection = await connect(server.connectOptions());
+          const store = new EmbeddedStore({ nats: connection, database: "contract" });
+          peers.push({ store, connection });
+          return store;
+        },
+      });
     });
 
     it("keeps an acknowledged write when the process drops its connection without closing the store", async () => {
@@ -89,30 +105,6 @@ describe("store", () => {
       }
     });
 
-    it("gives the loser of two concurrent writes a ConflictError, then lets it retry", async () => {
-      const a = new EmbeddedStore({ nats, database: "shared" }).collection<Counter>("counters");
-      const b = new EmbeddedStore({ nats, database: "shared" }).collection<Counter>("counters");
-      await a.insertOne({ _id: "c", value: 1 });
-      await eventually(async () => expect((await b.findOne({ _id: "c" }))?.value).to.equal(1));
-
-      // Both compute their update from value 1 before either write reaches the bucket.
-      const [fromA, fromB] = await Promise.allSettled([
-        a.updateOne({ _id: "c" }, { $set: { value: 2 } }),
-        b.updateOne({ _id: "c" }, { $set: { value: 100 } }),
-      ]);
-      const outcomes = [fromA.status, fromB.status].sort();
-      expect(outcomes).to.deep.equal(["fulfilled", "rejected"]);
-      const lost = fromA.status === "rejected" ? fromA : fromB;
-      expect((lost as PromiseRejectedResult).reason).to.be.instanceOf(ConflictError);
-      const winner = fromA.status === "fulfilled" ? 2 : 100;
-      const loser = fromA.status === "fulfilled" ? b : a;
-      // The lost write was not applied; the loser re-read the winner's version and a retry succeeds.
-      expect((await loser.findOne({ _id: "c" }))?.value).to.equal(winner);
-      await loser.updateOne({ _id: "c" }, { $inc: { value: 1 } });
-      const third = new EmbeddedStore({ nats, database: "shared" }).collection<Counter>("counters");
-      expect((await third.findOne({ _id: "c" }))?.value).to.equal(winner + 1);
-    });
-
     it("shows another process's writes and deletes to a collection loaded before them", async () => {
       const a = new EmbeddedStore({ nats, database: "follow" }).collection<Counter>("counters");
       const b = new EmbeddedStore({ nats, database: "follow" }).collection<Counter>("counters");
@@ -132,33 +124,6 @@ describe("store", () => {
       // b writes on top of what it followed, with no conflict to recover from.
       await b.updateOne({ _id: "x" }, { $inc: { value: 1 } });
       await eventually(async () => expect((await a.findOne({ _id: "x" }))?.value).to.equal(8));
-    });
-
-    it("raises ConflictError for an insert or delete racing another process", async () => {
-      const a = new EmbeddedStore({ nats, database: "race" }).collection<Counter>("counters");
-      const b = new EmbeddedStore({ nats, database: "race" }).collection<Counter>("counters");
-      expect(await a.countDocuments()).to.equal(0); // both load the empty bucket first
-      expect(await b.countDocuments()).to.equal(0);
-      const inserts = await Promise.allSettled([
-        a.insertOne({ _id: "same", value: 1 }),
-        b.insertOne({ _id: "same", value: 2 }),
-      ]);
-      const lostInsert = inserts.find((r) => r.status === "rejected");
-      expect(lostInsert?.reason).to.be.instanceOf(ConflictError);
-      await eventually(async () => expect(await b.countDocuments()).to.equal(1));
-      await eventually(async () => expect(await a.countDocuments()).to.equal(1));
-
-      const [update, remove] = await Promise.allSettled([
-        a.updateOne({ _id: "same" }, { $set: { value: 5 } }),
-        b.deleteOne({ _id: "same" }),
-      ]);
-      // Exactly one of the two wins; the loser changed nothing.
-      expect([update.status, remove.status].sort()).to.deep.equal(["fulfilled", "rejected"]);
-      const loser = update.status === "rejected" ? update : remove;
-      expect((loser as PromiseRejectedResult).reason).to.be.instanceOf(ConflictError);
-      const expected = update.status === "fulfilled" ? 5 : undefined;
-      await eventually(async () => expect((await a.findOne({ _id: "same" }))?.value).to.equal(expected));
-      await eventually(async () => expect((await b.findOne({ _id: "same" }))?.value).to.equal(expected));
     });
 
     it("keeps awkward ids and collection names apart and intact across a reload", async () => {
@@ -227,8 +192,18 @@ describe("store", () => {
   const mongodbUri = process.env.MONGODB_URI;
   if (mongodbUri) {
     describe("mongodb adapter", () => {
+      const database = `mainline-test-${randomUUID().slice(0, 8)}`;
+      const peers: MongodbStore[] = [];
+      after(async () => {
+        for (const peer of peers.splice(0)) await peer.close();
+      });
       defineStoreContract({
-        open: () => MongodbStore.connect(mongodbUri, `mainline-test-${randomUUID().slice(0, 8)}`),
+        open: () => MongodbStore.connect(mongodbUri, database),
+        async openPeer() {
+          const peer = await MongodbStore.connect(mongodbUri, database);
+          peers.push(peer);
+          return peer;
+        },
         cleanup: (store) => (store as MongodbStore).dropDatabase(),
       });
     });
