@@ -31,10 +31,14 @@ export class CollectionWriter {
     private readonly reservations: UniqueReservations,
   ) {}
 
-  /** Runs `decide` after a read barrier, again after each lost compare-and-set. */
-  async attempt<R>(decide: () => Promise<R>): Promise<R> {
+  /**
+   * Runs `decide` after a read barrier, again after each lost compare-and-set. `barrierFirst`
+   * false skips the first barrier where the caller just passed one and what `decide` relies on
+   * is checked by the write's own compare-and-set (the next documents of a multi-document write).
+   */
+  async attempt<R>(decide: () => Promise<R>, barrierFirst = true): Promise<R> {
     for (let attempt = 1; ; attempt++) {
-      await this.bucket.barrier();
+      if (attempt > 1 || barrierFirst) await this.bucket.barrier();
       try {
         return await decide();
       } catch (error) {
@@ -54,10 +58,11 @@ export class CollectionWriter {
     filter: object,
     write: (current: StoredDocument) => Promise<R>,
   ): Promise<R | undefined> {
+    // Memory passed a barrier when the targets were chosen; the write compares against this document's revision.
     return this.attempt(async () => {
       const current = this.memory.matching(id, filter);
       return current === undefined ? undefined : write(current.doc);
-    });
+    }, false);
   }
 
   async insert(doc: StoredDocument): Promise<StoredDocument> {

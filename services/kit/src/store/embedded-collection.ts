@@ -87,7 +87,10 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     const prepared = docs.map((doc) => withStringId(doc));
     return this.writing(async (w) => {
       const insertedIds: string[] = [];
-      for (const doc of prepared) insertedIds.push((await w.attempt(() => w.insert(doc)))._id);
+      // One barrier for the batch: a document or unique key written since then fails its create compare-and-set.
+      for (const doc of prepared) {
+        insertedIds.push((await w.attempt(() => w.insert(doc), insertedIds.length === 0))._id);
+      }
       return { insertedCount: insertedIds.length, insertedIds };
     });
   }

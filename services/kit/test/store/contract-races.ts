@@ -16,7 +16,9 @@ interface Keyed extends StoredDocument {
 type Outcome<T> = PromiseSettledResult<T>;
 
 function rejections(outcomes: readonly Outcome<unknown>[]): unknown[] {
-  return outcomes.filter((o): o is PromiseRejectedResult => o.status === "rejected").map((o) => o.reason);
+  return outcomes
+    .filter((o): o is PromiseRejectedResult => o.status === "rejected")
+    .map((o): unknown => o.reason);
 }
 
 /**
@@ -27,10 +29,13 @@ function rejections(outcomes: readonly Outcome<unknown>[]): unknown[] {
 export function defineRaceContract(context: RaceContext): void {
   let a: Collection<Keyed>;
   let b: Collection<Keyed>;
-  let reread: () => Promise<Collection<Keyed>>;
+  let settle: () => Promise<Collection<Keyed>>;
+  const reread = () => settle();
 
   beforeEach(async () => {
-    ({ a, b, reread } = await context.racers<Keyed>());
+    const racers = await context.racers<Keyed>();
+    ({ a, b } = racers);
+    settle = () => racers.reread();
   });
 
   it(`lets exactly one of two instances insert a unique key (${ROUNDS} rounds)`, async () => {

@@ -18,6 +18,8 @@ import {
   openStore,
   type StoredDocument,
 } from "../../src/store/index.js";
+import { keyOfId, reservationKey } from "../../src/store/bucket-naming.js";
+import { keyOfValue } from "../../src/store/index-value.js";
 import { expectRejection } from "./contract-support.js";
 import { defineStoreContract } from "./store-contract.js";
 
@@ -103,6 +105,47 @@ describe("store", () => {
         await own.stop();
         await rm(storeDir, { recursive: true, force: true });
       }
+    });
+
+    it("reclaims a unique key a dead writer left reserved, and fences that writer's late write", async () => {
+      interface Named extends StoredDocument {
+        name: string;
+      }
+      const kv = await nats.jetstream().views.kv(bucketName("stale", "names"), { history: 1 });
+      // A writer reserved "ada" for document "ghost" and died before writing it; another reserved
+      // "bob" for "x" and died before writing x (which will hold "ada").
+      await kv.create(reservationKey("name_1", keyOfValue("ada")), JSON.stringify({ id: "ghost" }));
+      await kv.create(reservationKey("name_1", keyOfValue("bob")), JSON.stringify({ id: "x" }));
+
+      const patient = new EmbeddedStore({ nats, database: "stale", reservationGraceMs: 60_000 });
+      const waiting = patient.collection<Named>("names");
+      await waiting.createIndex({ name: 1 }, { unique: true });
+      // Young, the reservation may be a write still on its way: a retryable conflict, nothing written.
+      await expectRejection(waiting.insertOne({ _id: "x", name: "ada" }), ConflictError);
+      expect(await waiting.countDocuments()).to.equal(0);
+
+      const store = new EmbeddedStore({ nats, database: "stale", reservationGraceMs: 0 });
+      const names = store.collection<Named>("names");
+      await names.createIndex({ name: 1 }, { unique: true });
+      await names.insertOne({ _id: "x", name: "ada" });
+      await names.insertOne({ _id: "y", name: "bob" });
+      // The dead writer's write, decided before the reclaim, can no longer land.
+      const late = kv.put(keyOfId("ghost"), JSON.stringify({ _id: "ghost", name: "ada" }), {
+        previousSeq: 0,
+      });
+      expect(
+        await late.then(
+          () => "written",
+          () => "refused",
+        ),
+      ).to.equal("refused");
+      // Reservations are bucket entries, never documents.
+      const reloaded = new EmbeddedStore({ nats, database: "stale" }).collection<Named>("names");
+      expect(await reloaded.find({}, { sort: { _id: 1 } })).to.deep.equal([
+        { _id: "x", name: "ada" },
+        { _id: "y", name: "bob" },
+      ]);
+      await Promise.all([patient.close(), store.close()]);
     });
 
     it("shows another process's writes and deletes to a collection loaded before them", async () => {
