@@ -70,10 +70,14 @@ try {
     for (let i = 0; i < OPS; i++) await a.updateOne({ _id: `d${i % 10}` }, { $inc: { n: 1 } });
   });
   const b = (await store("bench")).collection<Doc>("docs");
+  let refused = 0;
   await rate("store updateOne $inc, two instances on the same 10 docs", OPS, async () => {
     const half = Math.floor(OPS / 2);
     const work = async (c: typeof a, offset: number) => {
-      for (let i = 0; i < half; i++) await c.updateOne({ _id: `d${(i + offset) % 10}` }, { $inc: { n: 1 } });
+      for (let i = 0; i < half; i++) {
+        // A store that gives up on a lost race (the adapter before issue 25) refuses some: count them.
+        await c.updateOne({ _id: `d${(i + offset) % 10}` }, { $inc: { n: 1 } }).catch(() => refused++);
+      }
     };
     await Promise.all([work(a, 0), work(b, 5)]);
   });
@@ -81,7 +85,7 @@ try {
     (sum, d) => sum + d.n,
     0,
   );
-  console.log(`  (every $inc counted: ${counted} of ${OPS + 2 * Math.floor(OPS / 2)})`);
+  console.log(`  ($inc counted: ${counted} of ${OPS + 2 * Math.floor(OPS / 2)}, refused: ${refused})`);
   await rate("store findOne by _id (memory)", OPS * 10, async () => {
     for (let i = 0; i < OPS * 10; i++) await a.findOne({ _id: `d${i % OPS}` });
   });
