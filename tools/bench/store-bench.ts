@@ -8,7 +8,8 @@
  *   node --conditions=mainline-source --import tsx tools/bench/store-bench.ts --ops 500
  *
  * Rows: a raw `kv.put` and a raw stream-info round trip (the barrier's request), sequential; then
- * through the store: inserts, inserts under a unique index, `$inc` updates of one instance, `$inc`
+ * through the store: inserts, inserts under a unique index, inserts of 16 concurrent callers (queued
+ * writes share one barrier), `$inc` updates of one instance, `$inc`
  * of two instances (two connections) on the same 10 documents at once, and `findOne` by `_id`
  * (answered from memory, no barrier).
  */
@@ -65,6 +66,13 @@ try {
   await unique.createIndex({ key: 1 }, { unique: true });
   await rate("store insertOne, unique index (one reservation each)", OPS, async () => {
     for (let i = 0; i < OPS; i++) await unique.insertOne({ _id: `d${i}`, key: `k${i}`, n: 0 });
+  });
+  const concurrent = (await store("bench")).collection<Doc>("concurrent");
+  await rate("store insertOne, 16 callers at once (barriers shared)", OPS, async () => {
+    const caller = async (c: number) => {
+      for (let i = c; i < OPS; i += 16) await concurrent.insertOne({ _id: `d${i}`, key: `k${i}`, n: 0 });
+    };
+    await Promise.all([...Array(16).keys()].map(caller));
   });
   await rate("store updateOne $inc, one instance", OPS, async () => {
     for (let i = 0; i < OPS; i++) await a.updateOne({ _id: `d${i % 10}` }, { $inc: { n: 1 } });

@@ -31,14 +31,21 @@ export class CollectionWriter {
     private readonly reservations: UniqueReservations,
   ) {}
 
+  /** See DocumentBucket.mark: taken when an operation is called, before it waits for the write mutex. */
+  mark(): number {
+    return this.bucket.mark();
+  }
+
   /**
-   * Runs `decide` after a read barrier, again after each lost compare-and-set. `barrierFirst`
-   * false skips the first barrier where the caller just passed one and what `decide` relies on
-   * is checked by the write's own compare-and-set (the next documents of a multi-document write).
+   * Runs `decide` after a read barrier sent after `mark`, again after each lost compare-and-set
+   * (after a fresh barrier). A `mark` of null skips the first barrier where the caller just passed
+   * one and what `decide` relies on is checked by the write's own compare-and-set (the next
+   * documents of a multi-document write).
    */
-  async attempt<R>(decide: () => Promise<R>, barrierFirst = true): Promise<R> {
+  async attempt<R>(decide: () => Promise<R>, mark: number | null): Promise<R> {
     for (let attempt = 1; ; attempt++) {
-      if (attempt > 1 || barrierFirst) await this.bucket.barrier();
+      if (attempt > 1) await this.bucket.barrier();
+      else if (mark !== null) await this.bucket.barrier(mark);
       try {
         return await decide();
       } catch (error) {
@@ -62,7 +69,7 @@ export class CollectionWriter {
     return this.attempt(async () => {
       const current = this.memory.matching(id, filter);
       return current === undefined ? undefined : write(current.doc);
-    }, false);
+    }, null);
   }
 
   async insert(doc: StoredDocument): Promise<StoredDocument> {

@@ -67,6 +67,9 @@ export class DocumentBucket {
   private readonly deletedAt = new Map<string, number>();
   /** Ids of digest keys (see keyOfId), learnt from their documents, so a later delete can be named. */
   private readonly digestIds = new Map<string, string>();
+  private barriersSent = 0;
+  private barriersPassed = 0;
+  private barrierInFlight: { id: number; done: Promise<void> } | undefined;
 
   constructor(
     private readonly bucket: OpenedBucket,
@@ -160,11 +163,36 @@ export class DocumentBucket {
   }
 
   /**
-   * The read barrier: resolves once the feed has handed over every entry the bucket held when it
-   * was called, so what memory shows is at least as new as the bucket was then (another process's
+   * A mark taken when an operation is called: `barrier(mark)` then settles for any barrier sent
+   * after it, so operations queued at once share one round trip.
+   */
+  mark(): number {
+    return this.barriersSent;
+  }
+
+  /**
+   * The read barrier: resolves once the feed has handed over every entry the bucket held when a
+   * barrier request was sent after `mark` (a fresh request when left out), so what memory shows
+   * is at least as new as the bucket was when the operation was called (another process's
    * acknowledged write included). One round trip to the stream, plus the feed's own lag.
    */
-  async barrier(): Promise<void> {
+  async barrier(mark = this.barriersSent): Promise<void> {
+    if (this.barriersPassed > mark) return;
+    if (this.barrierInFlight !== undefined && this.barrierInFlight.id > mark)
+      return this.barrierInFlight.done;
+    const id = ++this.barriersSent;
+    const done = this.catchUp().then(() => {
+      this.barriersPassed = Math.max(this.barriersPassed, id);
+    });
+    this.barrierInFlight = { id, done };
+    try {
+      await done;
+    } finally {
+      if (this.barrierInFlight?.id === id) this.barrierInFlight = undefined;
+    }
+  }
+
+  private async catchUp(): Promise<void> {
     let target: number;
     try {
       target = await this.lastRevision();

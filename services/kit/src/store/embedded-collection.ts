@@ -80,16 +80,18 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   async insertOne(doc: NewDocument<T>): Promise<InsertOneResult> {
     const stored = withStringId(doc);
-    return this.writing(async (w) => ({ insertedId: (await w.attempt(() => w.insert(stored)))._id }));
+    return this.writing(async (w, mark) => ({
+      insertedId: (await w.attempt(() => w.insert(stored), mark))._id,
+    }));
   }
 
   async insertMany(docs: readonly NewDocument<T>[]): Promise<InsertManyResult> {
     const prepared = docs.map((doc) => withStringId(doc));
-    return this.writing(async (w) => {
+    return this.writing(async (w, mark) => {
       const insertedIds: string[] = [];
       // One barrier for the batch: a document or unique key written since then fails its create compare-and-set.
       for (const doc of prepared) {
-        insertedIds.push((await w.attempt(() => w.insert(doc), insertedIds.length === 0))._id);
+        insertedIds.push((await w.attempt(() => w.insert(doc), insertedIds.length === 0 ? mark : null))._id);
       }
       return { insertedCount: insertedIds.length, insertedIds };
     });
@@ -117,7 +119,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     options: UpdateOptions = {},
   ): Promise<UpdateResult> {
     assertUpdateOperators(update);
-    return this.writing((w) =>
+    return this.writing((w, mark) =>
       w.attempt(async () => {
         const [target] = this.select(filter, { limit: 1 });
         if (target) {
@@ -127,7 +129,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
         if (!options.upsert) return NO_MATCH;
         const inserted = await w.upsert(filter, update);
         return { ...NO_MATCH, upsertedCount: 1, upsertedId: inserted._id };
-      }),
+      }, mark),
     );
   }
 
@@ -137,8 +139,8 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     options: UpdateOptions = {},
   ): Promise<UpdateResult> {
     assertUpdateOperators(update);
-    return this.writing(async (w) => {
-      const targets = await w.attempt(() => Promise.resolve(this.select(filter, {})));
+    return this.writing(async (w, mark) => {
+      const targets = await w.attempt(() => Promise.resolve(this.select(filter, {})), mark);
       if (targets.length === 0 && options.upsert) {
         // Decided again from the query on a conflict: another process may have inserted a match meanwhile.
         return w.attempt(async () => {
@@ -149,7 +151,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
           }
           const inserted = await w.upsert(filter, update);
           return { ...NO_MATCH, upsertedCount: 1, upsertedId: inserted._id };
-        });
+        }, null);
       }
       // Document by document, not atomic (nor is MongoDB's): a failure leaves earlier ones updated.
       let matchedCount = 0;
@@ -171,7 +173,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     options: UpdateOptions = {},
   ): Promise<UpdateResult> {
     assertReplacement(replacement);
-    return this.writing((w) =>
+    return this.writing((w, mark) =>
       w.attempt(async () => {
         const [target] = this.select(filter, { limit: 1 });
         if (target) {
@@ -190,7 +192,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
         // As in MongoDB, a replacement upsert takes only `_id` from the filter.
         const inserted = await w.insert(withStringId(replacement, pinnedId(filter)));
         return { ...NO_MATCH, upsertedCount: 1, upsertedId: inserted._id };
-      }),
+      }, mark),
     );
   }
 
@@ -202,7 +204,7 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     assertUpdateOperators(update);
     const returnAfter = options.returnDocument === "after";
     const sort = options.sort ? { sort: options.sort } : {};
-    return this.writing((w) =>
+    return this.writing((w, mark) =>
       w.attempt(async () => {
         const [target] = this.select(filter, { limit: 1, ...sort });
         let result: StoredDocument | null = null;
@@ -214,23 +216,23 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
           result = returnAfter ? inserted : null;
         }
         return result && (project(result, options.projection) as T);
-      }),
+      }, mark),
     );
   }
 
   async deleteOne(filter: StoreFilter<T>): Promise<DeleteResult> {
-    return this.writing((w) =>
+    return this.writing((w, mark) =>
       w.attempt(async () => {
         const [target] = this.select(filter, { limit: 1 });
         if (target) await w.remove(target._id);
         return { deletedCount: target ? 1 : 0 };
-      }),
+      }, mark),
     );
   }
 
   async deleteMany(filter: StoreFilter<T>): Promise<DeleteResult> {
-    return this.writing(async (w) => {
-      const targets = await w.attempt(() => Promise.resolve(this.select(filter, {})));
+    return this.writing(async (w, mark) => {
+      const targets = await w.attempt(() => Promise.resolve(this.select(filter, {})), mark);
       // Document by document, not atomic (nor is MongoDB's): a failure leaves earlier ones deleted.
       let deletedCount = 0;
       for (const { _id } of targets) {
@@ -247,13 +249,16 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     if (fields.length === 1 && fields[0] === "_id") return "_id_";
     const name = options.name ?? defaultIndexName(keys);
     const unique = options.unique === true;
-    return this.writing((w) => w.attempt(() => Promise.resolve(this.memory.ensureIndex(name, keys, unique))));
+    return this.writing((w, mark) =>
+      w.attempt(() => Promise.resolve(this.memory.ensureIndex(name, keys, unique)), mark),
+    );
   }
 
   /** Runs `section` under the write mutex, with the collection loaded. */
-  private async writing<R>(section: (writer: CollectionWriter) => Promise<R>): Promise<R> {
+  private async writing<R>(section: (writer: CollectionWriter, mark: number) => Promise<R>): Promise<R> {
     const writer = await this.ready();
-    return this.mutex.run(() => section(writer));
+    const mark = writer.mark();
+    return this.mutex.run(() => section(writer, mark));
   }
 
   private ready(): Promise<CollectionWriter> {
