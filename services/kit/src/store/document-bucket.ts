@@ -46,10 +46,15 @@ function lazyDocument(entry: KvEntry): () => StoredDocument | null {
   return () => (entry.operation === "PUT" ? decodeDocument<StoredDocument>(entry.string()) : null);
 }
 
-function holderOf(entry: KvEntry): string | null {
-  if (entry.operation !== "PUT") return null;
-  const { id } = JSON.parse(entry.string()) as { id?: unknown };
-  return typeof id === "string" ? id : null;
+/** The `_id` a reservation names; an entry this code did not write names nobody (and so is reclaimable). */
+function holderOf(entry: KvEntry): string {
+  if (entry.operation !== "PUT") return "";
+  try {
+    const { id } = JSON.parse(entry.string()) as { id?: unknown };
+    return typeof id === "string" ? id : "";
+  } catch {
+    return "";
+  }
 }
 
 /**
@@ -134,7 +139,8 @@ export class DocumentBucket {
     else this.deletedAt.set(entry.key, entry.revision);
     if (isReservationKey(entry.key)) {
       const created = entry.created.getTime();
-      reserve({ key: entry.key, revision: entry.revision, holder: holderOf(entry), created });
+      const holder = entry.operation === "PUT" ? holderOf(entry) : null;
+      reserve({ key: entry.key, revision: entry.revision, holder, created });
       return;
     }
     const id = this.idOf(entry);
