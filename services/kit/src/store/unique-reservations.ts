@@ -121,6 +121,8 @@ export class UniqueReservations {
     if (Date.now() - held.created < this.graceMs) {
       throw new ConflictError(`${this.collectionName}: another write is taking that ${index.name} key`);
     }
+    // An entry naming nobody has no writer on its way: nothing to fence.
+    if (held.holder === "") return bucket.reserve(key, id, held.revision);
     // Reclaim: fence the holder's document first (see the class comment), reading it from the bucket itself.
     const found = await bucket.read(held.holder);
     if (holds(found?.doc)) throw this.taken(index, held.holder);
