@@ -142,6 +142,25 @@ export function defineRaceContract(context: RaceContext): void {
     expect(await (await reread()).countDocuments({ status: "claimed" })).to.equal(ROUNDS);
   });
 
+  it(`hands ${ROUNDS} jobs to four callers on each instance, each job once`, async () => {
+    await a.insertMany(
+      [...Array(ROUNDS).keys()].map((i) => ({ _id: `job${i}`, key: `job${i}`, status: "pending" })),
+    );
+    const claimed: string[] = [];
+    const claimer = async (c: Collection<Keyed>, by: string) => {
+      for (;;) {
+        const job = await c.findOneAndUpdate({ status: "pending" }, { $set: { status: "claimed", by } });
+        if (job === null) return;
+        claimed.push(job._id);
+      }
+    };
+    await Promise.all(
+      ["a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4"].map((by) => claimer(by < "b" ? a : b, by)),
+    );
+    expect(claimed).to.have.length(ROUNDS);
+    expect(new Set(claimed).size).to.equal(ROUNDS);
+  });
+
   it(`makes one document of two instances' upserts on one unique key (${ROUNDS} rounds)`, async () => {
     await Promise.all([
       a.createIndex({ key: 1 }, { unique: true }),
