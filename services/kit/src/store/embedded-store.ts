@@ -27,6 +27,23 @@ export interface EmbeddedStoreOptions {
 const DEFAULT_RESERVATION_GRACE_MS = 5_000;
 
 /**
+ * Before this release a replicated stream checked a compare-and-set before proposing the write
+ * to its Raft group only, so two writes on the same revision in flight at once could both be
+ * accepted (nats-server issue 4320): every rule of this store rests on that check.
+ */
+const SERIALISED_CAS_SINCE = [2, 9, 21];
+
+function versionBefore(version: string, since: readonly number[]): boolean {
+  const parts = version.split(/[.-]/).map((p) => Number.parseInt(p, 10));
+  for (let i = 0; i < since.length; i++) {
+    const part = parts[i] ?? 0;
+    const wanted = since[i] ?? 0;
+    if (Number.isNaN(part) || part !== wanted) return !Number.isNaN(part) && part < wanted;
+  }
+  return false;
+}
+
+/**
  * The embedded adapter: documents live in this process, every acknowledged write is durable in
  * JetStream (one key-value bucket per collection, see EmbeddedCollection), and a collection
  * reloads its bucket the first time it is used. It needs no server beyond NATS.
@@ -37,6 +54,18 @@ export class EmbeddedStore implements Store {
 
   constructor(private readonly options: EmbeddedStoreOptions) {
     if (options.database === "") throw new InvalidArgumentError("database", "must be a non-empty name");
+    const version = options.nats.info?.version;
+    if (
+      (options.replicas ?? 1) > 1 &&
+      version !== undefined &&
+      versionBefore(version, SERIALISED_CAS_SINCE)
+    ) {
+      options.log?.("this nats-server does not serialise compare-and-set on replicated buckets", {
+        version,
+        needed: SERIALISED_CAS_SINCE.join("."),
+        effect: "two writes racing on one document can both land",
+      });
+    }
   }
 
   collection<T extends StoredDocument>(name: string): Collection<T> {
