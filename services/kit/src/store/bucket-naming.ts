@@ -38,6 +38,22 @@ export function keyOfId(id: string): string {
   return DIGEST_PREFIX + createHash("sha256").update(id, "utf8").digest("base64url");
 }
 
+/** Reservation keys contain ".", which base64url never does, and start unlike digest keys. */
+const RESERVATION_PREFIX = "unique.";
+
+/**
+ * The key reserving one value of one unique index: a digest of both, so any value fits NATS's key
+ * rules, and every process computes the same key for the same value.
+ */
+export function reservationKey(indexName: string, valueKey: string): string {
+  const digest = createHash("sha256").update(indexName, "utf8").update("\0").update(valueKey, "utf8");
+  return RESERVATION_PREFIX + digest.digest("base64url");
+}
+
+export function isReservationKey(key: string): boolean {
+  return key.startsWith(RESERVATION_PREFIX);
+}
+
 /** The id a key was made from; undefined for a digest key (the document holds its `_id`). */
 export function idOfKey(key: string): string | undefined {
   if (key.startsWith(DIGEST_PREFIX)) return undefined;

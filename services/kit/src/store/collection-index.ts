@@ -154,7 +154,8 @@ export class CollectionIndex {
     return ids;
   }
 
-  private fullKey(doc: StoredDocument): string {
+  /** The key `doc` takes in this index: what a unique index allows one document to hold. */
+  fullKey(doc: StoredDocument): string {
     return keyOfValues(this.fields.map((f) => valueAtPath(doc, f)));
   }
 

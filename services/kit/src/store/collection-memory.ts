@@ -70,6 +70,17 @@ export class CollectionMemory {
     this.tombstones.set(id, revision);
   }
 
+  uniqueIndexes(): CollectionIndex[] {
+    return [...this.indexes.values()].filter((index) => index.unique);
+  }
+
+  /** The document held under `id` if it still matches `filter` (a write re-checks it after a lost compare-and-set). */
+  matching(id: string, filter: object): StoredRecord | undefined {
+    const record = this.records.get(id);
+    if (record === undefined) return undefined;
+    return compile(filter).test(record.doc as unknown as Record<string, unknown>) ? record : undefined;
+  }
+
   /** Throws AlreadyExistsError when `doc` would take a unique key another document holds. */
   assertUniqueKeys(doc: StoredDocument): void {
     assertUniqueKeys(this.collectionName, this.indexes.values(), doc);

@@ -1,9 +1,9 @@
 import { Query } from "mingo";
-import type { KV } from "nats";
-import { AlreadyExistsError, ConflictError, InvalidArgumentError } from "../errors/index.js";
-import { CollectionMemory, type StoredRecord } from "./collection-memory.js";
-import { DocumentBucket, type BucketFollower } from "./document-bucket.js";
-import { decodeDocument, encodeDocument } from "./document-codec.js";
+import { InvalidArgumentError } from "../errors/index.js";
+import { CollectionMemory } from "./collection-memory.js";
+import { CollectionWriter } from "./collection-writer.js";
+import { DocumentBucket, type BucketFollower, type OpenedBucket } from "./document-bucket.js";
+import { encodeDocument } from "./document-codec.js";
 import { pinnedId, withStringId } from "./document-ids.js";
 import { storeErrorOfKv } from "./kv-errors.js";
 import { assertFilter, assertIndexKeys, defaultIndexName } from "./find-options.js";
@@ -26,7 +26,8 @@ import type {
   UpdateOptions,
   UpdateResult,
 } from "./store.js";
-import { applyUpdate, assertReplacement, assertUpdateOperators, upsertSeed } from "./update-documents.js";
+import { UniqueReservations } from "./unique-reservations.js";
+import { assertReplacement, assertUpdateOperators } from "./update-documents.js";
 import { WriteMutex } from "./write-mutex.js";
 
 const NO_MATCH: UpdateResult = { matchedCount: 0, modifiedCount: 0, upsertedCount: 0, upsertedId: null };
@@ -39,28 +40,37 @@ function project(doc: StoredDocument, projection: ProjectionSpec | undefined): S
 
 /**
  * A collection held in process and made durable in one JetStream key-value bucket: one entry per
- * document, keyed by its `_id`. Every write goes to the bucket first, compare-and-set on the
- * revision this process last saw, and reaches memory only once the bucket acknowledged it; so a
- * failed write leaves memory as it was, and memory never holds what a reload would not bring back.
+ * document, keyed by its `_id`, plus one reservation entry per value of a unique index.
  *
- * Writes are serialised by a mutex; reads run on the in-memory state without waiting.
- * Indexes are declared by the code that opens the collection (createIndex on start); they are not
- * stored in the bucket. Unique indexes are enforced by this process only: two processes inserting
- * different documents with the same unique key are not detected (DESIGN's rule one: one writer per
- * aggregate). Two processes writing the same document are: the later one gets a ConflictError.
+ * Across processes sharing the bucket every rule holds (see CollectionWriter and
+ * UniqueReservations): each write first brings memory up to the bucket (a read barrier), decides
+ * on it, and writes compare-and-set on the revision it decided on, deciding again when another
+ * process wrote first; unique values are reserved in the bucket, so of two processes inserting
+ * the same unique key one gets AlreadyExistsError. Memory follows the bucket's feed, and reaches a
+ * write of this process only once the bucket acknowledged it.
+ *
+ * Writes are serialised by a mutex. Reads (find, findOne, countDocuments) answer from memory
+ * without a barrier: they see this process's acknowledged writes, and another process's a feed
+ * delay later (about a millisecond on a healthy cluster). That is safe because no decision rests
+ * on them alone: whatever a read leads to is written through a write here, which re-checks it
+ * (a filter on the state read, as `replaceOne({ _id, revision })` does, or a unique key).
+ * Indexes are declared by the code that opens the collection (createIndex on start).
  */
 export class EmbeddedCollection<T extends StoredDocument> implements Collection<T> {
   private readonly memory: CollectionMemory;
+  private readonly reservations: UniqueReservations;
   private readonly mutex = new WriteMutex();
-  private loading: Promise<DocumentBucket> | undefined;
+  private loading: Promise<CollectionWriter> | undefined;
   private follower: BucketFollower | undefined;
 
   constructor(
     readonly collectionName: string,
-    private readonly openBucket: () => Promise<KV>,
+    private readonly openBucket: () => Promise<OpenedBucket>,
     private readonly assertOpen: () => void,
+    reservationGraceMs: number,
   ) {
     this.memory = new CollectionMemory(collectionName);
+    this.reservations = new UniqueReservations(collectionName, reservationGraceMs);
   }
 
   /** Resolves once every write queued so far has finished. */
@@ -70,16 +80,19 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   async insertOne(doc: NewDocument<T>): Promise<InsertOneResult> {
     const stored = withStringId(doc);
-    const bucket = await this.ready();
-    return this.mutex.run(async () => ({ insertedId: (await this.insert(bucket, stored))._id }));
+    return this.writing(async (w, mark) => ({
+      insertedId: (await w.attempt(() => w.insert(stored), mark))._id,
+    }));
   }
 
   async insertMany(docs: readonly NewDocument<T>[]): Promise<InsertManyResult> {
     const prepared = docs.map((doc) => withStringId(doc));
-    const bucket = await this.ready();
-    return this.mutex.run(async () => {
+    return this.writing(async (w, mark) => {
       const insertedIds: string[] = [];
-      for (const doc of prepared) insertedIds.push((await this.insert(bucket, doc))._id);
+      // One barrier for the batch: a document or unique key written since then fails its create compare-and-set.
+      for (const doc of prepared) {
+        insertedIds.push((await w.attempt(() => w.insert(doc), insertedIds.length === 0 ? mark : null))._id);
+      }
       return { insertedCount: insertedIds.length, insertedIds };
     });
   }
@@ -106,17 +119,18 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     options: UpdateOptions = {},
   ): Promise<UpdateResult> {
     assertUpdateOperators(update);
-    const bucket = await this.ready();
-    return this.mutex.run(async () => {
-      const [target] = this.select(filter, { limit: 1 });
-      if (target) {
-        const after = await this.update(bucket, target, update);
-        return { ...NO_MATCH, matchedCount: 1, modifiedCount: after === target ? 0 : 1 };
-      }
-      if (!options.upsert) return NO_MATCH;
-      const inserted = await this.upsert(bucket, filter, update);
-      return { ...NO_MATCH, upsertedCount: 1, upsertedId: inserted._id };
-    });
+    return this.writing((w, mark) =>
+      w.attempt(async () => {
+        const [target] = this.select(filter, { limit: 1 });
+        if (target) {
+          const after = await w.update(target, update);
+          return { ...NO_MATCH, matchedCount: 1, modifiedCount: after === target ? 0 : 1 };
+        }
+        if (!options.upsert) return NO_MATCH;
+        const inserted = await w.upsert(filter, update);
+        return { ...NO_MATCH, upsertedCount: 1, upsertedId: inserted._id };
+      }, mark),
+    );
   }
 
   async updateMany(
@@ -125,18 +139,31 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     options: UpdateOptions = {},
   ): Promise<UpdateResult> {
     assertUpdateOperators(update);
-    const bucket = await this.ready();
-    return this.mutex.run(async () => {
-      const targets = this.select(filter, {});
+    return this.writing(async (w, mark) => {
+      const targets = await w.attempt(() => Promise.resolve(this.select(filter, {})), mark);
       if (targets.length === 0 && options.upsert) {
-        const inserted = await this.upsert(bucket, filter, update);
-        return { ...NO_MATCH, upsertedCount: 1, upsertedId: inserted._id };
+        // Decided again from the query on a conflict: another process may have inserted a match meanwhile.
+        return w.attempt(async () => {
+          const [target] = this.select(filter, { limit: 1 });
+          if (target) {
+            const after = await w.update(target, update);
+            return { ...NO_MATCH, matchedCount: 1, modifiedCount: after === target ? 0 : 1 };
+          }
+          const inserted = await w.upsert(filter, update);
+          return { ...NO_MATCH, upsertedCount: 1, upsertedId: inserted._id };
+        }, null);
       }
       // Document by document, not atomic (nor is MongoDB's): a failure leaves earlier ones updated.
+      let matchedCount = 0;
       let modifiedCount = 0;
-      for (const target of targets)
-        if ((await this.update(bucket, target, update)) !== target) modifiedCount++;
-      return { ...NO_MATCH, matchedCount: targets.length, modifiedCount };
+      for (const { _id } of targets) {
+        const changed = await w.eachMatching(_id, filter, async (current) => {
+          return (await w.update(current, update)) !== current;
+        });
+        if (changed !== undefined) matchedCount++;
+        if (changed) modifiedCount++;
+      }
+      return { ...NO_MATCH, matchedCount, modifiedCount };
     });
   }
 
@@ -146,26 +173,27 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     options: UpdateOptions = {},
   ): Promise<UpdateResult> {
     assertReplacement(replacement);
-    const bucket = await this.ready();
-    return this.mutex.run(async () => {
-      const [target] = this.select(filter, { limit: 1 });
-      if (target) {
-        if (replacement._id !== undefined && replacement._id !== target._id) {
-          throw new InvalidArgumentError(
-            "_id",
-            "is immutable: a replacement must keep the matched document's _id",
-          );
+    return this.writing((w, mark) =>
+      w.attempt(async () => {
+        const [target] = this.select(filter, { limit: 1 });
+        if (target) {
+          if (replacement._id !== undefined && replacement._id !== target._id) {
+            throw new InvalidArgumentError(
+              "_id",
+              "is immutable: a replacement must keep the matched document's _id",
+            );
+          }
+          const next = withStringId(replacement, target._id);
+          if (encodeDocument(next) === encodeDocument(target)) return { ...NO_MATCH, matchedCount: 1 };
+          await w.put(next, this.memory.get(target._id));
+          return { ...NO_MATCH, matchedCount: 1, modifiedCount: 1 };
         }
-        const next = withStringId(replacement, target._id);
-        if (encodeDocument(next) === encodeDocument(target)) return { ...NO_MATCH, matchedCount: 1 };
-        await this.put(bucket, next, this.memory.get(target._id));
-        return { ...NO_MATCH, matchedCount: 1, modifiedCount: 1 };
-      }
-      if (!options.upsert) return NO_MATCH;
-      // As in MongoDB, a replacement upsert takes only `_id` from the filter.
-      const inserted = await this.insert(bucket, withStringId(replacement, pinnedId(filter)));
-      return { ...NO_MATCH, upsertedCount: 1, upsertedId: inserted._id };
-    });
+        if (!options.upsert) return NO_MATCH;
+        // As in MongoDB, a replacement upsert takes only `_id` from the filter.
+        const inserted = await w.insert(withStringId(replacement, pinnedId(filter)));
+        return { ...NO_MATCH, upsertedCount: 1, upsertedId: inserted._id };
+      }, mark),
+    );
   }
 
   async findOneAndUpdate(
@@ -174,38 +202,44 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     options: FindOneAndUpdateOptions = {},
   ): Promise<T | null> {
     assertUpdateOperators(update);
-    const bucket = await this.ready();
     const returnAfter = options.returnDocument === "after";
-    return this.mutex.run(async () => {
-      const [target] = this.select(filter, { limit: 1, ...(options.sort ? { sort: options.sort } : {}) });
-      let result: StoredDocument | null = null;
-      if (target) {
-        const after = await this.update(bucket, target, update);
-        result = returnAfter ? after : target;
-      } else if (options.upsert) {
-        const inserted = await this.upsert(bucket, filter, update);
-        result = returnAfter ? inserted : null;
-      }
-      return result && (project(result, options.projection) as T);
-    });
+    const sort = options.sort ? { sort: options.sort } : {};
+    return this.writing((w, mark) =>
+      w.attempt(async () => {
+        const [target] = this.select(filter, { limit: 1, ...sort });
+        let result: StoredDocument | null = null;
+        if (target) {
+          const after = await w.update(target, update);
+          result = returnAfter ? after : target;
+        } else if (options.upsert) {
+          const inserted = await w.upsert(filter, update);
+          result = returnAfter ? inserted : null;
+        }
+        return result && (project(result, options.projection) as T);
+      }, mark),
+    );
   }
 
   async deleteOne(filter: StoreFilter<T>): Promise<DeleteResult> {
-    const bucket = await this.ready();
-    return this.mutex.run(async () => {
-      const [target] = this.select(filter, { limit: 1 });
-      if (target) await this.remove(bucket, target._id);
-      return { deletedCount: target ? 1 : 0 };
-    });
+    return this.writing((w, mark) =>
+      w.attempt(async () => {
+        const [target] = this.select(filter, { limit: 1 });
+        if (target) await w.remove(target._id);
+        return { deletedCount: target ? 1 : 0 };
+      }, mark),
+    );
   }
 
   async deleteMany(filter: StoreFilter<T>): Promise<DeleteResult> {
-    const bucket = await this.ready();
-    return this.mutex.run(async () => {
-      const targets = this.select(filter, {});
+    return this.writing(async (w, mark) => {
+      const targets = await w.attempt(() => Promise.resolve(this.select(filter, {})), mark);
       // Document by document, not atomic (nor is MongoDB's): a failure leaves earlier ones deleted.
-      for (const target of targets) await this.remove(bucket, target._id);
-      return { deletedCount: targets.length };
+      let deletedCount = 0;
+      for (const { _id } of targets) {
+        const deleted = await w.eachMatching(_id, filter, async () => w.remove(_id).then(() => true));
+        if (deleted) deletedCount++;
+      }
+      return { deletedCount };
     });
   }
 
@@ -215,11 +249,19 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     if (fields.length === 1 && fields[0] === "_id") return "_id_";
     const name = options.name ?? defaultIndexName(keys);
     const unique = options.unique === true;
-    await this.ready();
-    return this.mutex.run(() => Promise.resolve(this.memory.ensureIndex(name, keys, unique)));
+    return this.writing((w, mark) =>
+      w.attempt(() => Promise.resolve(this.memory.ensureIndex(name, keys, unique)), mark),
+    );
   }
 
-  private ready(): Promise<DocumentBucket> {
+  /** Runs `section` under the write mutex, with the collection loaded. */
+  private async writing<R>(section: (writer: CollectionWriter, mark: number) => Promise<R>): Promise<R> {
+    const writer = await this.ready();
+    const mark = writer.mark();
+    return this.mutex.run(() => section(writer, mark));
+  }
+
+  private ready(): Promise<CollectionWriter> {
     this.assertOpen();
     this.loading ??= this.load().catch((error: unknown) => {
       this.loading = undefined;
@@ -228,24 +270,26 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     return this.loading;
   }
 
-  private async load(): Promise<DocumentBucket> {
+  private async load(): Promise<CollectionWriter> {
     this.memory.clear();
-    let kv: KV;
+    this.reservations.clear();
+    let opened: OpenedBucket;
     try {
-      kv = await this.openBucket();
+      opened = await this.openBucket();
     } catch (error) {
       throw storeErrorOfKv(error, `opening collection ${this.collectionName}`);
     }
-    const bucket = new DocumentBucket(kv, this.collectionName);
+    const bucket = new DocumentBucket(opened, this.collectionName);
     this.follower = await bucket.follow(
       (entry) => this.memory.follow(entry),
+      (reservation) => this.reservations.follow(reservation),
       () => {
         // Only a closed connection or a deleted bucket ends the feed (the ordered consumer recovers
         // from anything less); memory stays readable, and writes fail on their own.
         this.follower = undefined;
       },
     );
-    return bucket;
+    return new CollectionWriter(this.collectionName, bucket, this.memory, this.reservations);
   }
 
   /** Stops following the bucket (the store is closing). */
@@ -256,81 +300,5 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   private select(filter: StoreFilter<T>, options: FindOptions): StoredDocument[] {
     return this.memory.select(filter, options);
-  }
-
-  /** Returns the document as stored now: `target` itself when the update changed nothing. */
-  private async update(
-    bucket: DocumentBucket,
-    target: StoredDocument,
-    update: object,
-  ): Promise<StoredDocument> {
-    const { next, changed } = applyUpdate(
-      target as unknown as Record<string, unknown>,
-      update as Record<string, unknown>,
-      false,
-    );
-    if (!changed) return target;
-    if (next._id !== target._id) throw new InvalidArgumentError("_id", "is immutable");
-    return this.put(bucket, withStringId(next), this.memory.get(target._id));
-  }
-
-  private async upsert(bucket: DocumentBucket, filter: object, update: object): Promise<StoredDocument> {
-    const { next } = applyUpdate(upsertSeed(filter), update as Record<string, unknown>, true);
-    return this.insert(bucket, withStringId(next));
-  }
-
-  private async insert(bucket: DocumentBucket, doc: StoredDocument): Promise<StoredDocument> {
-    if (this.memory.get(doc._id)) {
-      throw new AlreadyExistsError(`${this.collectionName}: a document with _id ${doc._id} already exists`);
-    }
-    return this.put(bucket, doc, undefined);
-  }
-
-  /** Writes `doc` to the bucket (create when `previous` is absent), then to memory. */
-  private async put(
-    bucket: DocumentBucket,
-    doc: StoredDocument,
-    previous: StoredRecord | undefined,
-  ): Promise<StoredDocument> {
-    const text = encodeDocument(doc);
-    const stored = decodeDocument<StoredDocument>(text);
-    this.memory.assertUniqueKeys(stored);
-    let revision: number;
-    try {
-      revision = await bucket.write(stored._id, text, previous?.revision);
-    } catch (error) {
-      throw await this.afterFailedWrite(bucket, stored._id, error);
-    }
-    this.memory.remember(stored, revision);
-    return stored;
-  }
-
-  private async remove(bucket: DocumentBucket, id: string): Promise<void> {
-    const previous = this.memory.get(id);
-    if (previous === undefined) return;
-    try {
-      await bucket.delete(id, previous.revision);
-    } catch (error) {
-      throw await this.afterFailedWrite(bucket, id, error);
-    }
-    this.memory.deleted(id, previous.revision);
-  }
-
-  /**
-   * After a lost compare-and-set the failed write is not applied, but the document is re-read
-   * from the bucket, so that a caller who retries (ConflictError is retryable) works on the
-   * other writer's version instead of conflicting forever.
-   */
-  private async afterFailedWrite(bucket: DocumentBucket, id: string, error: unknown): Promise<unknown> {
-    if (error instanceof ConflictError) {
-      try {
-        const entry = await bucket.read(id);
-        if (entry?.doc) this.memory.remember(entry.doc, entry.revision);
-        else this.memory.forget(id);
-      } catch {
-        // The next write will conflict again and retry the refresh.
-      }
-    }
-    return error;
   }
 }

@@ -1,6 +1,7 @@
-import type { KV, NatsConnection } from "nats";
+import type { NatsConnection } from "nats";
 import { FailedPreconditionError, InvalidArgumentError } from "../errors/index.js";
 import { bucketName } from "./bucket-naming.js";
+import type { OpenedBucket } from "./document-bucket.js";
 import { EmbeddedCollection } from "./embedded-collection.js";
 import type { Collection, Store, StoredDocument } from "./store.js";
 
@@ -9,8 +10,37 @@ export interface EmbeddedStoreOptions {
   nats: NatsConnection;
   /** Prefixes every bucket name, so two services on one NATS never share a collection. */
   database: string;
-  /** JetStream replicas for each bucket (1 on a single server). */
-  replicas?: number;
+  /**
+   * JetStream replicas for each bucket: 1 (the default) on a single server, 3 on a three-node
+   * cluster. A bucket found with fewer is raised to this many.
+   */
+  replicas?: number | undefined;
+  /** Hears what the store changed on its own (a bucket's replicas raised), for the service's log. */
+  log?: ((message: string, fields: Record<string, unknown>) => void) | undefined;
+  /**
+   * How old a unique-key reservation whose holder does not hold the key must be before another
+   * write reclaims it (see UniqueReservations); 5 s by default.
+   */
+  reservationGraceMs?: number | undefined;
+}
+
+const DEFAULT_RESERVATION_GRACE_MS = 5_000;
+
+/**
+ * Before this release a replicated stream checked a compare-and-set before proposing the write
+ * to its Raft group only, so two writes on the same revision in flight at once could both be
+ * accepted (nats-server issue 4320): every rule of this store rests on that check.
+ */
+const SERIALISED_CAS_SINCE = [2, 9, 21];
+
+function versionBefore(version: string, since: readonly number[]): boolean {
+  const parts = version.split(/[.-]/).map((p) => Number.parseInt(p, 10));
+  for (let i = 0; i < since.length; i++) {
+    const part = parts[i] ?? 0;
+    const wanted = since[i] ?? 0;
+    if (Number.isNaN(part) || part !== wanted) return !Number.isNaN(part) && part < wanted;
+  }
+  return false;
 }
 
 /**
@@ -24,6 +54,18 @@ export class EmbeddedStore implements Store {
 
   constructor(private readonly options: EmbeddedStoreOptions) {
     if (options.database === "") throw new InvalidArgumentError("database", "must be a non-empty name");
+    const version = options.nats.info?.version;
+    if (
+      (options.replicas ?? 1) > 1 &&
+      version !== undefined &&
+      versionBefore(version, SERIALISED_CAS_SINCE)
+    ) {
+      options.log?.("this nats-server does not serialise compare-and-set on replicated buckets", {
+        version,
+        needed: SERIALISED_CAS_SINCE.join("."),
+        effect: "two writes racing on one document can both land",
+      });
+    }
   }
 
   collection<T extends StoredDocument>(name: string): Collection<T> {
@@ -35,6 +77,7 @@ export class EmbeddedStore implements Store {
         name,
         () => this.openBucket(bucket),
         () => this.assertOpen(),
+        this.options.reservationGraceMs ?? DEFAULT_RESERVATION_GRACE_MS,
       );
       this.collections.set(name, collection);
     }
@@ -47,10 +90,26 @@ export class EmbeddedStore implements Store {
     for (const collection of this.collections.values()) collection.close();
   }
 
-  private openBucket(bucket: string): Promise<KV> {
-    return this.options.nats
-      .jetstream()
-      .views.kv(bucket, { history: 1, replicas: this.options.replicas ?? 1 });
+  private async openBucket(name: string): Promise<OpenedBucket> {
+    const replicas = this.options.replicas ?? 1;
+    const js = this.options.nats.jetstream();
+    const kv = await js.views.kv(name, { history: 1, replicas });
+    await this.raiseReplicas(name, replicas);
+    return { kv, js, name };
+  }
+
+  /** An existing bucket keeps the replicas it was created with; raise them (never lower) to the configured count. */
+  private async raiseReplicas(bucket: string, replicas: number): Promise<void> {
+    const jsm = await this.options.nats.jetstreamManager();
+    const stream = `KV_${bucket}`;
+    const { config } = await jsm.streams.info(stream);
+    if (config.num_replicas >= replicas) return;
+    await jsm.streams.update(stream, { ...config, num_replicas: replicas });
+    this.options.log?.("raised the replicas of a store bucket", {
+      bucket,
+      from: config.num_replicas,
+      to: replicas,
+    });
   }
 
   private assertOpen(): void {

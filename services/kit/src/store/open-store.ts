@@ -11,6 +11,10 @@ export interface OpenStoreOptions {
   mongodbUri?: string | undefined;
   /** Required by the embedded store; left open by store.close(). */
   nats?: NatsConnection | undefined;
+  /** The embedded store's JetStream replicas per bucket (NATS_REPLICAS); 1 by default. */
+  replicas?: number | undefined;
+  /** Hears what the embedded store changed on its own (a bucket's replicas raised). */
+  log?: ((message: string, fields: Record<string, unknown>) => void) | undefined;
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
@@ -21,5 +25,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       "the embedded store needs a NATS connection when no MongoDB URI is set",
     );
   }
-  return new EmbeddedStore({ nats: options.nats, database: options.database });
+  return new EmbeddedStore({
+    nats: options.nats,
+    database: options.database,
+    replicas: options.replicas,
+    log: options.log,
+  });
 }

@@ -9,8 +9,11 @@ import type { Filter, UpdateFilter } from "mongodb";
  *
  * Errors: a unique-index violation (including a duplicate `_id`) is an AlreadyExistsError; a
  * malformed filter, update or option is an InvalidArgumentError; an unreachable backend is an
- * UnavailableError; the embedded adapter raises ConflictError when another process changed the
- * same document first.
+ * UnavailableError. Both adapters decide every write on current data and retry it when another
+ * process wrote the same document first (MongoDB's write-conflict retry; the embedded adapter's
+ * compare-and-set, see EmbeddedCollection); the embedded adapter raises ConflictError (retryable)
+ * only when that keeps happening, or while another process's write of the same unique key is on
+ * its way.
  */
 export interface StoredDocument {
   _id: string;

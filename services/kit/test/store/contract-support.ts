@@ -6,6 +6,16 @@ export interface ContractContext {
   fresh<T extends StoredDocument = Item>(): Collection<T>;
 }
 
+/** What the race section gets: one fresh collection seen through two store instances at once. */
+export interface RaceContext {
+  racers<T extends StoredDocument>(): Promise<{
+    a: Collection<T>;
+    b: Collection<T>;
+    /** The collection through a store opened now, to check what the races left. */
+    reread(): Promise<Collection<T>>;
+  }>;
+}
+
 /** The document shape most contract tests use. */
 export interface Item extends StoredDocument {
   name: string;

@@ -1,7 +1,8 @@
 import type { Store, StoredDocument } from "../../src/store/index.js";
 import { defineIndexContract } from "./contract-indexes.js";
 import { defineQueryContract } from "./contract-queries.js";
-import type { ContractContext, Item } from "./contract-support.js";
+import { defineRaceContract } from "./contract-races.js";
+import type { ContractContext, Item, RaceContext } from "./contract-support.js";
 import { defineWriteContract } from "./contract-writes.js";
 
 /**
@@ -10,6 +11,11 @@ import { defineWriteContract } from "./contract-writes.js";
  */
 export interface StoreContractFixture {
   open(): Promise<Store>;
+  /**
+   * Another store instance on the same data, over its own connection (as another replica of a
+   * service has); the fixture closes it.
+   */
+  openPeer(): Promise<Store>;
   /** Runs once after the suite, before the store is closed (e.g. drop the test database). */
   cleanup?(store: Store): Promise<void>;
 }
@@ -34,7 +40,21 @@ export function defineStoreContract(fixture: StoreContractFixture): void {
     await store.close();
   });
 
+  const racing: RaceContext = {
+    async racers<T extends StoredDocument>() {
+      if (store === undefined) throw new Error("the contract's store is not open");
+      const peer = await fixture.openPeer();
+      const name = `race_${++counter}_${Math.random().toString(36).slice(2, 8)}`;
+      return {
+        a: store.collection<T>(name),
+        b: peer.collection<T>(name),
+        reread: async () => (await fixture.openPeer()).collection<T>(name),
+      };
+    },
+  };
+
   describe("writes", () => defineWriteContract(context));
   describe("queries", () => defineQueryContract(context));
   describe("indexes", () => defineIndexContract(context));
+  describe("races between two instances", () => defineRaceContract(racing));
 }

@@ -18,6 +18,8 @@ import {
   openStore,
   type StoredDocument,
 } from "../../src/store/index.js";
+import { keyOfId, reservationKey } from "../../src/store/bucket-naming.js";
+import { keyOfValue } from "../../src/store/index-value.js";
 import { expectRejection } from "./contract-support.js";
 import { defineStoreContract } from "./store-contract.js";
 
@@ -41,7 +43,23 @@ describe("store", () => {
     });
 
     describe("contract", () => {
-      defineStoreContract({ open: () => Promise.resolve(new EmbeddedStore({ nats, database: "contract" })) });
+      // Each peer has its own connection, as another replica of a service has.
+      const peers: { store: EmbeddedStore; connection: NatsConnection }[] = [];
+      after(async () => {
+        for (const { store, connection } of peers.splice(0)) {
+          await store.close();
+          await connection.close();
+        }
+      });
+      defineStoreContract({
+        open: () => Promise.resolve(new EmbeddedStore({ nats, database: "contract" })),
+        async openPeer() {
+          const connection = await connect(server.connectOptions());
+          const store = new EmbeddedStore({ nats: connection, database: "contract" });
+          peers.push({ store, connection });
+          return store;
+        },
+      });
     });
 
     it("keeps an acknowledged write when the process drops its connection without closing the store", async () => {
@@ -89,28 +107,45 @@ describe("store", () => {
       }
     });
 
-    it("gives the loser of two concurrent writes a ConflictError, then lets it retry", async () => {
-      const a = new EmbeddedStore({ nats, database: "shared" }).collection<Counter>("counters");
-      const b = new EmbeddedStore({ nats, database: "shared" }).collection<Counter>("counters");
-      await a.insertOne({ _id: "c", value: 1 });
-      await eventually(async () => expect((await b.findOne({ _id: "c" }))?.value).to.equal(1));
+    it("reclaims a unique key a dead writer left reserved, and fences that writer's late write", async () => {
+      interface Named extends StoredDocument {
+        name: string;
+      }
+      const kv = await nats.jetstream().views.kv(bucketName("stale", "names"), { history: 1 });
+      // A writer reserved "ada" for document "ghost" and died before writing it; another reserved
+      // "bob" for "x" and died before writing x (which will hold "ada").
+      await kv.create(reservationKey("name_1", keyOfValue("ada")), JSON.stringify({ id: "ghost" }));
+      await kv.create(reservationKey("name_1", keyOfValue("bob")), JSON.stringify({ id: "x" }));
 
-      // Both compute their update from value 1 before either write reaches the bucket.
-      const [fromA, fromB] = await Promise.allSettled([
-        a.updateOne({ _id: "c" }, { $set: { value: 2 } }),
-        b.updateOne({ _id: "c" }, { $set: { value: 100 } }),
+      const patient = new EmbeddedStore({ nats, database: "stale", reservationGraceMs: 60_000 });
+      const waiting = patient.collection<Named>("names");
+      await waiting.createIndex({ name: 1 }, { unique: true });
+      // Young, the reservation may be a write still on its way: a retryable conflict, nothing written.
+      await expectRejection(waiting.insertOne({ _id: "x", name: "ada" }), ConflictError);
+      expect(await waiting.countDocuments()).to.equal(0);
+
+      const store = new EmbeddedStore({ nats, database: "stale", reservationGraceMs: 0 });
+      const names = store.collection<Named>("names");
+      await names.createIndex({ name: 1 }, { unique: true });
+      await names.insertOne({ _id: "x", name: "ada" });
+      await names.insertOne({ _id: "y", name: "bob" });
+      // The dead writer's write, decided before the reclaim, can no longer land.
+      const late = kv.put(keyOfId("ghost"), JSON.stringify({ _id: "ghost", name: "ada" }), {
+        previousSeq: 0,
+      });
+      expect(
+        await late.then(
+          () => "written",
+          () => "refused",
+        ),
+      ).to.equal("refused");
+      // Reservations are bucket entries, never documents.
+      const reloaded = new EmbeddedStore({ nats, database: "stale" }).collection<Named>("names");
+      expect(await reloaded.find({}, { sort: { _id: 1 } })).to.deep.equal([
+        { _id: "x", name: "ada" },
+        { _id: "y", name: "bob" },
       ]);
-      const outcomes = [fromA.status, fromB.status].sort();
-      expect(outcomes).to.deep.equal(["fulfilled", "rejected"]);
-      const lost = fromA.status === "rejected" ? fromA : fromB;
-      expect((lost as PromiseRejectedResult).reason).to.be.instanceOf(ConflictError);
-      const winner = fromA.status === "fulfilled" ? 2 : 100;
-      const loser = fromA.status === "fulfilled" ? b : a;
-      // The lost write was not applied; the loser re-read the winner's version and a retry succeeds.
-      expect((await loser.findOne({ _id: "c" }))?.value).to.equal(winner);
-      await loser.updateOne({ _id: "c" }, { $inc: { value: 1 } });
-      const third = new EmbeddedStore({ nats, database: "shared" }).collection<Counter>("counters");
-      expect((await third.findOne({ _id: "c" }))?.value).to.equal(winner + 1);
+      await Promise.all([patient.close(), store.close()]);
     });
 
     it("shows another process's writes and deletes to a collection loaded before them", async () => {
@@ -132,33 +167,6 @@ describe("store", () => {
       // b writes on top of what it followed, with no conflict to recover from.
       await b.updateOne({ _id: "x" }, { $inc: { value: 1 } });
       await eventually(async () => expect((await a.findOne({ _id: "x" }))?.value).to.equal(8));
-    });
-
-    it("raises ConflictError for an insert or delete racing another process", async () => {
-      const a = new EmbeddedStore({ nats, database: "race" }).collection<Counter>("counters");
-      const b = new EmbeddedStore({ nats, database: "race" }).collection<Counter>("counters");
-      expect(await a.countDocuments()).to.equal(0); // both load the empty bucket first
-      expect(await b.countDocuments()).to.equal(0);
-      const inserts = await Promise.allSettled([
-        a.insertOne({ _id: "same", value: 1 }),
-        b.insertOne({ _id: "same", value: 2 }),
-      ]);
-      const lostInsert = inserts.find((r) => r.status === "rejected");
-      expect(lostInsert?.reason).to.be.instanceOf(ConflictError);
-      await eventually(async () => expect(await b.countDocuments()).to.equal(1));
-      await eventually(async () => expect(await a.countDocuments()).to.equal(1));
-
-      const [update, remove] = await Promise.allSettled([
-        a.updateOne({ _id: "same" }, { $set: { value: 5 } }),
-        b.deleteOne({ _id: "same" }),
-      ]);
-      // Exactly one of the two wins; the loser changed nothing.
-      expect([update.status, remove.status].sort()).to.deep.equal(["fulfilled", "rejected"]);
-      const loser = update.status === "rejected" ? update : remove;
-      expect((loser as PromiseRejectedResult).reason).to.be.instanceOf(ConflictError);
-      const expected = update.status === "fulfilled" ? 5 : undefined;
-      await eventually(async () => expect((await a.findOne({ _id: "same" }))?.value).to.equal(expected));
-      await eventually(async () => expect((await b.findOne({ _id: "same" }))?.value).to.equal(expected));
     });
 
     it("keeps awkward ids and collection names apart and intact across a reload", async () => {
@@ -227,8 +235,18 @@ describe("store", () => {
   const mongodbUri = process.env.MONGODB_URI;
   if (mongodbUri) {
     describe("mongodb adapter", () => {
+      const database = `mainline-test-${randomUUID().slice(0, 8)}`;
+      const peers: MongodbStore[] = [];
+      after(async () => {
+        for (const peer of peers.splice(0)) await peer.close();
+      });
       defineStoreContract({
-        open: () => MongodbStore.connect(mongodbUri, `mainline-test-${randomUUID().slice(0, 8)}`),
+        open: () => MongodbStore.connect(mongodbUri, database),
+        async openPeer() {
+          const peer = await MongodbStore.connect(mongodbUri, database);
+          peers.push(peer);
+          return peer;
+        },
         cleanup: (store) => (store as MongodbStore).dropDatabase(),
       });
     });
