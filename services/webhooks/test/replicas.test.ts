@@ -45,7 +45,7 @@ describe("webhooks in two replicas", function () {
     return id;
   };
 
-  it("delivers each webhook-id once to the receiver, both replicas consuming", async () => {
+  it("delivers each webhook-id once, in the order of the events, both replicas consuming", async () => {
     await subscribe();
     // Started after the subscription exists, the second replica runs its consumer from the start.
     await f.startInstance();
