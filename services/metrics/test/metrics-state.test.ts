@@ -84,11 +84,12 @@ describe("metrics state on the embedded store", () => {
       // An event applied to a stale read is refused (redelivered by the bus); applied again, it lands.
       const merged = transition(2, "TESTING", "MERGED", 3);
       await eventually(() => theirs.applyTransition(merged, 13, now));
-      expect((await contents(mine, now)).timelines.map((t) => t.pr)).to.not.include(2);
-      const observed = (await contents(mine, now)).observations;
-      expect(observed.filter((id) => id.startsWith(`${merged.eventId}/`))).to.include(
-        `${merged.eventId}/pr_conclusion`,
-      );
+      // This process reads the other's writes a few milliseconds later, as one replica reads another's.
+      await eventually(async () => {
+        const seen = await contents(mine, now);
+        expect(seen.timelines.map((t) => t.pr)).to.not.include(2);
+        expect(seen.observations).to.include(`${merged.eventId}/pr_conclusion`);
+      });
     } finally {
       await otherStore.close();
       await otherNc.close();
