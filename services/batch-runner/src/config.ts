@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { commonConfig, port, positiveInt } from "@mainline/kit/config/index";
+import { commonConfig, millis, port, positiveInt } from "@mainline/kit/config/index";
 import { gitHubAppConfig, requireWholeGitHubApp } from "@mainline/kit/github/index";
 
 export const configSchema = z
@@ -33,6 +33,11 @@ export const configSchema = z
     BATCH_RUNNER_JOB_CONCURRENCY: positiveInt(4, "a positive integer"),
     /** Cap on a run whose queue sets no testing timeout (timeout 0), so no run waits forever. */
     BATCH_RUNNER_MAX_RUN_SECONDS: positiveInt(24 * 60 * 60, "a positive number of seconds"),
+    /**
+     * How soon a job held by a replica that died is handed to another (a running job renews it). Every replica
+     * provisions the shared consumers with it, so all of them should be given the same value.
+     */
+    BATCH_RUNNER_JOB_ACK_WAIT_MS: millis(30_000),
   })
   .superRefine(requireWholeGitHubApp);
 export type Config = z.infer<typeof configSchema>;

@@ -196,6 +196,7 @@ if (isEntryPoint(import.meta.url)) {
         }),
         jobConcurrency: config.BATCH_RUNNER_JOB_CONCURRENCY,
         maxRunSeconds: config.BATCH_RUNNER_MAX_RUN_SECONDS,
+        consumers: { ...DEFAULT_JOB_CONSUMER_SETTINGS, ackWaitMs: config.BATCH_RUNNER_JOB_ACK_WAIT_MS },
         // A longer retry-after goes back to NATS (the merge job is redelivered after it) instead of holding a job slot.
         ...(app && {
           github: new GitHubAppClient({ settings: app, logger: runtime.logger, maxInlineWaitMs: 10_000 }),

@@ -17,6 +17,7 @@ import {
 import type { Config } from "./config.js";
 import type { ReconcilePlan } from "./domain/coordinator-snapshot.js";
 import { ActiveRunStore } from "./store/active-run-store.js";
+import { KnownQueueStore } from "./store/known-queue-store.js";
 import { ObservationStore } from "./store/observation-store.js";
 import { TestStatusStore } from "./store/test-status-store.js";
 import { TimelineStore } from "./store/timeline-store.js";
@@ -36,8 +37,8 @@ const FIRST_SYNC_QUIET_ATTEMPTS = 5;
  * The metrics service without its process shell: the entry point below serves `grpc` and wires `stop` into the shutdown
  * order; tests run it in process and `kill` it to play a crash.
  *
- * On start it loads what the last process stored (timelines, runs in progress, the last hour's observations),
- * resumes its durable consumer, and once the backlog is applied re-derives the gauges from the coordinator;
+ * Its state lives in the store, shared with the other replicas (app/metrics-state.ts): on start it joins the
+ * durable consumer the replicas share, and once the backlog is applied re-derives the gauges from the coordinator;
  * then again every METRICS_RECONCILE_INTERVAL_MS, which also drops observations older than the window.
  */
 export class MetricsApp {
@@ -74,15 +75,13 @@ export class MetricsApp {
     const jsm = await nats.jetstreamManager();
     await provisionMainlineStreams(jsm);
     await provisionLifecycleConsumer(jsm, settings.METRICS_ACK_WAIT_MS);
-    const state = await MetricsState.load(
-      {
-        timelines: TimelineStore.open(store),
-        runs: ActiveRunStore.open(store),
-        observations: await ObservationStore.open(store),
-        tests: TestStatusStore.open(store),
-      },
-      clock(),
-    );
+    const state = new MetricsState({
+      timelines: TimelineStore.open(store),
+      runs: ActiveRunStore.open(store),
+      observations: await ObservationStore.open(store),
+      tests: TestStatusStore.open(store),
+      queues: KnownQueueStore.open(store),
+    });
     const consumer = await startLifecycleConsumer({ js: nats.jetstream(), state, clock, logger });
     const grpc = {
       definition: MetricsService,
@@ -103,7 +102,10 @@ export class MetricsApp {
 
   /** Re-derives the gauges from the coordinator now and drops expired observations. */
   async syncNow(): Promise<ReconcilePlan> {
-    const plan = await this.state.reconcile(() => fetchCoordinatorSnapshot(this.coordinator));
+    const plan = await this.state.reconcile(
+      () => fetchCoordinatorSnapshot(this.coordinator),
+      async () => (await this.jsm.streams.info(STREAMS.events.name)).state.last_seq,
+    );
     await this.state.prune(this.clock());
     const corrected =
       plan.putTimelines.length + plan.dropTimelines.length + plan.putRuns.length + plan.dropRuns.length;

@@ -84,6 +84,15 @@ export async function runCommand(run: CommandRun): Promise<CommandRunResult> {
   };
 }
 
+/**
+ * Runs the command (`$1`) beside a guard that reads fd 3, a pipe only this process holds the other end of. When
+ * the batch-runner dies, however it dies (SIGKILL included), the pipe reaches end of file and the guard kills the
+ * whole group: the job goes to another replica after the ack wait, and its run there never runs beside an orphaned
+ * first attempt (DESIGN rule 5, the queue's concurrency). The command itself does not inherit fd 3.
+ */
+const GUARDED_COMMAND =
+  '( cat <&3 >/dev/null 2>&1; kill -9 0 ) </dev/null >/dev/null 2>&1 & exec 3<&-; exec sh -c "$1"';
+
 function runInProcessGroup(
   run: CommandRun,
   tail: OutputTail,
@@ -91,12 +100,12 @@ function runInProcessGroup(
 ): Promise<{ exitCode: number | null; timedOut: boolean; cancelled: boolean }> {
   return new Promise((resolve, reject) => {
     // detached puts sh at the head of a new process group, so kill(-pid) reaches everything the
-    // command started (test workers, servers), not just the shell.
-    const child = spawn("sh", ["-c", run.command], {
+    // command started (test workers, servers), not just the shell. fd 3 is the group's lifeline.
+    const child = spawn("sh", ["-c", GUARDED_COMMAND, "mainline-test-command", run.command], {
       cwd: run.cwd,
       env: commandEnvironment(area, run.env),
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
     });
     let timedOut = false;
     let cancelled = false;
@@ -122,8 +131,8 @@ function runInProcessGroup(
       stopGroup();
     };
     run.signal?.addEventListener("abort", onAbort, { once: true });
-    child.stdout.on("data", (chunk: Buffer) => tail.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => tail.push(chunk));
+    child.stdout?.on("data", (chunk: Buffer) => tail.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => tail.push(chunk));
     child.on("error", (error) => {
       clearTimeout(timer);
       run.signal?.removeEventListener("abort", onAbort);

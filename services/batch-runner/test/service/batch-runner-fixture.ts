@@ -6,7 +6,7 @@ import { connect, type JetStreamClient, type JetStreamManager, type NatsConnecti
 import { publish } from "@mainline/kit/bus/index";
 import type { GitHubAppClient } from "@mainline/kit/github/index";
 import { createLogger } from "@mainline/kit/logging/index";
-import { STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
+import { provisionMainlineStreams, STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
 import { NatsServer } from "@mainline/testing";
 import { UploadTestResultsRequest } from "@mainline/proto/flaky";
 import {
@@ -93,10 +93,27 @@ export class BatchRunnerFixture {
   /** `github`: the App the runner merges through (against a GitHubDouble), for merge jobs with mergeThroughApi. */
   static async start(consumers?: JobConsumerSettings, github?: GitHubAppClient): Promise<BatchRunnerFixture> {
     const server = await NatsServer.start();
+    const fixture = await BatchRunnerFixture.onServer(server);
+    const { runner, workDir } = await BatchRunnerFixture.startRunnerOn(
+      fixture.connections[0]!,
+      consumers,
+      github,
+    );
+    fixture.runners.push(runner);
+    fixture.workDirs.push(workDir);
+    return fixture;
+  }
+
+  /** The nats-server, its streams and the inboxes, with no replica in this process (tests start their own). */
+  static async withoutRunners(): Promise<BatchRunnerFixture> {
+    return BatchRunnerFixture.onServer(await NatsServer.start());
+  }
+
+  private static async onServer(server: NatsServer): Promise<BatchRunnerFixture> {
     const nc = await connect(server.connectOptions());
     const js = nc.jetstream();
     const jsm = await nc.jetstreamManager();
-    const { runner, workDir } = await BatchRunnerFixture.startRunnerOn(nc, consumers, github);
+    await provisionMainlineStreams(jsm);
     const onResults = { js, jsm, stream: STREAMS.results.name };
     const fixture = new BatchRunnerFixture(
       server,
@@ -133,8 +150,6 @@ export class BatchRunnerFixture {
       }),
     );
     fixture.connections.push(nc);
-    fixture.runners.push(runner);
-    fixture.workDirs.push(workDir);
     return fixture;
   }
 

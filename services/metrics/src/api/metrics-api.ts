@@ -13,7 +13,9 @@ export function metricsApi(deps: {
   return {
     async getMergeQueueMetrics(request) {
       const scope = parseMetricsScope(request);
-      const families = buildExposition(deps.state.view(), scope, deps.clock());
+      // Read from the shared store on every scrape (no cache): every replica answers with the same totals.
+      const now = deps.clock();
+      const families = buildExposition(await deps.state.view(now), scope, now);
       return { text: await renderPrometheusText(families) };
     },
   };

@@ -1,3 +1,4 @@
+import { ConflictError } from "@mainline/kit/errors/index";
 import {
   planReconcile,
   runKeyOf,
@@ -7,21 +8,13 @@ import {
 } from "../domain/coordinator-snapshot.js";
 import type { MetricsView } from "../domain/exposition-model.js";
 import { isInWindow, WINDOW_MS, type Observation } from "../domain/observation.js";
-import {
-  advanceTimeline,
-  type PullRequestTimeline,
-  type PullRequestTransition,
-} from "../domain/pull-request-timeline.js";
-import { queueKeyOf, type QueueIdentity } from "../domain/queue-identity.js";
-import { applyTestRunFact, type ActiveTestRun, type TestRunFact } from "../domain/test-run-facts.js";
-import {
-  nextTestStatus,
-  testKeyOf,
-  type TestStatusFact,
-  type TestStatusRecord,
-} from "../domain/test-status.js";
+import { advanceTimeline, type PullRequestTransition } from "../domain/pull-request-timeline.js";
+import { applyTestRunFact, type TestRunFact } from "../domain/test-run-facts.js";
+import { nextTestStatus, testKeyOf, type TestStatusFact } from "../domain/test-status.js";
 import type { ActiveRunStore } from "../store/active-run-store.js";
+import type { KnownQueueStore } from "../store/known-queue-store.js";
 import type { ObservationStore } from "../store/observation-store.js";
+import type { SequencedRecord } from "../store/sequenced-records.js";
 import type { TestStatusStore } from "../store/test-status-store.js";
 import type { TimelineStore } from "../store/timeline-store.js";
 
@@ -30,142 +23,143 @@ export interface MetricsStores {
   runs: ActiveRunStore;
   observations: ObservationStore;
   tests: TestStatusStore;
+  queues: KnownQueueStore;
 }
 
+/** Where a lifecycle event sits in the events stream: what a reconciliation compares records with. */
+export type StreamSequence = number;
+
 /**
- * The metrics service's state: in memory for scrapes, written through to the store so that a restart starts
- * where the last process stopped. One change at a time (events and reconciliations alike), and the store is
- * written before memory: a failed write leaves both as they were, and the redelivered event recomputes it.
+ * The metrics service's state, held in the store and shared by every replica: an event is applied by whichever
+ * replica the durable consumer hands it to, and a scrape of any replica reads the same records, so every replica
+ * reports the same totals and each event counts once (observations are keyed by the event id). No copy is kept in
+ * process memory: what the store's collections hold is what a scrape reports (the embedded store's reads follow
+ * the bucket, a few milliseconds behind another replica's write).
+ *
+ * Every write that depends on what was read is compare-and-set on the record as read: an event applied to a record
+ * another replica changed meanwhile fails with a ConflictError and is redelivered against the newer record; a
+ * reconciliation leaves such a record alone.
  */
 export class MetricsState {
-  private readonly timelines = new Map<string, PullRequestTimeline>();
-  private readonly runs = new Map<string, ActiveTestRun>();
-  private readonly tests = new Map<string, TestStatusRecord>();
-  private observations: Observation[] = [];
-  private readonly observationIds = new Set<string>();
-  private queues = new Map<string, QueueIdentity>();
-  /** Key -> change number of the last event that changed it; read by reconciliations. */
-  private readonly touches = new Map<string, number>();
-  private changes = 0;
   private tail: Promise<unknown> = Promise.resolve();
 
-  private constructor(private readonly stores: MetricsStores) {}
+  constructor(private readonly stores: MetricsStores) {}
 
-  static async load(stores: MetricsStores, now: number): Promise<MetricsState> {
-    const state = new MetricsState(stores);
-    for (const t of await stores.timelines.all()) state.timelines.set(timelineKeyOf(t), t);
-    for (const run of await stores.runs.all()) state.runs.set(run.runId, run);
-    for (const record of await stores.tests.all()) state.tests.set(testKeyOf(record), record);
-    state.remember(await stores.observations.since(now - WINDOW_MS), now);
-    return state;
+  /** What the store holds now, observations limited to the window ending at `now`. */
+  async view(now: number): Promise<MetricsView> {
+    const { queues, timelines, runs, observations, tests } = this.stores;
+    const [q, t, r, o, s] = await Promise.all([
+      queues.all(),
+      timelines.values(),
+      runs.values(),
+      observations.since(now - WINDOW_MS),
+      tests.values(),
+    ]);
+    return { queues: q, timelines: t, runs: r, observations: o, testStatuses: s };
   }
 
-  view(): MetricsView {
-    return {
-      queues: this.queues.values(),
-      timelines: this.timelines.values(),
-      runs: this.runs.values(),
-      observations: this.observations,
-      testStatuses: this.tests.values(),
-    };
-  }
-
-  applyTransition(event: PullRequestTransition, now: number): Promise<void> {
+  applyTransition(event: PullRequestTransition, seq: StreamSequence, now: number): Promise<void> {
     return this.serialized(async () => {
       const key = timelineKeyOf(event);
-      const step = advanceTimeline(this.timelines.get(key), event);
-      await this.stores.observations.put(step.observations.filter((o) => isInWindow(o, now)));
-      if (step.changed) {
-        if (step.timeline) await this.stores.timelines.put(step.timeline);
-        else await this.stores.timelines.drop(key);
-      }
-      this.remember(step.observations, now);
+      const seen = await this.stores.timelines.get(key);
+      const step = advanceTimeline(seen?.value ?? undefined, event);
+      await this.observe(step.observations, now);
       if (!step.changed) return;
-      if (step.timeline) this.timelines.set(key, step.timeline);
-      else this.timelines.delete(key);
-      this.touch(key);
+      if (!(await this.stores.timelines.set(key, seen, { value: step.timeline, seq }))) throw lostRace(key);
     });
   }
 
-  applyTestRun(fact: TestRunFact, now: number): Promise<void> {
+  applyTestRun(fact: TestRunFact, seq: StreamSequence, now: number): Promise<void> {
     return this.serialized(async () => {
-      const step = applyTestRunFact(this.runs.get(fact.runId), fact);
-      await this.stores.observations.put(step.observations.filter((o) => isInWindow(o, now)));
-      if (step.run) await this.stores.runs.put(step.run);
-      else if (step.run === null) await this.stores.runs.drop(fact.runId);
-      this.remember(step.observations, now);
+      const seen = await this.stores.runs.get(fact.runId);
+      const step = applyTestRunFact(seen?.value ?? undefined, fact);
+      await this.observe(step.observations, now);
       if (step.run === undefined) return;
-      if (step.run) this.runs.set(fact.runId, step.run);
-      else this.runs.delete(fact.runId);
-      this.touch(runKeyOf(fact.runId));
+      if (!(await this.stores.runs.set(fact.runId, seen, { value: step.run, seq }))) {
+        throw lostRace(runKeyOf(fact.runId));
+      }
     });
   }
 
-  applyTestStatus(fact: TestStatusFact): Promise<void> {
+  applyTestStatus(fact: TestStatusFact, seq: StreamSequence): Promise<void> {
     return this.serialized(async () => {
       const key = testKeyOf(fact);
-      const { record, changed } = nextTestStatus(this.tests.get(key), fact);
+      const seen = await this.stores.tests.get(key);
+      const { record, changed } = nextTestStatus(seen?.value ?? undefined, fact);
       if (!changed) return;
-      if (record) await this.stores.tests.put(record);
-      else await this.stores.tests.drop(key);
-      if (record) this.tests.set(key, record);
-      else this.tests.delete(key);
+      const written = record
+        ? await this.stores.tests.set(key, seen, { value: record, seq })
+        : seen === undefined || (await this.stores.tests.remove(key, seen));
+      if (!written) throw lostRace(key);
     });
   }
 
   /**
-   * Re-derives the gauges from the coordinator's state. Events applied while the snapshot is fetched are
-   * noted, so that what they changed is not overwritten by an answer older than them.
+   * Re-derives the gauges from the coordinator's state. `lastSequence` is read before the snapshot is asked
+   * for: a record an event (of any replica) wrote after it is newer than the snapshot and stays as it is, and a
+   * record changed while the plan is written is left to the next reconciliation.
    */
-  async reconcile(fetchSnapshot: () => Promise<CoordinatorSnapshot>): Promise<ReconcilePlan> {
-    const mark = this.changes;
+  async reconcile(
+    fetchSnapshot: () => Promise<CoordinatorSnapshot>,
+    lastSequence: () => Promise<StreamSequence>,
+  ): Promise<ReconcilePlan> {
+    const mark = await lastSequence();
     const snapshot = await fetchSnapshot();
     return this.serialized(async () => {
+      const timelines = await this.stores.timelines.all();
+      const runs = await this.stores.runs.all();
+      const touched = (record: SequencedRecord<object> | undefined) => (record?.seq ?? 0) > mark;
+      const runPrefix = runKeyOf("");
       const plan = planReconcile(
         {
-          timelines: this.timelines,
-          runs: this.runs,
-          touchedSince: (key) => (this.touches.get(key) ?? 0) > mark,
+          timelines: liveValues(timelines),
+          runs: liveValues(runs),
+          touchedSince: (key) =>
+            key.startsWith(runPrefix)
+              ? touched(runs.get(key.slice(runPrefix.length)))
+              : touched(timelines.get(key)),
         },
         snapshot,
       );
-      for (const t of plan.putTimelines) await this.stores.timelines.put(t);
-      for (const key of plan.dropTimelines) await this.stores.timelines.drop(key);
-      for (const run of plan.putRuns) await this.stores.runs.put(run);
-      for (const runId of plan.dropRuns) await this.stores.runs.drop(runId);
-      for (const t of plan.putTimelines) this.timelines.set(timelineKeyOf(t), t);
-      for (const key of plan.dropTimelines) this.timelines.delete(key);
-      for (const run of plan.putRuns) this.runs.set(run.runId, run);
-      for (const runId of plan.dropRuns) this.runs.delete(runId);
-      this.queues = new Map(snapshot.queues.map((q) => [queueKeyOf(q), q]));
-      // Later reconciliations ask after this one did: older notes can no longer matter.
-      for (const [key, change] of this.touches) if (change <= mark) this.touches.delete(key);
+      const at = <T>(value: T) => ({ value, seq: mark });
+      for (const t of plan.putTimelines) {
+        const key = timelineKeyOf(t);
+        await this.stores.timelines.set(key, timelines.get(key), at(t));
+      }
+      for (const run of plan.putRuns) await this.stores.runs.set(run.runId, runs.get(run.runId), at(run));
+      for (const key of plan.dropTimelines) {
+        const seen = timelines.get(key);
+        if (seen) await this.stores.timelines.remove(key, seen);
+      }
+      for (const runId of plan.dropRuns) {
+        const seen = runs.get(runId);
+        if (seen) await this.stores.runs.remove(runId, seen);
+      }
+      // A tombstone older than the snapshot has done its work: the snapshot knows the PR or run is gone.
+      for (const [key, record] of timelines) {
+        if (record.value === null && !touched(record)) await this.stores.timelines.remove(key, record);
+      }
+      for (const [runId, record] of runs) {
+        if (record.value === null && !touched(record)) await this.stores.runs.remove(runId, record);
+      }
+      await this.stores.queues.replace(snapshot.queues);
       return plan;
     });
   }
 
-  /** Forgets observations that left the window, in memory and in the store. */
+  /** Forgets observations that left the window; another replica pruning the same ones at once is no failure. */
   prune(now: number): Promise<void> {
     return this.serialized(async () => {
-      await this.stores.observations.dropBefore(now - WINDOW_MS);
-      this.observations = this.observations.filter((o) => {
-        const keep = isInWindow(o, now);
-        if (!keep) this.observationIds.delete(o.id);
-        return keep;
-      });
+      try {
+        await this.stores.observations.dropBefore(now - WINDOW_MS);
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error;
+      }
     });
   }
 
-  private remember(observations: readonly Observation[], now: number): void {
-    for (const o of observations) {
-      if (this.observationIds.has(o.id) || !isInWindow(o, now)) continue;
-      this.observationIds.add(o.id);
-      this.observations.push(o);
-    }
-  }
-
-  private touch(key: string): void {
-    this.touches.set(key, ++this.changes);
+  private async observe(observations: readonly Observation[], now: number): Promise<void> {
+    await this.stores.observations.put(observations.filter((o) => isInWindow(o, now)));
   }
 
   private serialized<T>(work: () => Promise<T>): Promise<T> {
@@ -174,4 +168,14 @@ export class MetricsState {
     this.tail = result.catch(() => undefined);
     return result;
   }
+}
+
+function liveValues<T>(records: ReadonlyMap<string, SequencedRecord<T>>): Map<string, T> {
+  const live = new Map<string, T>();
+  for (const [key, record] of records) if (record.value !== null) live.set(key, record.value);
+  return live;
+}
+
+function lostRace(key: string): ConflictError {
+  return new ConflictError(`${key} was changed by another replica meanwhile; the event is applied again`);
 }

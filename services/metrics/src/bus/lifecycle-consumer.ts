@@ -26,20 +26,20 @@ export async function provisionLifecycleConsumer(jsm: JetStreamManager, ackWaitM
   });
 }
 
-type Apply = (state: MetricsState, data: Uint8Array, now: number) => Promise<void> | undefined;
+type Apply = (state: MetricsState, data: Uint8Array, seq: number, now: number) => Promise<void> | undefined;
 
 const APPLY: Record<string, Apply> = {
-  [SUBJECTS.pullRequestEvent]: (state, data, now) => {
+  [SUBJECTS.pullRequestEvent]: (state, data, seq, now) => {
     const transition = transitionOf(PullRequestLifecycleEvent.decode(data));
-    return transition && state.applyTransition(transition, now);
+    return transition && state.applyTransition(transition, seq, now);
   },
-  [SUBJECTS.testRunEvent]: (state, data, now) => {
+  [SUBJECTS.testRunEvent]: (state, data, seq, now) => {
     const fact = testRunFactOf(TestRunLifecycleEvent.decode(data));
-    return fact && state.applyTestRun(fact, now);
+    return fact && state.applyTestRun(fact, seq, now);
   },
-  [SUBJECTS.testStatusEvent]: (state, data) => {
+  [SUBJECTS.testStatusEvent]: (state, data, seq) => {
     const fact = testStatusFactOf(TestStatusChanged.decode(data));
-    return fact && state.applyTestStatus(fact);
+    return fact && state.applyTestStatus(fact, seq);
   },
 };
 
@@ -57,18 +57,19 @@ export function startLifecycleConsumer(options: {
     codec: RAW,
     logger: options.logger,
     retryDelayMs: 2_000,
-    async handler({ data, subject }) {
+    async handler({ data, subject, streamSequence }) {
       const apply = APPLY[subject];
       if (apply === undefined) return;
       let applying: Promise<void> | undefined;
       try {
-        applying = apply(options.state, data, options.clock());
+        applying = apply(options.state, data, streamSequence, options.clock());
       } catch (error) {
         // No redelivery decodes better; acking keeps the events behind it flowing.
         options.logger.error({ err: error, subject }, "undecodable lifecycle event skipped");
         return;
       }
-      // A store failure propagates: the message is redelivered and applied again, idempotently.
+      // A store failure, or a record another replica changed meanwhile, propagates: the message is redelivered
+      // and applied again, idempotently, to the record as it is now.
       await applying;
     },
   });

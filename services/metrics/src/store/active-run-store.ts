@@ -1,25 +1,10 @@
-import type { Collection, Store } from "@mainline/kit/store/index";
+import type { Store } from "@mainline/kit/store/index";
 import type { ActiveTestRun } from "../domain/test-run-facts.js";
-
-type ActiveRunDocument = ActiveTestRun & { _id: string };
+import { SequencedRecords } from "./sequenced-records.js";
 
 /** Test runs in progress: the testing slots, and the kind a later event of the run may not carry. */
-export class ActiveRunStore {
-  private constructor(private readonly runs: Collection<ActiveRunDocument>) {}
-
+export class ActiveRunStore extends SequencedRecords<ActiveTestRun> {
   static open(store: Store): ActiveRunStore {
-    return new ActiveRunStore(store.collection<ActiveRunDocument>("active_test_runs"));
-  }
-
-  async all(): Promise<ActiveTestRun[]> {
-    return (await this.runs.find({})).map(({ _id, ...run }) => run);
-  }
-
-  async put(run: ActiveTestRun): Promise<void> {
-    await this.runs.replaceOne({ _id: run.runId }, { _id: run.runId, ...run }, { upsert: true });
-  }
-
-  async drop(runId: string): Promise<void> {
-    await this.runs.deleteOne({ _id: runId });
+    return new ActiveRunStore(store, "active_test_runs");
   }
 }

@@ -2,10 +2,16 @@ import { randomUUID } from "node:crypto";
 import { connect, type NatsConnection } from "nats";
 import { freePort } from "@mainline/testing";
 import { publish } from "@mainline/kit/bus/index";
-import { createGrpcClient, startGrpcServer, type GrpcServerHandle } from "@mainline/kit/grpc/index";
+import {
+  callUnary,
+  createGrpcClient,
+  startGrpcServer,
+  type GrpcServerHandle,
+} from "@mainline/kit/grpc/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { openStore, type Store } from "@mainline/kit/store/index";
 import { TestStatus, TestStatusChanged } from "@mainline/proto/flaky";
+import { MetricsClient } from "@mainline/proto/metrics";
 import { QueueCoordinatorClient } from "@mainline/proto/queue";
 import { SUBJECTS } from "@mainline/kit/streams/index";
 import { GatewayHarness } from "@mainline/harness/gateway-harness";
@@ -42,6 +48,8 @@ export class VirtualClock {
  */
 export class MetricsSystem {
   private instance: MetricsInstance | undefined;
+  /** Replicas besides the one behind the gateway, each on its own gRPC port, sharing the store and the consumer. */
+  private readonly replicas = new Map<string, MetricsInstance & { client: MetricsClient }>();
 
   private constructor(
     readonly clock: VirtualClock,
@@ -76,8 +84,31 @@ export class MetricsSystem {
 
   /** A metrics instance on the shared NATS; `database` other than the default starts from an empty store. */
   async startMetrics(options: { database?: string } = {}): Promise<MetricsApp> {
+    this.instance = await this.startInstance(this.metricsPort, options.database);
+    await this.instance.app.synced;
+    return this.instance.app;
+  }
+
+  /** Another replica of the metrics service, on its own port, sharing the store and the durable consumer. */
+  async startReplica(name: string): Promise<void> {
+    const port = await freePort();
+    const instance = await this.startInstance(port);
+    const client = createGrpcClient(MetricsClient, `127.0.0.1:${port}`);
+    this.replicas.set(name, { ...instance, client });
+    await instance.app.synced;
+  }
+
+  /** The replica's exposition for the organisation, asked directly over gRPC (not through the gateway). */
+  async scrapeReplica(name: string, org: string): Promise<string> {
+    const replica = this.replicas.get(name);
+    if (!replica) throw new Error(`no metrics replica ${name}`);
+    const { text } = await callUnary(replica.client.getMergeQueueMetrics.bind(replica.client), { org });
+    return text;
+  }
+
+  private async startInstance(port: number, database = "mainline-metrics"): Promise<MetricsInstance> {
     const nc = await connect(this.coordinator.nats.connectOptions());
-    const store = await openStore({ database: options.database ?? "mainline-metrics", nats: nc });
+    const store = await openStore({ database, nats: nc });
     const app = await MetricsApp.start({
       nats: nc,
       store,
@@ -86,11 +117,9 @@ export class MetricsSystem {
       settings: SETTINGS,
       clock: this.clock.now,
     });
-    const server = await startGrpcServer({ host: "127.0.0.1", port: this.metricsPort, services: [app.grpc] });
+    const server = await startGrpcServer({ host: "127.0.0.1", port, services: [app.grpc] });
     server.setServing(true);
-    this.instance = { nc, store, app, server };
-    await app.synced;
-    return app;
+    return { nc, store, app, server };
   }
 
   /** Dies without draining: the event in hand is never acked and goes to the next instance. */
@@ -168,6 +197,14 @@ export class MetricsSystem {
   }
 
   async stop(): Promise<void> {
+    for (const { app, server, store, nc, client } of this.replicas.values()) {
+      client.close();
+      await app.stop();
+      await server.shutdown(0);
+      await store.close();
+      await nc.close();
+    }
+    this.replicas.clear();
     if (this.instance) await this.stopMetrics();
     this.coordinatorClient.close();
     await this.gateway.stop();

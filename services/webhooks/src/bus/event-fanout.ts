@@ -29,12 +29,17 @@ const DECODERS: Record<string, (bytes: Uint8Array) => WebhookEvent | undefined> 
   [SUBJECTS.testStatusEvent]: (b) => testStatusWebhookEvent(TestStatusChanged.decode(b)),
 };
 
+/**
+ * One event handed out at a time across every replica (max ack pending 1): two replicas fanning out events at once
+ * would queue a later event's jobs before an earlier one's, and a receiver would get them out of order.
+ */
 export async function provisionFanoutConsumer(jsm: JetStreamManager, ackWaitMs: number): Promise<void> {
   await ensureConsumer(jsm, STREAMS.events.name, {
     durable: FANOUT_DURABLE,
     filterSubjects: ["mainline.events.>"],
     ackWaitMs,
     maxDeliver: 1000,
+    maxAckPending: 1,
   });
 }
 

@@ -54,6 +54,8 @@ export class DeliveryWorker {
       this.options.onDisabled(subscription._id);
       throw new RetryDeliveryLater(`subscription ${subscription._id} is disabled`, HELD_DELAY_MS);
     }
+    // Delivered already (by a replica that died before acking): once per webhook-id, not once per process.
+    if (await log.succeeded(subscription._id, job.webhookId)) return;
     const attempt = (await log.attemptsSince(subscription._id, job.webhookId, subscription.enabledAt)) + 1;
     const outcome = await sender.send(
       { url: subscription.url, secret: subscription.secret, webhookId: job.webhookId, body: job.body },

@@ -42,6 +42,14 @@ export class DeliveryLog {
     return this.records.countDocuments({ subscriptionId, webhookId, time: { $gte: since } });
   }
 
+  /**
+   * Whether an attempt at the event succeeded: a replica that died after the receiver's 2xx was recorded but
+   * before the job was acked leaves it to another replica, which must not send it again.
+   */
+  async succeeded(subscriptionId: string, webhookId: string): Promise<boolean> {
+    return (await this.records.countDocuments({ subscriptionId, webhookId, succeeded: true })) > 0;
+  }
+
   /** Most recent first. */
   recent(subscriptionId: string, limit: number): Promise<DeliveryRecord[]> {
     return this.records.find({ subscriptionId }, { sort: { time: -1 }, limit });

@@ -44,7 +44,8 @@ interface Instance {
  * gRPC server. `crash()` kills the instance abruptly; `start()` brings up a new one on the same data.
  */
 export class WebhooksFixture {
-  private instance: Instance | undefined;
+  /** Replicas sharing the nats-server and the store; the last one started serves `api`. */
+  private readonly instances: Instance[] = [];
   private client: WebhooksClient | undefined;
   private publisher: NatsConnection | undefined;
 
@@ -69,7 +70,12 @@ export class WebhooksFixture {
     return this.client;
   }
 
-  /** A new instance on the same nats-server and store, optionally with other settings. */
+  /** How many replicas run now. */
+  get replicas(): number {
+    return this.instances.length;
+  }
+
+  /** A new instance (another replica) on the same nats-server and store, optionally with other settings. */
   async startInstance(overrides: Partial<WebhooksSettings> = {}): Promise<void> {
     const nc = await connect(this.nats.connectOptions());
     const store = await openStore({ database: "mainline-webhooks", nats: nc });
@@ -78,18 +84,31 @@ export class WebhooksFixture {
     const app = await WebhooksApp.start({ nats: nc, store, logger, settings });
     const server = await startGrpcServer({ host: "127.0.0.1", port: 0, services: [app.grpc] });
     server.setServing(true);
-    this.instance = { nc, store, app, server };
+    this.instances.push({ nc, store, app, server });
     this.client?.close();
     this.client = undefined;
   }
 
-  /** Cuts attempts in flight and the NATS connection without draining: nothing more is acked. */
-  async crash(): Promise<void> {
-    const { app, nc, server } = this.running;
+  /**
+   * Cuts attempts in flight and the NATS connection without draining: nothing more is acked. `replica` is the
+   * index in start order among those still running; by default the last one started.
+   */
+  async crash(replica = this.instances.length - 1): Promise<void> {
+    const [instance] = this.instances.splice(replica, 1);
+    if (!instance) throw new Error(`no webhooks replica ${replica} is running`);
+    const { app, nc, server } = instance;
     app.kill();
     await nc.close();
     await server.shutdown(0);
-    this.instance = undefined;
+    this.client?.close();
+    this.client = undefined;
+  }
+
+  /** A replica's store, to read what the service wrote (the delivery log) as another replica would. */
+  store(replica = 0): Store {
+    const instance = this.instances[replica];
+    if (!instance) throw new Error(`no webhooks replica ${replica} is running`);
+    return instance.store;
   }
 
   async publishPullRequestEvent(fields: Partial<PullRequestLifecycleEvent>): Promise<string> {
@@ -152,18 +171,19 @@ export class WebhooksFixture {
 
   async stop(): Promise<void> {
     this.client?.close();
-    if (this.instance) {
-      await this.instance.app.stop();
-      await this.instance.server.shutdown(0);
-      await this.instance.store.close();
-      await this.instance.nc.close();
+    for (const instance of this.instances.splice(0)) {
+      await instance.app.stop();
+      await instance.server.shutdown(0);
+      await instance.store.close();
+      await instance.nc.close();
     }
     await this.publisher?.close();
     await this.nats.stop();
   }
 
   private get running(): Instance {
-    if (!this.instance) throw new Error("no webhooks instance is running");
-    return this.instance;
+    const instance = this.instances.at(-1);
+    if (!instance) throw new Error("no webhooks instance is running");
+    return instance;
   }
 }
