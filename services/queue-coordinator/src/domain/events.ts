@@ -43,6 +43,8 @@ export type QueueEvent =
   /** `mergedPrs`: for TARGET_MOVED, the PRs of the merge that did land (a merge through GitHub refused midway). */
   | { type: "MERGE_FINISHED"; mergeId: string; outcome: "MERGED" | "TARGET_MOVED"; mergedPrs?: number[] }
   | { type: "TARGET_BRANCH_MOVED" }
+  /** A run of the target's own CI passed this test (flaky-analytics saw it): a hold for it ends (target-hold.ts). */
+  | { type: "TARGET_TEST_PASSED"; testId: string }
   | { type: "TIME_PASSED" };
 
 export type QueueEventType = QueueEvent["type"];
