@@ -8,6 +8,7 @@ import {
   PRIORITY_RULE,
   QUEUE_MODES,
   QUEUE_SETTING_RANGES,
+  TEST_AWARE_QUEUE_SETTINGS,
   type QueueIntegerSetting,
   readPriority,
   wireWord,
@@ -45,6 +46,7 @@ import { assertTestCommandEnv } from "../domain/test-command-env.js";
 import { queueAddress, repoRef, type QueueAddress } from "../app/queue-key.js";
 import type { RepositoryConnection } from "../store/repository-connections.js";
 import type { TestRunReport } from "../store/test-run-records.js";
+import { splitTestAwareSwitches } from "./test-aware-switches.js";
 
 /**
  * The queue-coordinator's one command parser: each gRPC request becomes a typed command in the domain's words,
@@ -136,6 +138,12 @@ export function parseSettingsPatch(input: Readonly<Record<string, unknown>>): Qu
       set[field] = settingInteger(field as QueueIntegerSetting, value);
     } else if ((BOOLEANS as readonly string[]).includes(field)) {
       if (typeof value !== "boolean") throw new InvalidArgumentError(field, "must be a boolean");
+      set[field] = value;
+    } else if ((TEST_AWARE_QUEUE_SETTINGS as readonly string[]).includes(field)) {
+      // null: follow the repository's quarantining (issue 26).
+      if (typeof value !== "boolean" && value !== null) {
+        throw new InvalidArgumentError(field, "must be a boolean or null");
+      }
       set[field] = value;
     } else if (field === "bisectionConcurrency") {
       patch.bisectionConcurrency = value === null ? null : settingInteger(field, value);
@@ -295,9 +303,10 @@ export function parseSettingsUpdate(req: UpdateQueueRequest): QueueSettingsPatch
     directMergeMode,
     optimizationMode,
     batchingMode,
-    ...rest
+    ...others
   } = req;
-  const words: Record<string, unknown> = {};
+  const { testAware, rest } = splitTestAwareSwitches(others);
+  const words: Record<string, unknown> = { ...testAware };
   // The domain's rules refuse UNSPECIFIED naming the field, as they refuse any word they do not know.
   const enums = { mode, state, mergeMethod, directMergeMode, optimizationMode, batchingMode };
   for (const [field, value] of Object.entries(enums)) if (value !== undefined) words[field] = value;

@@ -17,6 +17,7 @@ import {
   effectiveBisectionConcurrency,
   effectiveOptimizationMode,
   readinessOf,
+  targetBrokenReason,
   type PlannerState,
   type Placement,
   type PullRequestEntry,
@@ -24,6 +25,7 @@ import {
 import { prStateToProto } from "../app/outbox.js";
 import type { QueueDocument } from "../store/queue-repository.js";
 import { globalId, incarnation } from "../app/run-ids.js";
+import { testAwareSwitchesToProto } from "./test-aware-switches.js";
 
 export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue {
   const p = doc.planner;
@@ -50,6 +52,17 @@ export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue
     statusCheckEnabled: s.statusCheckEnabled,
     directMergeMode: DirectMergeMode[s.directMergeMode],
     optimizationMode: OptimizationMode[effectiveOptimizationMode(s)],
+    ...testAwareSwitchesToProto(s),
+    ...(p.targetBroken == null
+      ? {}
+      : {
+          targetBroken: {
+            testId: p.targetBroken.test.id,
+            testName: p.targetBroken.test.name,
+            since: new Date(p.targetBroken.since),
+            reason: targetBrokenReason(p.branch, p.targetBroken),
+          },
+        }),
     enqueuedPullRequests: withPullRequests ? enqueuedWithPlacement(p, suffix) : [],
     activeTestRuns: withPullRequests
       ? Object.values(p.runs)
@@ -163,6 +176,7 @@ export function submittedToProto(
       to: prStateToProto(t.to),
       reason: t.reason,
       ...(t.runId ? { testRunId: globalId(t.runId, suffix) } : {}),
+      ...(t.detail === undefined ? {} : { detail: t.detail }),
     })),
     priorityChanges: (e.priorityChanges ?? []).map((c) => ({
       at: new Date(c.at),
