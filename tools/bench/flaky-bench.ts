@@ -3,7 +3,7 @@
  * and list-failing-tests latency per page at 1,000,000 results over 7 days across 20,000 tests, on
  * the embedded store over a real nats-server, both against their goals in one run.
  *
- *   node --conditions=mainline-source --import tsx tools/bench/flaky-bench.ts           # the issue's size, ~1-2 min
+ *   node --expose-gc --conditions=mainline-source --import tsx tools/bench/flaky-bench.ts # the issue's size, ~1-2 min
  *   node --conditions=mainline-source --import tsx tools/bench/flaky-bench.ts --quick   # 100,000 results, 2,000 tests
  *   ... --results 200000 --tests 4000 --failure-rate 0.03
  *
@@ -24,6 +24,7 @@ import type { FlakyAnalytics } from "@mainline/flaky-analytics";
 
 const INGEST_GOAL = 20_000; // results per second
 const P95_GOAL_MS = 50; // per list-failing-tests page
+const MEMORY_GOAL_MIB = 256; // resident per 1,000,000 results held (issue 25)
 
 const { values } = parseArgs({
   options: {
@@ -127,6 +128,13 @@ let store = await openStore({ database: "flaky-bench", nats: nc });
 let now = START;
 let app = await openService(store, nc, () => now);
 
+/** Memory after a full collection (run node with --expose-gc; without it the figure includes garbage). */
+function settledMemory(): NodeJS.MemoryUsage {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage();
+}
+const memoryBeforeIngest = settledMemory();
+
 console.log(
   `workload: ${fmt(tests)} tests x ${runs} runs = ${fmt(tests * runs)} results over 7 days, failure rate ${failureRate}`,
 );
@@ -165,7 +173,7 @@ const windows: [string, number, number][] = [
   ["last 24 hours", END - DAY, END],
   ["6 hours", START + 3 * DAY + 5 * HOUR, START + 3 * DAY + 11 * HOUR],
 ];
-const heapAfterIngest = process.memoryUsage();
+const memoryAfterIngest = settledMemory();
 const latencies: number[] = [];
 const firstPages: number[] = [];
 const listed: string[] = [];
@@ -231,12 +239,20 @@ console.log(
   `restart: the first 7-day page (${fmt(afterRestart.page.total_rows)} tests) answered ${(restartMs / 1000).toFixed(1)} s ` +
     `after a new service instance opened the same store (bucket reload, snapshot read, journal replay)`,
 );
+const perMillion = (bytes: number) => (bytes / 2 ** 20) * (1_000_000 / Math.max(1, ingested));
+const heapDelta = memoryAfterIngest.heapUsed - memoryBeforeIngest.heapUsed;
+const rssDelta = memoryAfterIngest.rss - memoryBeforeIngest.rss;
 console.log(
-  `memory after ingest: heap ${fmt(heapAfterIngest.heapUsed / 2 ** 20)} MiB, resident ${fmt(heapAfterIngest.rss / 2 ** 20)} MiB ` +
+  `memory held after ingest${"gc" in globalThis ? " (after a full GC)" : " (run with --expose-gc for a figure after GC)"}: ` +
+    `heap ${fmt(memoryAfterIngest.heapUsed / 2 ** 20)} MiB (of ${fmt(memoryAfterIngest.heapTotal / 2 ** 20)} MiB reserved), ` +
+    `outside the heap ${fmt(memoryAfterIngest.external / 2 ** 20)} MiB, resident ${fmt(memoryAfterIngest.rss / 2 ** 20)} MiB; ` +
+    `grown by ingest: heap +${fmt(heapDelta / 2 ** 20)} MiB, resident +${fmt(rssDelta / 2 ** 20)} MiB = ` +
+    `${fmt(perMillion(rssDelta))} MiB resident per 1,000,000 results held | goal <= ${MEMORY_GOAL_MIB} MiB: ` +
+    `${verdict(perMillion(rssDelta) <= MEMORY_GOAL_MIB, `${(perMillion(rssDelta) / MEMORY_GOAL_MIB).toFixed(1)}x the goal`)} ` +
     `(the service's tests in memory, plus the embedded store's copy of its buckets)`,
 );
 console.log(
-  `command: node --conditions=mainline-source --import tsx tools/bench/flaky-bench.ts${values.quick ? " --quick" : ""}`,
+  `command: node --expose-gc --conditions=mainline-source --import tsx tools/bench/flaky-bench.ts${values.quick ? " --quick" : ""}`,
 );
 
 await store.close();
