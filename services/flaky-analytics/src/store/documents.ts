@@ -1,6 +1,6 @@
 import type {
   FailureGroup,
-  HourlyBucket,
+  HourlyBuckets,
   IgnoredTestCase,
   QuarantineOverride,
   RecentRun,
@@ -49,7 +49,8 @@ export interface TestDocument {
   parent?: string;
   status: TestStatus;
   evidence: TestEvidence;
-  buckets: HourlyBucket[];
+  /** Packed (HourlyBuckets); snapshots of before hold a list of bucket objects, unpacked on read. */
+  buckets: HourlyBuckets;
   failureGroups: FailureGroup[];
   /** Distinct failure times (epoch ms), ascending: list-failing-tests windows are exact to the millisecond. */
   failureTimes: number[];

@@ -3,6 +3,7 @@ import { AlreadyExistsError, ConflictError, InternalError } from "@mainline/kit/
 import type { Collection, Store } from "@mainline/kit/store/index";
 import type { SnapshotDocument, SnapshotPartDocument, TestDocument } from "./documents.js";
 import { packItems, unpackItems } from "./packed-parts.js";
+import { compactTest, StringPool } from "./compact-test.js";
 
 /**
  * Snapshots of every test of a repository. A snapshot is written part by part under a new
@@ -42,7 +43,8 @@ export class TestSnapshots {
     );
     if (tests.length !== head.tests)
       throw new InternalError(`${what}: holds ${tests.length} of ${head.tests} tests`);
-    return tests;
+    const pool = new StringPool();
+    return tests.map((test) => compactTest(test, pool));
   }
 
   /**

@@ -186,6 +186,8 @@ describe("flaky-analytics as two replicas on one NATS", function () {
         UploadTestResultsRequest,
         UploadTestResultsRequest.fromPartial({
           ...upload,
+          junitXml: [...upload.junitXml],
+          impactedPrNumbers: [],
           runStartedAt: new Date(upload.runStartedAt!),
           context: ResultContext.CI,
           prNumber: upload.prNumber,
