@@ -14,18 +14,44 @@ export interface HourlyBucket {
 }
 
 /**
- * A test's hour buckets, packed into one array of numbers, ascending by hour: per hour
- * `hour, runs, failures, k` and then the k pull requests (ascending). Every test of every repository
- * is held in memory with its buckets: one flat array of unboxed numbers costs a fifth of the same
- * buckets as objects, and it is also how a snapshot stores them. Never changed in place: an update
- * returns a new array, so a reader holding the old one sees a whole upload or none of it.
+ * A test's hour buckets, packed into one array of numbers, ascending by hour: per hour one number
+ * holding the hour, its runs and its failed runs (see `packHour`), then its impacted pull requests as
+ * negative numbers. Every test of every repository is held in memory with its buckets, copied on
+ * each upload that reaches it: one flat array of unboxed numbers costs a tenth of the same buckets
+ * as objects, and it is also how a snapshot stores them. Never changed in place: an update returns
+ * a new array, so a reader holding the old one sees a whole upload or none of it.
  */
 export type HourlyBuckets = readonly number[];
 
 export const NO_BUCKETS: HourlyBuckets = Object.freeze([]);
 
-/** Numbers before a bucket's pull requests. */
-const HEAD = 4;
+/** Runs and failures per hour saturate here (16 bits each; the hour takes the upper bits of 53). */
+const MAX_COUNT = 0xffff;
+const HOUR_UNIT = 2 ** 32;
+
+/** An hour (epoch ms), its runs and failures as one exact integer below 2^53. */
+function packHour(hour: number, runs: number, failures: number): number {
+  return (hour / HOUR_MS) * HOUR_UNIT + Math.min(runs, MAX_COUNT) * 0x10000 + Math.min(failures, MAX_COUNT);
+}
+
+function hourAt(value: number): number {
+  return Math.floor(value / HOUR_UNIT) * HOUR_MS;
+}
+
+function runsAt(value: number): number {
+  return Math.floor((value % HOUR_UNIT) / 0x10000);
+}
+
+function failuresAt(value: number): number {
+  return value % 0x10000;
+}
+
+/** The position after the bucket at `at` (its hour and its pull requests). */
+function nextBucket(buckets: HourlyBuckets, at: number): number {
+  let next = at + 1;
+  while (next < buckets.length && (buckets[next] as number) < 0) next++;
+  return next;
+}
 
 export function hourOf(at: number): number {
   return Math.floor(at / HOUR_MS) * HOUR_MS;
@@ -43,17 +69,17 @@ export interface BucketedRun {
 export function addRunToBuckets(buckets: HourlyBuckets, run: BucketedRun): number[] {
   const hour = hourOf(run.at);
   let at = 0;
-  while (at < buckets.length && (buckets[at] as number) < hour) at += HEAD + (buckets[at + 3] as number);
-  const found = at < buckets.length && buckets[at] === hour;
-  const known = found ? buckets.slice(at + HEAD, at + HEAD + (buckets[at + 3] as number)) : [];
+  while (at < buckets.length && hourAt(buckets[at] as number) < hour) at = nextBucket(buckets, at);
+  const found = at < buckets.length && hourAt(buckets[at] as number) === hour;
+  const end = found ? nextBucket(buckets, at) : at;
+  const known: number[] = [];
+  for (let i = at + 1; i < end; i++) known.push(-(buckets[i] as number));
   const pullRequests = run.failed ? mergePullRequests(known, run.pullRequests ?? []) : known;
-  const runs = (found ? (buckets[at + 1] as number) : 0) + 1;
-  const failures = (found ? (buckets[at + 2] as number) : 0) + (run.failed ? 1 : 0);
+  const value = found ? (buckets[at] as number) : packHour(hour, 0, 0);
   const next = buckets.slice(0, at);
-  next.push(hour, runs, failures, pullRequests.length);
-  for (const pr of pullRequests) next.push(pr);
-  const rest = found ? at + HEAD + known.length : at;
-  for (let i = rest; i < buckets.length; i++) next.push(buckets[i] as number);
+  next.push(packHour(hour, runsAt(value) + 1, failuresAt(value) + (run.failed ? 1 : 0)));
+  for (const pr of pullRequests) next.push(-pr);
+  for (let i = end; i < buckets.length; i++) next.push(buckets[i] as number);
   return next;
 }
 
@@ -66,7 +92,7 @@ function mergePullRequests(known: number[], added: readonly number[]): number[] 
 export function pruneBuckets(buckets: HourlyBuckets, now: number, keepMs = 8 * DAY_MS): HourlyBuckets {
   const oldest = hourOf(now) - keepMs;
   let at = 0;
-  while (at < buckets.length && (buckets[at] as number) < oldest) at += HEAD + (buckets[at + 3] as number);
+  while (at < buckets.length && hourAt(buckets[at] as number) < oldest) at = nextBucket(buckets, at);
   // Usually none is old enough to go.
   return at === 0 ? buckets : buckets.slice(at);
 }
@@ -83,8 +109,8 @@ function forEachInWindow(
 ): void {
   const last = hourOf(now);
   const first = last - Math.max(0, Math.round(windowMs / HOUR_MS) - 1) * HOUR_MS;
-  for (let at = 0; at < buckets.length; at += HEAD + (buckets[at + 3] as number)) {
-    const hour = buckets[at] as number;
+  for (let at = 0; at < buckets.length; at = nextBucket(buckets, at)) {
+    const hour = hourAt(buckets[at] as number);
     if (hour > last) break;
     if (hour >= first) visit(at);
   }
@@ -95,8 +121,8 @@ export function failureRate(buckets: HourlyBuckets, now: number, windowMs: numbe
   let runs = 0;
   let failures = 0;
   forEachInWindow(buckets, now, windowMs, (at) => {
-    runs += buckets[at + 1] as number;
-    failures += buckets[at + 2] as number;
+    runs += runsAt(buckets[at] as number);
+    failures += failuresAt(buckets[at] as number);
   });
   return runs === 0 ? 0 : failures / runs;
 }
@@ -105,8 +131,8 @@ export function failureRate(buckets: HourlyBuckets, now: number, windowMs: numbe
 export function pullRequestsImpacted(buckets: HourlyBuckets, now: number, windowMs: number): number {
   const distinct = new Set<number>();
   forEachInWindow(buckets, now, windowMs, (at) => {
-    const end = at + HEAD + (buckets[at + 3] as number);
-    for (let i = at + HEAD; i < end; i++) distinct.add(buckets[i] as number);
+    const end = nextBucket(buckets, at);
+    for (let i = at + 1; i < end; i++) distinct.add(-(buckets[i] as number));
   });
   return distinct.size;
 }
@@ -126,13 +152,10 @@ export function testFigures(
 /** The buckets one by one, as objects (to read them, or to show them). */
 export function bucketList(buckets: HourlyBuckets): HourlyBucket[] {
   const list: HourlyBucket[] = [];
-  for (let at = 0; at < buckets.length; at += HEAD + (buckets[at + 3] as number)) {
-    list.push({
-      hour: buckets[at] as number,
-      runs: buckets[at + 1] as number,
-      failures: buckets[at + 2] as number,
-      pullRequests: buckets.slice(at + HEAD, at + HEAD + (buckets[at + 3] as number)),
-    });
+  for (let at = 0; at < buckets.length; at = nextBucket(buckets, at)) {
+    const value = buckets[at] as number;
+    const pullRequests = buckets.slice(at + 1, nextBucket(buckets, at)).map((pr) => -pr);
+    list.push({ hour: hourAt(value), runs: runsAt(value), failures: failuresAt(value), pullRequests });
   }
   return list;
 }
@@ -142,7 +165,10 @@ export function packBuckets(list: readonly HourlyBucket[]): number[] {
   const packed: number[] = [];
   for (const bucket of [...list].sort((a, b) => a.hour - b.hour)) {
     const pullRequests = [...new Set(bucket.pullRequests)].sort((a, b) => a - b);
-    packed.push(bucket.hour, bucket.runs, bucket.failures, pullRequests.length, ...pullRequests);
+    packed.push(
+      packHour(hourOf(bucket.hour), bucket.runs, bucket.failures),
+      ...pullRequests.map((pr) => -pr),
+    );
   }
   return packed;
 }
