@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { AlreadyExistsError, ConflictError, InternalError } from "@mainline/kit/errors/index";
-import type { Collection, Store } from "@mainline/kit/store/index";
+import type { Collection, Store, StoreFilter } from "@mainline/kit/store/index";
 import type { SnapshotDocument, SnapshotPartDocument, TestDocument } from "./documents.js";
 import { packItems, unpackItems } from "./packed-parts.js";
 import { compactTest, StringPool } from "./compact-test.js";
@@ -80,14 +80,26 @@ export class TestSnapshots {
       annotationsJournaled: true,
     };
     if (!(await this.commit(head, previous))) {
-      await this.parts.deleteMany({ org, repoKey, generation, writer });
+      await this.dropParts({ org, repoKey, generation, writer });
       return false;
     }
     // Older generations (and parts of snapshots that lost or were interrupted) are no longer reachable;
     // a later generation may be another replica's snapshot still being written.
-    await this.parts.deleteMany({ org, repoKey, generation: { $lt: generation } });
-    await this.parts.deleteMany({ org, repoKey, generation, writer: { $ne: writer } });
+    await this.dropParts({ org, repoKey, generation: { $lt: generation } });
+    await this.dropParts({ org, repoKey, generation, writer: { $ne: writer } });
     return true;
+  }
+
+  /**
+   * Removes parts nothing refers to. Another replica may be removing the same ones (a conflict on a
+   * part it deleted first): whatever is left goes with the next snapshot.
+   */
+  private async dropParts(filter: StoreFilter<SnapshotPartDocument>): Promise<void> {
+    try {
+      await this.parts.deleteMany(filter);
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+    }
   }
 
   private async commit(head: Omit<SnapshotDocument, "_id">, previous: SnapshotDocument | null) {

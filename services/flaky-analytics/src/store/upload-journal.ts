@@ -217,8 +217,16 @@ export class UploadJournal {
 
   /** Drops the entries up to `throughSeq` once a snapshot contains them; the upload ids stay. */
   async forget(org: string, repoKey: string, throughSeq: number): Promise<void> {
-    await this.parts.deleteMany({ org, repoKey, seq: { $lte: throughSeq } });
-    await this.entries.deleteMany({ org, repoKey, seq: { $lte: throughSeq } });
+    // Another replica may be forgetting the same entries (a conflict on one it deleted first): try again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.parts.deleteMany({ org, repoKey, seq: { $lte: throughSeq } });
+        await this.entries.deleteMany({ org, repoKey, seq: { $lte: throughSeq } });
+        break;
+      } catch (error) {
+        if (!(error instanceof ConflictError) || attempt >= 3) throw error;
+      }
+    }
     await this.uploads.updateMany(
       { org, repoKey, seq: { $lte: throughSeq }, journal: { $exists: true } },
       { $unset: { journal: "", publishedEvents: "" } },
