@@ -246,6 +246,18 @@ coldFirstPages.sort((a, b) => a - b);
 // The goal is judged on the worse of the two p95s.
 const worstP95 = Math.max(p95, percentile(coldFirstPages, 95));
 
+console.log(
+  `ingest: ${fmt(ingested)} results in ${(ingestMs / 1000).toFixed(1)} s = ${fmt(ingestRate)} results/s ` +
+    `(JUnit parse included; ${fmt(ingested / (ingestCpuMs / 1000))} results per CPU-second of this process) | ` +
+    `goal >= ${fmt(INGEST_GOAL)}/s: ${verdict(ingestRate >= INGEST_GOAL, `${Math.round((100 * ingestRate) / INGEST_GOAL)}% of it`)}`,
+);
+console.log(
+  `list-failing-tests, page_size 100, ${latencies.length} pages over ${windows.length} windows (${listed.join("; ")}): ` +
+    `p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms per page (first page of a window max ${Math.max(...firstPages).toFixed(1)} ms); ` +
+    `uncached first page of a sliding 7-day window, 50 calls: p50 ${percentile(coldFirstPages, 50).toFixed(1)} ms, ` +
+    `p95 ${percentile(coldFirstPages, 95).toFixed(1)} ms | ` +
+    `goal p95 < ${P95_GOAL_MS} ms: ${verdict(worstP95 < P95_GOAL_MS, `${(worstP95 / P95_GOAL_MS).toFixed(1)}x the goal`)}`,
+);
 // A restart: a new store and service over the same buckets; the first listing loads the test index.
 await store.close();
 store = await openStore({ database: "flaky-bench", nats: nc });
@@ -261,18 +273,6 @@ const afterRestart = await app.listFailingTests("acme", {
 });
 const restartMs = performance.now() - reopened;
 
-console.log(
-  `ingest: ${fmt(ingested)} results in ${(ingestMs / 1000).toFixed(1)} s = ${fmt(ingestRate)} results/s ` +
-    `(JUnit parse included; ${fmt(ingested / (ingestCpuMs / 1000))} results per CPU-second of this process) | ` +
-    `goal >= ${fmt(INGEST_GOAL)}/s: ${verdict(ingestRate >= INGEST_GOAL, `${Math.round((100 * ingestRate) / INGEST_GOAL)}% of it`)}`,
-);
-console.log(
-  `list-failing-tests, page_size 100, ${latencies.length} pages over ${windows.length} windows (${listed.join("; ")}): ` +
-    `p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms per page (first page of a window max ${Math.max(...firstPages).toFixed(1)} ms); ` +
-    `uncached first page of a sliding 7-day window, 50 calls: p50 ${percentile(coldFirstPages, 50).toFixed(1)} ms, ` +
-    `p95 ${percentile(coldFirstPages, 95).toFixed(1)} ms | ` +
-    `goal p95 < ${P95_GOAL_MS} ms: ${verdict(worstP95 < P95_GOAL_MS, `${(worstP95 / P95_GOAL_MS).toFixed(1)}x the goal`)}`,
-);
 console.log(
   `restart: the first 7-day page (${fmt(afterRestart.page.total_rows)} tests) answered ${(restartMs / 1000).toFixed(1)} s ` +
     `after a new service instance opened the same store (bucket reload, snapshot read, journal replay)`,
