@@ -237,7 +237,8 @@ export class UploadJournal {
   async repositoriesWithEntries(org?: string): Promise<{ org: string; repoKey: string }[]> {
     const scope = org === undefined ? {} : { org };
     const [docs, legacy] = await Promise.all([
-      this.entries.find(scope, { projection: { org: 1, repoKey: 1 } }),
+      // Positions start at 1 (the identity mark holds 0).
+      this.entries.find({ ...scope, seq: { $gt: 0 } }, { projection: { org: 1, repoKey: 1 } }),
       this.uploads.find({ ...scope, journal: { $exists: true } }, { projection: { org: 1, repoKey: 1 } }),
     ]);
     return [...docs, ...legacy].map(({ org, repoKey }) => ({ org, repoKey }));
