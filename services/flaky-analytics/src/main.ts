@@ -26,6 +26,10 @@ export interface FlakyServiceOptions {
   publicBaseUrl: string;
   now?: () => number;
   snapshotPolicy?: SnapshotPolicy;
+  /** The journal heads' key-value bucket: tests give each instance group its own. */
+  journalHeadsBucket?: string;
+  /** JetStream replicas of the buckets this service creates itself (NATS_REPLICAS). */
+  replicas?: number;
 }
 
 export interface FlakyService {
@@ -41,7 +45,10 @@ export async function createFlakyService(options: FlakyServiceOptions): Promise<
   await provisionMainlineStreams(jsm);
   const js = options.nats.jetstream();
   const app = new FlakyAnalytics({
-    store: await openFlakyStore(options.store),
+    store: await openFlakyStore(options.store, js, {
+      ...(options.journalHeadsBucket ? { headsBucket: options.journalHeadsBucket } : {}),
+      ...(options.replicas ? { replicas: options.replicas } : {}),
+    }),
     publishStatusChange: statusEventPublisher(js),
     logger: options.logger,
     pageTokenKey: options.pageTokenKey,

@@ -162,6 +162,9 @@ export const SERVICE_PERMISSIONS: Readonly<Record<string, ServicePermissions>> =
           "snapshots",
           "snapshot_parts",
           "test_annotations",
+          "journal",
+          // Not a store collection: the journal heads every replica reads (JOURNAL_HEADS_BUCKET).
+          "journal_heads",
           "uploads",
           "upload_parts",
         ]).flatMap(ownsBucket),

@@ -54,6 +54,7 @@ export class FlakyAnalytics {
       store: options.store,
       logger: options.logger,
       policy: options.snapshotPolicy ?? DEFAULT_SNAPSHOT_POLICY,
+      lock: this.lock,
     });
     this.outbox = new StatusOutbox({
       store: options.store,

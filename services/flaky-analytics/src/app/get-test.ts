@@ -31,7 +31,7 @@ export async function getTest(
 ): Promise<TestDetails> {
   const repoKey = repositorySpelling(repo);
   const [testIndex, repository] = await Promise.all([
-    deps.testIndexes.get(org, repoKey),
+    deps.testIndexes.current(org, repoKey),
     deps.store.repositories.get(org, repo),
   ]);
   const doc = testIndex.get(testId.toLowerCase()) ?? testIndex.get(testId);

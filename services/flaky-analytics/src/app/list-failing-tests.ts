@@ -50,10 +50,12 @@ export async function listFailingTests(
   const pageIndex = query.pageToken ? decodePageToken(query.pageToken, scope, deps.pageTokenKey) : 0;
   const repoKey = repositorySpelling(query.repo);
   const [testIndex, repository] = await Promise.all([
-    deps.testIndexes.get(query.org, repoKey),
+    deps.testIndexes.current(query.org, repoKey),
     deps.store.repositories.get(query.org, query.repo),
   ]);
-  const ids = await deps.failingIds.get(`${query.org}\n${repoKey}`, query.startTime, query.endTime, () =>
+  // Keyed by the journal position too: entries another replica appended change the answer.
+  const scopeKey = `${query.org}\n${repoKey}\n${testIndex.seq}`;
+  const ids = await deps.failingIds.get(scopeKey, query.startTime, query.endTime, () =>
     Promise.resolve(testIndex.failingTestIds(query.startTime, query.endTime)),
   );
   const pageIds = ids.slice(pageIndex * query.pageSize, (pageIndex + 1) * query.pageSize);

@@ -7,10 +7,12 @@ import type {
   RepositoryRef,
   StatusSettings,
 } from "../domain/index.js";
-import type { RepositoryDocument, TestDocument } from "../store/documents.js";
+import type { RepositoryDocument } from "../store/documents.js";
 import type { FlakyStore } from "../store/flaky-store.js";
 import type { AnnotationChange } from "../store/test-annotations.js";
 import { repositorySpelling } from "../store/repository-key.js";
+import { JournalPositionTakenError } from "../store/upload-journal.js";
+import { annotate as withAnnotation } from "./journal-replay.js";
 import { currentStatus } from "./failing-test-record.js";
 import type { KeyedLock } from "./keyed-lock.js";
 import type { TestIndexes } from "./test-indexes.js";
@@ -102,7 +104,7 @@ export async function getQuarantineConfig(
   const repository = await deps.store.repositories.get(org, repo);
   if (!repository.quarantiningEnabled) return { isDisabled: true, testIds: [] };
   const now = deps.now();
-  const testIndex = await deps.testIndexes.get(org, repositorySpelling(repo));
+  const testIndex = await deps.testIndexes.current(org, repositorySpelling(repo));
   const candidates: QuarantineCandidate[] = [];
   for (const test of testIndex.values()) {
     // Flaky or broken by the stored status, or forced by an override; the status is judged again now.
@@ -138,7 +140,10 @@ export async function linkTicket(
   await annotate(deps, org, repo, testId, { ticketUrl: url === "" ? null : url });
 }
 
-/** Stores a person's decision about a test, then shows it on the test in memory. */
+/**
+ * Stores a person's decision about a test as an entry of the repository's journal (so every replica
+ * applies it in the same order as the uploads), then shows it on the test in memory.
+ */
 async function annotate(
   deps: AdminDeps,
   org: string,
@@ -148,19 +153,30 @@ async function annotate(
 ): Promise<void> {
   const repoKey = repositorySpelling(repo);
   await deps.lock.run(lockKey(org, repo), async () => {
-    const testIndex = await deps.testIndexes.get(org, repoKey);
-    const test = testIndex.get(testId);
-    if (test === undefined) throw new NotFoundError(`test ${testId} does not exist in repository ${repoKey}`);
-    await deps.store.annotations.change(org, repoKey, testId, change);
-    const next: TestDocument = { ...test };
-    for (const field of ["quarantineOverride", "ticketUrl"] as const) {
-      const value = change[field];
-      if (value === null) delete next[field];
-      else if (value !== undefined) (next as Record<typeof field, string>)[field] = value;
+    let lost = 0;
+    for (let attempt = 1; ; attempt++) {
+      const testIndex = await deps.testIndexes.currentLocked(org, repoKey, lost);
+      const test = testIndex.get(testId);
+      if (test === undefined)
+        throw new NotFoundError(`test ${testId} does not exist in repository ${repoKey}`);
+      const seq = testIndex.seq + 1;
+      try {
+        await deps.store.uploads.appendAnnotation(org, repoKey, seq, { testId, ...change });
+      } catch (error) {
+        if (!(error instanceof JournalPositionTakenError) || attempt >= MAX_APPEND_ATTEMPTS) throw error;
+        lost = error.seq;
+        continue;
+      }
+      testIndex.apply(seq, [withAnnotation(test, change)], 0);
+      // Also kept on its own, as before annotations went through the journal (older snapshots read it).
+      await deps.store.annotations.change(org, repoKey, testId, change);
+      await deps.store.heads.advance(org, repoKey, seq);
+      return;
     }
-    testIndex.replace(next);
   });
 }
+
+const MAX_APPEND_ATTEMPTS = 50;
 
 /** The lock that every writer of one repository's test documents takes (see KeyedLock). */
 export function lockKey(org: string, repo: RepositoryRef): string {

@@ -6,7 +6,8 @@ import type { FlakyStore } from "../store/flaky-store.js";
 import type { CodeownersCache } from "./codeowners-cache.js";
 import type { KeyedLock } from "./keyed-lock.js";
 import type { Links } from "./links.js";
-import { withoutPendingEvent, type TestIndexes } from "./test-indexes.js";
+import { withoutPendingEvent } from "./journal-replay.js";
+import type { TestIndexes } from "./test-indexes.js";
 
 /** What subscribers of test_case.status_changed learn about one change. */
 export interface StatusChangeNotice {

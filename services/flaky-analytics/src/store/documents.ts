@@ -1,6 +1,6 @@
 import type {
   FailureGroup,
-  HourlyBucket,
+  HourlyBuckets,
   IgnoredTestCase,
   QuarantineOverride,
   RecentRun,
@@ -18,9 +18,13 @@ import type {
  * then, a snapshot of every test. Ingest writes one small entry per upload instead of one document
  * per test, which is what lets it keep up with tens of thousands of results per second:
  *
- *   uploads          one per upload: the summary (a repeated upload id changes nothing) and, until a
- *                    snapshot covers it, the upload's journal entry. Writing it commits the upload.
- *   upload_parts     the rest of a journal entry too big for one document (written before the commit)
+ *   journal          one per journal entry, keyed by repository and position: an upload (its first part)
+ *                    or an annotation. Writing it commits the entry; several replicas append to one
+ *                    journal, and the key makes a position taken by another replica a lost race.
+ *   uploads          one per upload id: which journal entry applied it (a repeated upload id changes
+ *                    nothing), its summary and published status events. Entries written before the
+ *                    journal collection existed are kept here (`journal`) until a snapshot covers them.
+ *   upload_parts     the rest of an upload entry too big for one document (written before the commit)
  *   snapshots        one per repository: which snapshot is current and the last upload it contains
  *   snapshot_parts   the packed tests of a snapshot
  *   test_annotations quarantine overrides and ticket links, written as they are set
@@ -45,7 +49,8 @@ export interface TestDocument {
   parent?: string;
   status: TestStatus;
   evidence: TestEvidence;
-  buckets: HourlyBucket[];
+  /** Packed (HourlyBuckets); snapshots of before hold a list of bucket objects, unpacked on read. */
+  buckets: HourlyBuckets;
   failureGroups: FailureGroup[];
   /** Distinct failure times (epoch ms), ascending: list-failing-tests windows are exact to the millisecond. */
   failureTimes: number[];
@@ -107,6 +112,35 @@ export interface TestIdentityFields {
 
 export type UploadEntryHeader = Omit<UploadEntry, "runs">;
 
+/** A person's decision about one test, in the journal so that every replica applies it in order. */
+export interface AnnotationEntry {
+  testId: string;
+  /** A value sets the field, null clears it, absent leaves it. */
+  quarantineOverride?: QuarantineOverride | null;
+  ticketUrl?: string | null;
+}
+
+/** One position of a repository's journal: an upload or an annotation. */
+export interface JournalEntryDocument {
+  /** "<org>\n<repoKey>\n<seq>" */
+  _id: string;
+  org: string;
+  repoKey: string;
+  /** Position in the repository's journal: 1, 2, ... */
+  seq: number;
+  /** The replica's write that took this position: its parts carry the same mark. */
+  writer: string;
+  upload?: {
+    uploadId: string;
+    summary: UploadSummary;
+    appliedAt: number;
+    header: UploadEntryHeader;
+    parts: number;
+    first: string;
+  };
+  annotation?: AnnotationEntry;
+}
+
 /** An upload that was applied; its id makes a repeated upload (or a redelivery) a no-op. */
 export interface UploadDocument {
   /** "<org>\n<uploadId>" */
@@ -116,21 +150,23 @@ export interface UploadDocument {
   uploadId: string;
   appliedAt: number;
   summary: UploadSummary;
-  /** Position in the repository's journal: 1, 2, ... */
+  /** The journal entry that applied it (a later entry with the same upload id is a duplicate). */
   seq: number;
-  /** The journal entry, until a snapshot contains the upload. */
+  /** Before the journal collection: the journal entry, until a snapshot contains the upload. */
   journal?: { header: UploadEntryHeader; parts: number; first: string };
   /** Status events of this upload already published (so a replay does not publish them again). */
   publishedEvents?: string[];
 }
 
-/** Parts 1.. of a journal entry (part 0 is in the upload document). */
+/** Parts 1.. of an upload entry (part 0 is in the journal document). */
 export interface UploadPartDocument {
-  /** "<org>\n<repoKey>\n<seq>\n<part>" */
+  /** "<org>\n<repoKey>\n<seq>\n<writer>\n<part>" ("<org>\n<repoKey>\n<seq>\n<part>" before writers) */
   _id: string;
   org: string;
   repoKey: string;
   seq: number;
+  /** The write the part belongs to: two replicas racing for one position never mix their parts. */
+  writer?: string;
   part: number;
   data: string;
 }
@@ -141,21 +177,26 @@ export interface SnapshotDocument {
   _id: string;
   org: string;
   repoKey: string;
-  /** Grows by one per snapshot, so a new snapshot never overwrites the parts of the current one. */
+  /** The journal position it was taken at (a counter before replicas); grows with every snapshot. */
   generation: number;
+  /** The replica's write: two replicas snapshotting one position never mix their parts. */
+  writer?: string;
   /** The last journal entry the snapshot contains. */
   seq: number;
   parts: number;
   tests: number;
   takenAt: number;
+  /** Annotations reach tests through the journal (absent in snapshots of before: test_annotations then). */
+  annotationsJournaled?: boolean;
 }
 
 export interface SnapshotPartDocument {
-  /** "<org>\n<repoKey>\n<generation>\n<part>" */
+  /** "<org>\n<repoKey>\n<generation>\n<writer>\n<part>" ("...<generation>\n<part>" before writers) */
   _id: string;
   org: string;
   repoKey: string;
   generation: number;
+  writer?: string;
   part: number;
   data: string;
 }

@@ -1,4 +1,6 @@
+import type { JetStreamClient } from "nats";
 import type { Store } from "@mainline/kit/store/index";
+import { JournalHeads } from "./journal-heads.js";
 import { RepositorySettingsRepository } from "./repository-settings-repository.js";
 import { TestAnnotations } from "./test-annotations.js";
 import { TestSnapshots } from "./test-snapshots.js";
@@ -7,14 +9,28 @@ import { UploadJournal } from "./upload-journal.js";
 /** Every collection of the flaky-analytics database, with its indexes declared (layout: documents.ts). */
 export interface FlakyStore {
   uploads: UploadJournal;
+  heads: JournalHeads;
   snapshots: TestSnapshots;
   annotations: TestAnnotations;
   repositories: RepositorySettingsRepository;
 }
 
-export async function openFlakyStore(store: Store): Promise<FlakyStore> {
+export interface FlakyStoreOptions {
+  /** The journal heads' key-value bucket (JOURNAL_HEADS_BUCKET unless a test keeps its own). */
+  headsBucket?: string;
+  /** JetStream replicas of the heads bucket. */
+  replicas?: number;
+}
+
+export async function openFlakyStore(
+  store: Store,
+  js: JetStreamClient,
+  options: FlakyStoreOptions = {},
+): Promise<FlakyStore> {
+  const uploads = await UploadJournal.open(store);
   return {
-    uploads: await UploadJournal.open(store),
+    uploads,
+    heads: await JournalHeads.open(js, await uploads.identity(), options),
     snapshots: await TestSnapshots.open(store),
     annotations: await TestAnnotations.open(store),
     repositories: RepositorySettingsRepository.open(store),

@@ -1,19 +1,22 @@
 import { expect } from "chai";
 import {
   addRunToBuckets,
+  bucketList,
   failureRate,
+  NO_BUCKETS,
+  packBuckets,
   hourOf,
   pruneBuckets,
   pullRequestsImpacted,
   testFigures,
 } from "../../../src/domain/aggregates/index.js";
 import { DAY_MS, HOUR_MS } from "../../../src/domain/durations.js";
-import type { BucketedRun, HourlyBucket } from "../../../src/domain/aggregates/index.js";
+import type { BucketedRun, HourlyBuckets } from "../../../src/domain/aggregates/index.js";
 
 const NOW = Date.UTC(2025, 2, 10, 12, 30);
 
-function bucketsOf(runs: BucketedRun[]): HourlyBucket[] {
-  return runs.reduce<HourlyBucket[]>((buckets, run) => addRunToBuckets(buckets, run), []);
+function bucketsOf(runs: BucketedRun[]): HourlyBuckets {
+  return runs.reduce<HourlyBuckets>((buckets, run) => addRunToBuckets(buckets, run), NO_BUCKETS);
 }
 
 describe("hourly buckets", () => {
@@ -23,11 +26,16 @@ describe("hourly buckets", () => {
       { at: NOW + 5 * 60_000, failed: true, pullRequests: [12] },
       { at: NOW + 10 * 60_000, failed: false, pullRequests: [13] },
       { at: NOW - HOUR_MS, failed: false },
+      { at: NOW + 20 * 60_000, failed: true, pullRequests: [9, 12] },
+      { at: NOW + 30 * HOUR_MS, failed: true, pullRequests: [4] },
     ]);
-    expect(buckets).to.deep.equal([
+    expect(bucketList(buckets)).to.deep.equal([
       { hour: hourOf(NOW) - HOUR_MS, runs: 1, failures: 0, pullRequests: [] },
-      { hour: hourOf(NOW), runs: 3, failures: 2, pullRequests: [12] },
+      { hour: hourOf(NOW), runs: 4, failures: 3, pullRequests: [9, 12] },
+      { hour: hourOf(NOW) + 30 * HOUR_MS, runs: 1, failures: 1, pullRequests: [4] },
     ]);
+    // Packed as snapshots before held them, unpacked again: the same buckets.
+    expect(packBuckets(bucketList(buckets))).to.deep.equal(buckets);
   });
 
   it("computes the 7-day and 24-hour failure rates as fractions of runs", () => {
@@ -41,7 +49,7 @@ describe("hourly buckets", () => {
     ]);
     expect(failureRate(buckets, NOW, 7 * DAY_MS)).to.equal(3 / 5);
     expect(failureRate(buckets, NOW, DAY_MS)).to.equal(1 / 3);
-    expect(failureRate([], NOW, DAY_MS)).to.equal(0);
+    expect(failureRate(NO_BUCKETS, NOW, DAY_MS)).to.equal(0);
   });
 
   it("the 24-hour window is the current hour and the 23 before it", () => {
@@ -75,6 +83,6 @@ describe("hourly buckets", () => {
       { at: NOW - 10 * DAY_MS, failed: true },
       { at: NOW - 7 * DAY_MS, failed: true },
     ]);
-    expect(pruneBuckets(buckets, NOW)).to.have.length(1);
+    expect(bucketList(pruneBuckets(buckets, NOW))).to.have.length(1);
   });
 });
