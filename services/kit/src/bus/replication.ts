@@ -1,11 +1,4 @@
-import type {
-  JetStreamClient,
-  JetStreamManager,
-  KV,
-  KvOptions,
-  ObjectStore,
-  ObjectStoreOptions,
-} from "nats";
+import type { JetStreamClient, JetStreamManager, KV, KvOptions, ObjectStore, ObjectStoreOptions } from "nats";
 
 /**
  * How many copies JetStream keeps of every stream, key-value bucket and object store a service creates
@@ -22,7 +15,11 @@ export interface Replication {
  * is raised here to the configured count, and JetStream copies it to the new peers. Never lowered: an operator
  * may have chosen more. A key-value bucket is the stream `KV_<bucket>`, an object store `OBJ_<name>`.
  */
-export async function raiseReplicas(jsm: JetStreamManager, stream: string, replication: Replication): Promise<void> {
+export async function raiseReplicas(
+  jsm: JetStreamManager,
+  stream: string,
+  replication: Replication,
+): Promise<void> {
   const { config } = await jsm.streams.info(stream);
   const from = config.num_replicas || 1;
   if (from >= replication.replicas) return;
