@@ -47,6 +47,10 @@ export async function startServiceRuntime(options: RuntimeOptions): Promise<Serv
     // A NATS restart must not kill the service: keep reconnecting, and let health/readiness tell the story.
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
+    // A frozen node (a hung machine) keeps the socket open and answers nothing: two missed pings a second
+    // apart take the service to another node of the cluster, instead of the client's default of minutes.
+    pingInterval: 1_000,
+    maxPingOut: 2,
   });
   shutdown.on("drain-nats", "nats", () => nats.drain());
   void (async () => {
