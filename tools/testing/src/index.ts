@@ -1,4 +1,5 @@
 export * from "./nats-server.js";
+export * from "./nats-cluster.js";
 export * from "./eventually.js";
 export * from "./free-port.js";
 export * from "./git.js";

@@ -48,6 +48,23 @@ export interface NatsServerOptions {
    * is made, and `credentials` / `connectOptions()` / `serviceEnv()` carry it.
    */
   users?: readonly NatsUser[];
+  /** A name unique in a cluster (JetStream's peers are known by it); the default is nats-server's own. */
+  serverName?: string;
+  /** Joins a JetStream cluster (NatsCluster sets this): the route port, its credentials and the other nodes. */
+  cluster?: NatsRoutes;
+  /** The monitoring port (its /healthz says whether JetStream is current); none when omitted. */
+  httpPort?: number;
+}
+
+/** The `cluster` block of one node: where it listens for routes and which routes it dials. */
+export interface NatsRoutes {
+  readonly name: string;
+  readonly port: number;
+  /** `nats-route://user:pass@127.0.0.1:port` of every node (its own is ignored by the server). */
+  readonly routes: readonly string[];
+  /** Routes are authenticated too: a process that finds the route port cannot join the cluster. */
+  readonly user: string;
+  readonly password: string;
 }
 
 /** The newest `nats-server-<version>/nats-server` under the user's cache folder for Mainline, if any. */
@@ -142,6 +159,9 @@ export class NatsServer {
       // for a queue with a few thousand PRs in flight.
       "max_payload: 8MB",
       options.logFile ? `log_file: "${options.logFile}"` : "",
+      options.serverName ? `server_name: ${JSON.stringify(options.serverName)}` : "",
+      options.httpPort ? `http_port: ${options.httpPort}` : "",
+      options.cluster ? clusterBlock(options.cluster, host) : "",
       authorizationBlock(users),
     ].join("\n");
     const configFile = path.join(workDir, "nats.conf");
@@ -184,11 +204,18 @@ export class NatsServer {
     }
   }
 
+  /** Sends a signal and returns at once: SIGSTOP freezes the server (a hung node), SIGCONT thaws it. */
+  signal(signal: NodeJS.Signals): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
+  }
+
   /** Stops the server; SIGKILL models a crash, SIGTERM a clean shutdown. */
   async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
     if (this.child.exitCode === null && this.child.signalCode === null) {
       const exited = new Promise((resolve) => this.child.once("exit", resolve));
       this.child.kill(signal);
+      // A frozen (SIGSTOPped) server acts on SIGTERM only once it runs again.
+      if (signal !== "SIGKILL") this.child.kill("SIGCONT");
       await exited;
     }
     // The work dir holds the config (with passwords) and, unless given elsewhere, the store.
@@ -204,6 +231,17 @@ function portsOf(text: string): { nats?: string[] } | undefined {
   } catch {
     return undefined;
   }
+}
+
+function clusterBlock(cluster: NatsRoutes, host: string): string {
+  return [
+    "cluster {",
+    `  name: ${JSON.stringify(cluster.name)}`,
+    `  listen: "${host}:${cluster.port}"`,
+    `  authorization { user: ${JSON.stringify(cluster.user)}, password: ${JSON.stringify(cluster.password)} }`,
+    `  routes: ${JSON.stringify(cluster.routes)}`,
+    "}",
+  ].join("\n");
 }
 
 /** The `authorization` block of nats-server's config; JSON strings are valid in its syntax. */

@@ -1,4 +1,5 @@
 import type { JetStreamClient } from "nats";
+import type { Replication } from "@mainline/kit/bus/index";
 import type { Store } from "@mainline/kit/store/index";
 import { JournalHeads } from "./journal-heads.js";
 import { RepositorySettingsRepository } from "./repository-settings-repository.js";
@@ -18,8 +19,8 @@ export interface FlakyStore {
 export interface FlakyStoreOptions {
   /** The journal heads' key-value bucket (JOURNAL_HEADS_BUCKET unless a test keeps its own). */
   headsBucket?: string;
-  /** JetStream replicas of the heads bucket. */
-  replicas?: number;
+  /** NATS_REPLICAS for the heads bucket (raised when found with fewer). */
+  replication?: Replication;
 }
 
 export async function openFlakyStore(

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { JetStreamClient, KV } from "nats";
+import { openReplicatedKv, type Replication } from "@mainline/kit/bus/index";
 import { UnavailableError } from "@mainline/kit/errors/index";
 import { bucketName } from "@mainline/kit/store/index";
 
@@ -24,12 +25,14 @@ export class JournalHeads {
   static async open(
     js: JetStreamClient,
     scope: string,
-    options: { bucket?: string; replicas?: number } = {},
+    options: { bucket?: string; replication?: Replication } = {},
   ): Promise<JournalHeads> {
-    const kv = await js.views.kv(options.bucket ?? JOURNAL_HEADS_BUCKET, {
-      history: 1,
-      replicas: options.replicas ?? 1,
-    });
+    const kv = await openReplicatedKv(
+      js,
+      options.bucket ?? JOURNAL_HEADS_BUCKET,
+      { history: 1 },
+      options.replication,
+    );
     return new JournalHeads(kv, scope);
   }
 

@@ -1,0 +1,75 @@
+import { expect } from "chai";
+import { connect, StorageType, type NatsConnection } from "nats";
+import { NatsCluster } from "../src/nats-cluster.js";
+
+describe("NatsCluster fixture", function () {
+  this.timeout(120_000);
+  let cluster: NatsCluster;
+  let nc: NatsConnection | undefined;
+
+  before(async () => {
+    cluster = await NatsCluster.start();
+    await cluster.waitReady(60_000);
+  });
+  after(async () => {
+    await nc?.close();
+    await cluster?.stop();
+  });
+
+  it("runs three nodes as one JetStream cluster that places an R3 stream on all of them", async () => {
+    nc = await connect(cluster.connectOptions());
+    const jsm = await nc.jetstreamManager();
+    const info = await jsm.streams.add({
+      name: "R3",
+      subjects: ["r3.>"],
+      num_replicas: 3,
+      storage: StorageType.File,
+    });
+    const names = [info.cluster?.leader, ...(info.cluster?.replicas ?? []).map((r) => r.name)].sort();
+    expect(names).to.deep.equal(cluster.nodes.map((n) => n.name).sort());
+  });
+
+  it("keeps an R3 stream writable while one node is killed, and the node catches up after a restart", async () => {
+    const js = nc!.jetstream();
+    await cluster.kill(0);
+    expect(cluster.pid(0)).to.equal(undefined);
+    // The client may have been on the killed node: publishing retries until it is on another one.
+    await publishEventually(() => js.publish("r3.a", new TextEncoder().encode("while down")));
+    await cluster.restart(0);
+    await cluster.waitReady(60_000);
+    const jsm = await nc!.jetstreamManager();
+    const info = await jsm.streams.info("R3");
+    expect(info.state.messages).to.equal(1);
+  });
+
+  it("freezes a node with SIGSTOP and thaws it with SIGCONT", async () => {
+    cluster.pause(1);
+    expect(await cluster.nodeHealthy(1)).to.equal(false);
+    cluster.resume(1);
+    await cluster.waitReady(60_000);
+    expect(await cluster.nodeHealthy(1)).to.equal(true);
+  });
+
+  it("refuses a connection without credentials on every node", async () => {
+    for (const url of cluster.urls) {
+      const error = await connect({ servers: url, reconnect: false }).then(
+        (c) => c.close().then(() => undefined),
+        (e: { code?: string }) => e,
+      );
+      expect(error?.code).to.equal("AUTHORIZATION_VIOLATION");
+    }
+  });
+});
+
+async function publishEventually(publish: () => Promise<unknown>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await publish();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
