@@ -17,13 +17,13 @@ import { setPrState } from "./transitions.js";
 const PER_BISECTION = 2;
 
 /**
- * In one lane, once the line behind a bisected batch has started without it, its good groups
+ * Once the line behind a bisected batch has started without it, its good groups
  * cannot merge from their runs anyway (they go back into the line, see requeueGoodGroup): the
  * search only has to name the culprits, and one combination at a time does that with about half
- * the runs. Speed pays again when a passing group can merge at once.
+ * the runs. Speed pays again when a passing group can merge at once. In parallel lanes too: there the line
+ * behind is every later batch sharing a target with it, most of the line once lanes share batches.
  */
 function inFlightFor(d: Draft, graph: LaneGraph, batchId: string): number {
-  if (d.state.settings.mode !== "SINGLE") return PER_BISECTION;
   return canMergeFromBisection(d, graph, batchId) ? PER_BISECTION : 1;
 }
 

@@ -56,11 +56,12 @@ function overtakenByMerge(graph: LaneGraph, d: Draft, batchId: string): boolean 
 
 /**
  * Batches that cannot start yet: something ahead of them is still forming (their base is not
- * known yet), or, in one lane with failures stepping aside (pending-failure depth 0), has already
- * failed. A run on top of a failed batch is wasted whatever happens: the failure is real and the
- * batch steps aside (every run containing it restarts), or a batch ahead of it failed and it
- * restarts too. Runs already in flight go on (one that passes proves the failure a flake). Not
- * in parallel lanes: a batch where lanes meet would hold back every lane it joins.
+ * known yet), or, with failures stepping aside (pending-failure depth 0), has already failed. A
+ * run on top of a failed batch is wasted whatever happens: the failure is real and the batch steps
+ * aside (every run containing it restarts), or a batch ahead of it failed and it restarts too.
+ * Runs already in flight go on (one that passes proves the failure a flake). In parallel lanes
+ * only the batches that depend on the failed one wait (once every lane shared its batches, see
+ * openBatchAfter in batching.ts, most do, and their runs were cancelled as often as in one lane).
  */
 export function blockedBatches(d: Draft, graph: LaneGraph): ReadonlySet<string> {
   const blocked = new Set<string>();
@@ -84,7 +85,7 @@ export function waitsBehind(
 }
 
 function stopsAtFailures(d: Draft): boolean {
-  return ejectsFailures(d) && d.state.settings.mode === "SINGLE";
+  return ejectsFailures(d);
 }
 
 function failedInLine(d: Draft, id: string): boolean {

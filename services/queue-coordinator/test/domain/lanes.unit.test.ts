@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { batchPlacement } from "../../src/domain/index.js";
-import { num, Scenario } from "./scenario-table.js";
+import { num, type Row, Scenario } from "./scenario-table.js";
 
 describe("planner: parallel lanes", () => {
   it("C[frontend,backend] waits for A[frontend] and B[backend]; D[docs] waits for nothing", () => {
@@ -84,6 +84,56 @@ describe("planner: parallel lanes", () => {
       ["targets C frontend", { A: "TESTING", C: "TESTING" }, ["test AC"]],
       ["wait 5", { B: "TESTING" }, ["test B"]],
     ]);
+  });
+});
+
+describe("planner: parallel lanes under load (issue 27: lanes never cost more than one lane)", () => {
+  it("with every slot busy, a PR whose lane has no open batch joins another lane's instead of starting its own", () => {
+    new Scenario({ mode: "PARALLEL", concurrency: 1, batch: true, batchingMinSize: 2 }).play([
+      ["submit A", {}],
+      ["targets A frontend", { A: "PENDING" }, []],
+      ["wait 5", { A: "TESTING" }, ["test A"]],
+      ["submit B", {}],
+      ["targets B backend", { B: "PENDING" }, []],
+      ["submit C", {}],
+      // C touches nothing of B's: one run for both when the slot frees, not two of one PR each.
+      ["targets C docs", { C: "PENDING" }, []],
+      ["pass A", { A: "TESTS_PASSED", B: "TESTING", C: "TESTING" }, ["merge A", "test BC"]],
+    ]);
+  });
+
+  it("nothing starts on top of a failed batch still in line in its lane", () => {
+    new Scenario({ mode: "PARALLEL", concurrency: 2 }).play([
+      ["submit A", {}],
+      ["targets A frontend", {}, ["test A"]],
+      ["submit B", {}],
+      ["targets B frontend", {}, ["test B on A"]],
+      ["submit C", {}],
+      ["targets C frontend", { C: "PENDING" }, []],
+      // B's failure may be A's: B waits in line for A's result, and a run of C on top of B would be lost either way.
+      ["fail B", { B: "PENDING_FAILURE", C: "PENDING" }, []],
+    ]);
+  });
+
+  it("a bisection whose good groups can only go back into the line keeps one combination in flight", () => {
+    const rows: Row[] = [];
+    for (const l of "ABCDEFGHI") rows.push([`submit ${l}`, {}], [`targets ${l} frontend`, {}]);
+    new Scenario({
+      mode: "PARALLEL",
+      concurrency: 2,
+      batch: true,
+      batchingMinSize: 8,
+      bisectionConcurrency: 4,
+    })
+      .play(rows)
+      .play([
+        ["wait 5", {}, ["test I on ABCDEFGH"]],
+        ["fail ABCDEFGH", {}, ["cancel I", "bisect ABCD", "bisect EF on ABCD", "test I"]],
+        // I started without the failed batch: ABCD can only go back into line behind it, and the search only has
+        // to name the culprit in EFGH. Its run of EF is in flight; G on top of it would be lost when EF fails.
+        ["pass ABCD", { A: "TESTING", I: "TESTING" }, ["test ABCD on I"]],
+        ["fail EF", {}, ["bisect E on ABCD"]],
+      ]);
   });
 });
 
