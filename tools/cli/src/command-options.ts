@@ -21,6 +21,16 @@ export function wholeNumber(min: number): (value: string) => number {
   };
 }
 
+/** commander option parser for whole numbers in an inclusive range. */
+export function wholeNumberIn([min, max]: readonly [number, number]): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
+      throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`);
+    }
+    return Number(value);
+  };
+}
+
 /** For repeatable options: `--junit a --junit b` gives ["a", "b"]. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
