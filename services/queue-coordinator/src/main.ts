@@ -17,6 +17,8 @@ import { TestRunRecords } from "./store/test-run-records.js";
 import { QueueEngine } from "./app/queue-engine.js";
 import { TestRunReports } from "./app/test-run-reports.js";
 import { Timekeeper } from "./app/timekeeper.js";
+import { runTestKnowledge, type AskTestKnowledge } from "./app/run-test-knowledge.js";
+import { FlakyAnalyticsTestStatus } from "./app/test-status-source.js";
 import { isEntryPoint, serveGrpc, startService } from "@mainline/kit/service/index";
 import { configSchema } from "./config.js";
 
@@ -26,6 +28,10 @@ export interface CoordinatorOptions {
   /** How often the timekeeper looks for due alarms and leftover outboxes. */
   sweepEveryMs?: number;
   leaseTtlMs?: number;
+  /** flaky-analytics (host:port), asked about failed runs' tests; none: every failed run is decided without. */
+  flakyAnalyticsAddress?: string;
+  /** How long a failed run waits for that answer (TEST_STATUS_DEADLINE_MS). */
+  testStatusDeadlineMs?: number;
 }
 
 /**
@@ -58,7 +64,18 @@ export async function startQueueCoordinator(
     logger: runtime.logger,
     clock,
   });
-  const reports = new TestRunReports({ engine, queues, runs, connections, clock });
+  const source = options.flakyAnalyticsAddress
+    ? new FlakyAnalyticsTestStatus(options.flakyAnalyticsAddress)
+    : undefined;
+  const knowledgeDeps = {
+    source,
+    deadlineMs: options.testStatusDeadlineMs ?? 2_000,
+    logger: runtime.logger,
+  };
+  const askTestKnowledge: AskTestKnowledge = (queue, failed) =>
+    runTestKnowledge(knowledgeDeps, queue, failed);
+  if (source) runtime.shutdown.on("close-grpc", "flaky-analytics client", () => source.close());
+  const reports = new TestRunReports({ engine, queues, runs, connections, clock, askTestKnowledge });
   const consumers = await startResultConsumers({
     js,
     jsm,
@@ -67,6 +84,7 @@ export async function startQueueCoordinator(
     runs,
     reports,
     pushes,
+    askTestKnowledge,
     logger: runtime.logger,
   });
   const timekeeper = await Timekeeper.start({
@@ -107,6 +125,8 @@ if (isEntryPoint(import.meta.url)) {
     const { grpc } = await startQueueCoordinator(runtime, {
       leaseTtlMs: config.COORDINATOR_LEASE_TTL_MS,
       sweepEveryMs: config.COORDINATOR_SWEEP_INTERVAL_MS,
+      flakyAnalyticsAddress: config.FLAKY_ANALYTICS_ADDR,
+      testStatusDeadlineMs: config.TEST_STATUS_DEADLINE_MS,
     });
     await serveGrpc(runtime, { port: config.GRPC_PORT, services: [grpc] });
   });

@@ -454,6 +454,10 @@ export enum QueueEventType {
   STATE_CHANGED = "STATE_CHANGED",
   /** MODE_CHANGED - SINGLE <-> PARALLEL took effect. */
   MODE_CHANGED = "MODE_CHANGED",
+  /** TARGET_BROKEN - A test fails on the target itself: the queue starts no new runs and blames no PR (webhook queue.target_broken). */
+  TARGET_BROKEN = "TARGET_BROKEN",
+  /** TARGET_RECOVERED - The target passes the tests again (or an operator resumed): the queue starts runs again. */
+  TARGET_RECOVERED = "TARGET_RECOVERED",
   UNRECOGNIZED = "UNRECOGNIZED",
 }
 
@@ -468,6 +472,12 @@ export function queueEventTypeFromJSON(object: any): QueueEventType {
     case 2:
     case "QUEUE_EVENT_TYPE_MODE_CHANGED":
       return QueueEventType.MODE_CHANGED;
+    case 3:
+    case "QUEUE_EVENT_TYPE_TARGET_BROKEN":
+      return QueueEventType.TARGET_BROKEN;
+    case 4:
+    case "QUEUE_EVENT_TYPE_TARGET_RECOVERED":
+      return QueueEventType.TARGET_RECOVERED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -483,6 +493,10 @@ export function queueEventTypeToJSON(object: QueueEventType): string {
       return "QUEUE_EVENT_TYPE_STATE_CHANGED";
     case QueueEventType.MODE_CHANGED:
       return "QUEUE_EVENT_TYPE_MODE_CHANGED";
+    case QueueEventType.TARGET_BROKEN:
+      return "QUEUE_EVENT_TYPE_TARGET_BROKEN";
+    case QueueEventType.TARGET_RECOVERED:
+      return "QUEUE_EVENT_TYPE_TARGET_RECOVERED";
     case QueueEventType.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -497,6 +511,10 @@ export function queueEventTypeToNumber(object: QueueEventType): number {
       return 1;
     case QueueEventType.MODE_CHANGED:
       return 2;
+    case QueueEventType.TARGET_BROKEN:
+      return 3;
+    case QueueEventType.TARGET_RECOVERED:
+      return 4;
     case QueueEventType.UNRECOGNIZED:
     default:
       return -1;
@@ -742,6 +760,20 @@ export interface QueueLifecycleEvent {
   previousState: QueueState;
   mode: QueueMode;
   previousMode: QueueMode;
+  /** For TARGET_BROKEN. */
+  targetBroken?: TargetBroken | undefined;
+}
+
+/** Why a queue stopped starting runs: tests failing on its target itself. */
+export interface TargetBroken {
+  /** The tests failing on the target (display names, at most 20). */
+  tests: string[];
+  /** Since when the first of them fails there. */
+  since?:
+    | Date
+    | undefined;
+  /** The queue's own sentence ("target broken: test X failing on main since ..."). */
+  reason: string;
 }
 
 /**
@@ -3613,6 +3645,7 @@ function createBaseQueueLifecycleEvent(): QueueLifecycleEvent {
     previousState: QueueState.UNSPECIFIED,
     mode: QueueMode.UNSPECIFIED,
     previousMode: QueueMode.UNSPECIFIED,
+    targetBroken: undefined,
   };
 }
 
@@ -3641,6 +3674,9 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
     }
     if (message.previousMode !== QueueMode.UNSPECIFIED) {
       writer.uint32(64).int32(queueModeToNumber(message.previousMode));
+    }
+    if (message.targetBroken !== undefined) {
+      TargetBroken.encode(message.targetBroken, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -3722,6 +3758,14 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
             message.previousMode = queueModeFromJSON(reader.int32());
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.targetBroken = TargetBroken.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3756,6 +3800,11 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
         : isSet(object.previous_mode)
         ? queueModeFromJSON(object.previous_mode)
         : QueueMode.UNSPECIFIED,
+      targetBroken: isSet(object.targetBroken)
+        ? TargetBroken.fromJSON(object.targetBroken)
+        : isSet(object.target_broken)
+        ? TargetBroken.fromJSON(object.target_broken)
+        : undefined,
     };
   },
 
@@ -3785,6 +3834,9 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
     if (message.previousMode !== QueueMode.UNSPECIFIED) {
       obj.previousMode = queueModeToJSON(message.previousMode);
     }
+    if (message.targetBroken !== undefined) {
+      obj.targetBroken = TargetBroken.toJSON(message.targetBroken);
+    }
     return obj;
   },
 
@@ -3803,6 +3855,110 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
     message.previousState = object.previousState ?? QueueState.UNSPECIFIED;
     message.mode = object.mode ?? QueueMode.UNSPECIFIED;
     message.previousMode = object.previousMode ?? QueueMode.UNSPECIFIED;
+    message.targetBroken = (object.targetBroken !== undefined && object.targetBroken !== null)
+      ? TargetBroken.fromPartial(object.targetBroken)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseTargetBroken(): TargetBroken {
+  return { tests: [], since: undefined, reason: "" };
+}
+
+export const TargetBroken: MessageFns<TargetBroken> = {
+  encode(message: TargetBroken, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.tests) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(18).fork()).join();
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TargetBroken {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTargetBroken();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tests.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TargetBroken {
+    return {
+      tests: globalThis.Array.isArray(object?.tests) ? object.tests.map((e: any) => globalThis.String(e)) : [],
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: TargetBroken): unknown {
+    const obj: any = {};
+    if (message.tests?.length) {
+      obj.tests = message.tests;
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TargetBroken>, I>>(base?: I): TargetBroken {
+    return TargetBroken.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TargetBroken>, I>>(object: I): TargetBroken {
+    const message = createBaseTargetBroken();
+    message.tests = object.tests?.map((e) => e) || [];
+    message.since = object.since ?? undefined;
+    message.reason = object.reason ?? "";
     return message;
   },
 };
