@@ -11,6 +11,7 @@ export * from "./utf8-bytes.js";
 export * from "./http/request-fields.js";
 export * from "./http/code-host-events.js";
 export * from "./run-outcome.js";
+export * from "./run-test-failures.js";
 export * from "./run-kind.js";
 export * from "./pull-request-state.js";
 export * from "./batch-status.js";

@@ -28,6 +28,21 @@ export const QUEUE_SETTING_RANGES = {
 } as const satisfies Record<string, IntRange>;
 export type QueueIntegerSetting = keyof typeof QUEUE_SETTING_RANGES;
 
+/**
+ * What the queue does with what flaky-analytics knows of a failed run's tests (issue 26), one switch per branch of
+ * the decision (queue-coordinator domain/run-failure-decision.ts). null, the default, follows the repository's
+ * quarantining setting: on when quarantining is on.
+ * - ignoreQuarantinedTests: a run whose every failed test is quarantined counts as passed;
+ * - retryKnownFlakyTests: a run whose only failures are known flaky tests runs once more in place;
+ * - holdOnBrokenTarget: a test failing on the target itself holds new runs on the target, failing no PR.
+ */
+export const TEST_AWARE_QUEUE_SETTINGS = [
+  "ignoreQuarantinedTests",
+  "retryKnownFlakyTests",
+  "holdOnBrokenTarget",
+] as const;
+export type TestAwareQueueSetting = (typeof TEST_AWARE_QUEUE_SETTINGS)[number];
+
 /** Most required status names one queue may list. */
 export const MAX_REQUIRED_STATUSES = 100;
 

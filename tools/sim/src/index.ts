@@ -2,6 +2,7 @@
 export * from "./compare.js";
 export * from "./prng.js";
 export * from "./report.js";
+export * from "./run-tests.js";
 export * from "./simulate.js";
 export * from "./summary.js";
 export * from "./workload-file.js";

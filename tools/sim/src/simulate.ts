@@ -14,6 +14,7 @@ import {
   parseQueueSettings,
 } from "@mainline/queue-coordinator/api/command-parser";
 import { createPrng } from "./prng.js";
+import { failedRunTests } from "./run-tests.js";
 import { World, type WorldEvent, type WorldSpec } from "./world.js";
 import { workloadFromSpec, type SimulatedPr, type Workload, type WorkloadSpec } from "./workload.js";
 
@@ -56,6 +57,12 @@ export interface SimulationReport {
   /** Bad PRs that merged (0 unless the planner is broken) and good PRs that ended FAILED (flakes). */
   badMerged: number;
   goodFailed: number;
+  /** Good PRs that ended FAILED for no conflict: failed by flakes. */
+  goodFailedByFlakes: number;
+  /** Failed runs the queue counted as passed, every failed test being quarantined (issue 26). */
+  runsPassedByQuarantine: number;
+  /** Failed runs retried in place, their only failures known flaky tests (issue 26). */
+  flakyRetries: number;
   runsPerMergedPr: number;
   mergedPerHour: number;
   timeToMergeMinutes: { p50: number; p90: number; p99: number; mean: number };
@@ -95,6 +102,11 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
   const workload = source.prs;
   const byNumber = new Map(workload.map((p) => [p.number, p]));
   const rng = createPrng(source.seed ^ 0x5eed);
+  // Its own stream, so the flakes themselves fall on the same runs with or without quarantine.
+  const quarantineRng = createPrng(source.seed ^ 0x9a7);
+  const quarantinedShare = source.quarantinedShare ?? 0;
+  let runsPassedByQuarantine = 0;
+  let flakyRetries = 0;
   let state = createPlannerState("main", parseQueueSettings(options.settings));
   const pending: Pending[] = [];
   let seq = 0;
@@ -184,6 +196,10 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     if (step.notices.length > 0 || step.decisions.length > 0) lastEventAt = now;
 
     for (const notice of step.notices) {
+      if (notice.type === "RUN_FAILURE_DECIDED") {
+        if (notice.decision.kind === "COUNT_AS_PASSED") runsPassedByQuarantine++;
+        if (notice.decision.kind === "RETRY_IN_PLACE") flakyRetries++;
+      }
       if (notice.type !== "PR_STATE_CHANGED") continue;
       finalStates[notice.pr] = notice.to;
       if (notice.to === "MERGED") {
@@ -196,7 +212,8 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
         if (decision.kind === "main") mainRuns++;
         else bisectionRuns++;
         const combo = [...decision.dependentPrs, ...decision.prs];
-        const broken = combo.some((n) => byNumber.get(n)?.bad === true) || rng.chance(source.flakeRate);
+        const badPrs = combo.filter((n) => byNumber.get(n)?.bad === true);
+        const broken = badPrs.length > 0 || rng.chance(source.flakeRate);
         const minutes = Math.max(...decision.prs.map((n) => byNumber.get(n)?.testMinutes ?? 0));
         const answer =
           world === null
@@ -208,7 +225,14 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
           now + minutes * MINUTE,
           answer.outcome === "MERGE_CONFLICT"
             ? { type: "TEST_RUN_FINISHED", runId, outcome: answer.outcome, conflictingPr: answer.pr }
-            : { type: "TEST_RUN_FINISHED", runId, outcome: answer.outcome },
+            : answer.outcome === "FAILED"
+              ? {
+                  type: "TEST_RUN_FINISHED",
+                  runId,
+                  outcome: answer.outcome,
+                  ...failedRunTests(badPrs, quarantinedShare, quarantineRng, mainRuns + bisectionRuns),
+                }
+              : { type: "TEST_RUN_FINISHED", runId, outcome: answer.outcome },
         );
       } else if (decision.type === "MERGE") {
         if (world !== null) movesAtMerge.set(decision.mergeId, world.externalMoves);
@@ -239,6 +263,11 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     bisectionRuns,
     badMerged: workload.filter((p) => p.bad && finalStates[p.number] === "MERGED").length,
     goodFailed: workload.filter((p) => !p.bad && finalStates[p.number] === "FAILED").length,
+    goodFailedByFlakes: workload.filter(
+      (p) => !p.bad && finalStates[p.number] === "FAILED" && world?.conflicted.has(p.number) !== true,
+    ).length,
+    runsPassedByQuarantine,
+    flakyRetries,
     runsPerMergedPr: merged === 0 ? 0 : (mainRuns + bisectionRuns) / merged,
     mergedPerHour: hours === 0 ? 0 : merged / hours,
     timeToMergeMinutes: {

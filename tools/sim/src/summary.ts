@@ -11,6 +11,10 @@ export interface SimulationSummary {
   stuck: number;
   badMerged: number;
   goodFailed: number;
+  /** Good PRs failed by flakes (no conflict): what issue 26 brings down. */
+  goodFailedByFlakes: number;
+  runsPassedByQuarantine: number;
+  flakyRetries: number;
   runs: { main: number; bisection: number; total: number };
   runsPerMergedPr: number;
   mergedPerHour: number;
@@ -36,6 +40,9 @@ export function summarize(
     stuck: r.stuck,
     badMerged: r.badMerged,
     goodFailed: r.goodFailed,
+    goodFailedByFlakes: r.goodFailedByFlakes,
+    runsPassedByQuarantine: r.runsPassedByQuarantine,
+    flakyRetries: r.flakyRetries,
     runs: { main: r.mainRuns, bisection: r.bisectionRuns, total: r.mainRuns + r.bisectionRuns },
     runsPerMergedPr: round(r.runsPerMergedPr, 3),
     mergedPerHour: round(r.mergedPerHour, 3),
@@ -56,6 +63,7 @@ export function describeSummary(s: SimulationSummary): string[] {
     `workload ${s.workload}: ${s.prs} PRs, settings ${JSON.stringify(s.settings)}`,
     `merged ${s.merged}, failed ${s.failed} (good PRs failed: ${s.goodFailed}), cancelled ${s.cancelled}, stuck ${s.stuck}, bad PRs merged ${s.badMerged}`,
     `CI runs ${s.runs.total} (main ${s.runs.main}, bisection ${s.runs.bisection}), ${s.runsPerMergedPr.toFixed(2)} per merged PR`,
+    `failed runs passed by quarantine ${s.runsPassedByQuarantine}, retried for known flaky tests ${s.flakyRetries}, good PRs failed by flakes ${s.goodFailedByFlakes}`,
     `merged per hour ${s.mergedPerHour.toFixed(1)} over ${s.hours.toFixed(1)} h`,
     `time to merge (min): p50 ${t.p50.toFixed(0)}, p90 ${t.p90.toFixed(0)}, p99 ${t.p99.toFixed(0)}, mean ${t.mean.toFixed(0)}`,
   ];

@@ -90,6 +90,12 @@ export function parseWorkloadFile(text: string, fallbackName: string): WorkloadF
   const name = data.name ?? fallbackName;
   if (typeof name !== "string" || name.length === 0) throw new WorkloadFileError("name", "must be a string");
   const flakeRate = number("flakeRate", data.flakeRate ?? 0, (x) => x >= 0 && x <= 1, "a number in 0..1");
+  const quarantinedShare = number(
+    "quarantinedShare",
+    data.quarantinedShare ?? 0,
+    (x) => x >= 0 && x <= 1,
+    "a number in 0..1",
+  );
   const seed = number("seed", data.seed ?? 1, (x) => Number.isInteger(x), "an integer");
   const settings = data.settings ?? {};
   if (!isObject(settings)) throw new WorkloadFileError("settings", "must be an object of queue settings");
@@ -97,7 +103,7 @@ export function parseWorkloadFile(text: string, fallbackName: string): WorkloadF
   if (!Array.isArray(data.prs)) throw new WorkloadFileError("prs", "must be a list of pull requests");
   const seen = new Set<number>();
   const prs = data.prs.map((pr, i) => prOf(`prs[${i}]`, pr, seen));
-  return { workload: { name, seed, flakeRate, mergeMinutes: 1, prs }, settings };
+  return { workload: { name, seed, flakeRate, quarantinedShare, mergeMinutes: 1, prs }, settings };
 }
 
 /** What a workload's settings (and `mainline simulate --set`) may name: the queue's settings, as `queue create` takes them. */

@@ -57,6 +57,8 @@ export interface Workload {
   name: string;
   seed: number;
   flakeRate: number;
+  /** Of the runs failed by a flake, the share whose every failing test is quarantined (absent: 0). */
+  quarantinedShare?: number;
   mergeMinutes: number;
   prs: SimulatedPr[];
 }

@@ -8,6 +8,7 @@ import {
   PRIORITY_RULE,
   QUEUE_MODES,
   QUEUE_SETTING_RANGES,
+  TEST_AWARE_QUEUE_SETTINGS,
   type QueueIntegerSetting,
   readPriority,
   wireWord,
@@ -136,6 +137,12 @@ export function parseSettingsPatch(input: Readonly<Record<string, unknown>>): Qu
       set[field] = settingInteger(field as QueueIntegerSetting, value);
     } else if ((BOOLEANS as readonly string[]).includes(field)) {
       if (typeof value !== "boolean") throw new InvalidArgumentError(field, "must be a boolean");
+      set[field] = value;
+    } else if ((TEST_AWARE_QUEUE_SETTINGS as readonly string[]).includes(field)) {
+      // null: follow the repository's quarantining (issue 26).
+      if (typeof value !== "boolean" && value !== null) {
+        throw new InvalidArgumentError(field, "must be a boolean or null");
+      }
       set[field] = value;
     } else if (field === "bisectionConcurrency") {
       patch.bisectionConcurrency = value === null ? null : settingInteger(field, value);

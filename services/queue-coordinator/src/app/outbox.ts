@@ -245,31 +245,45 @@ export class OutboxBuilder {
         reason: "",
       };
       this.messages.push(message(SUBJECTS.testRunEvent, `evt-${eventId}`, TestRunLifecycleEvent, event));
+    } else if (n.type === "RUN_FAILURE_DECIDED") {
+      // Issue 26: what a failed run's tests decided shows in the PRs' history; its own event is the wiring's.
+      return;
     } else {
-      // Paused, resumed, drained or switched: the open pages of the queue (and the queue list) re-read it.
+      // Paused, resumed, drained, switched, or held for a broken target: the open pages re-read the queue.
       const eventId = this.nextEventId();
       const event: QueueLifecycleEvent =
-        n.type === "QUEUE_STATE_CHANGED"
+        n.type === "TARGET_BROKEN" || n.type === "TARGET_RECOVERED"
           ? {
               eventId,
               type: QueueEventType.STATE_CHANGED,
               timestamp: new Date(n.at),
               queue: this.queueRef(),
-              state: QueueState[n.to],
-              previousState: QueueState[n.from],
+              state: QueueState[this.ctx.state.queueState],
+              previousState: QueueState[this.ctx.state.queueState],
               mode: QueueMode[this.ctx.state.settings.mode],
               previousMode: QueueMode[this.ctx.state.settings.mode],
             }
-          : {
-              eventId,
-              type: QueueEventType.MODE_CHANGED,
-              timestamp: new Date(n.at),
-              queue: this.queueRef(),
-              state: QueueState[this.ctx.state.queueState],
-              previousState: QueueState[this.ctx.state.queueState],
-              mode: QueueMode[n.to],
-              previousMode: QueueMode[n.from],
-            };
+          : n.type === "QUEUE_STATE_CHANGED"
+            ? {
+                eventId,
+                type: QueueEventType.STATE_CHANGED,
+                timestamp: new Date(n.at),
+                queue: this.queueRef(),
+                state: QueueState[n.to],
+                previousState: QueueState[n.from],
+                mode: QueueMode[this.ctx.state.settings.mode],
+                previousMode: QueueMode[this.ctx.state.settings.mode],
+              }
+            : {
+                eventId,
+                type: QueueEventType.MODE_CHANGED,
+                timestamp: new Date(n.at),
+                queue: this.queueRef(),
+                state: QueueState[this.ctx.state.queueState],
+                previousState: QueueState[this.ctx.state.queueState],
+                mode: QueueMode[n.to],
+                previousMode: QueueMode[n.from],
+              };
       this.messages.push(message(SUBJECTS.queueEvent, `evt-${eventId}`, QueueLifecycleEvent, event));
     }
   }

@@ -11,6 +11,7 @@ import type { PullRequestEntry, PullRequestFacts } from "./pull-request.js";
 import type { QueueSettingsPatch } from "./queue-settings.js";
 import { acceptsSubmissions, type QueueState } from "./queue-state.js";
 import { restartBatch, restartEverything } from "./restarts.js";
+import { releaseTargetHold } from "./target-hold.js";
 import { finishTestRun } from "./test-results.js";
 
 /**
@@ -41,10 +42,18 @@ export function applyEvent(d: Draft, event: QueueEvent): void {
     case "SETTINGS_UPDATED":
       return updateSettings(d, event.patch);
     case "TEST_RUN_FINISHED":
-      return finishTestRun(d, event.runId, event.outcome, event.conflictingPr);
+      return finishTestRun(d, event.runId, event.outcome, event.conflictingPr, {
+        tests: event.tests,
+        knowledge: event.knowledge,
+      });
+    case "TARGET_TEST_PASSED":
+      if (d.state.targetBroken?.test.id === event.testId) releaseTargetHold(d, "TEST_PASSED_ON_TARGET");
+      return;
     case "MERGE_FINISHED":
       return finishMerge(d, event.mergeId, event.outcome, event.mergedPrs);
     case "TARGET_BRANCH_MOVED":
+      // A fix may have landed: the next run tells, and holds the queue again if not.
+      releaseTargetHold(d, "TARGET_MOVED");
       return restartEverything(d, "TARGET_BRANCH_MOVED");
     case "TIME_PASSED":
       return;
@@ -146,6 +155,9 @@ function updateSettings(d: Draft, patch: QueueSettingsPatch): void {
   const { state, mode, ...rest } = patch;
   const before = d.state.settings;
   d.state.settings = { ...before, ...rest };
+  if (rest.holdOnBrokenTarget === false) releaseTargetHold(d, "SETTING_OFF");
+  // An operator's resume ends a hold for a broken target, as it ends a pause.
+  if (state === "RUNNING") releaseTargetHold(d, "RESUMED");
   if (mode !== undefined) changeMode(d, mode);
   if (state !== undefined) {
     if (d.state.switching !== null) d.state.switching = { ...d.state.switching, resumeState: state };

@@ -33,6 +33,8 @@ export interface Batch {
    * place (see ejection.ts); a second failure is searched as usual. Absent when never.
    */
   retried?: boolean;
+  /** Retried in place after only known flaky tests failed (issue 26): their names, for the retry's history. */
+  flakyRetry?: string[] | null;
   /** The batch's probe run (see probes.ts) and the members it tested; absent when never probed. */
   probe?: BatchProbe | null;
 }

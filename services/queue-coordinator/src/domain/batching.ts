@@ -6,7 +6,7 @@ import { LaneGraph, type PlaceInBatch } from "./lanes.js";
 import { dissolveBatches } from "./queue-order.js";
 import { URGENT_PRIORITY } from "./priority.js";
 import { testedSinceAdmitted } from "./pull-request.js";
-import { isProgressing } from "./queue-state.js";
+import { startsRuns } from "./target-hold.js";
 import { blockedBatches, runningCount, waitsBehind } from "./scheduling.js";
 
 const MINUTE = 60_000;
@@ -122,7 +122,7 @@ function nothingCanJoin(d: Draft, graph: LaneGraph, batchId: string): boolean {
  * queued, and free to start, will take first. Nothing starts while the queue is paused.
  */
 export function freeMainSlots(d: Draft, graph: LaneGraph): number {
-  if (!isProgressing(d.state.queueState)) return 0;
+  if (!startsRuns(d)) return 0;
   let free = d.state.settings.concurrency - runningCount(d, "main");
   if (free <= 0) return free;
   const blocked = blockedBatches(d, graph);

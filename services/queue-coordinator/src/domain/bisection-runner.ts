@@ -4,7 +4,7 @@ import type { LaneGraph } from "./lanes.js";
 import { canMergeFromBisection, requeueGoodGroup } from "./ejection.js";
 import { endPr } from "./membership.js";
 import { effectiveBisectionConcurrency } from "./queue-settings.js";
-import { isProgressing } from "./queue-state.js";
+import { startsRuns } from "./target-hold.js";
 import { runningCount } from "./scheduling.js";
 import { setPrState } from "./transitions.js";
 
@@ -66,7 +66,7 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
       d.deleteBatch(batchId);
       continue;
     }
-    if (!isProgressing(d.state.queueState)) continue;
+    if (!startsRuns(d)) continue;
     slots += cancelRuns(d, batchId, new Set(progress.needed.map((n) => n.key)));
     for (const needed of progress.needed) {
       const bisection = d.batch(batchId)?.bisection as Bisection;

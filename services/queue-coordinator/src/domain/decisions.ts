@@ -3,6 +3,9 @@ import type { PrState, PullRequestEntry } from "./pull-request.js";
 import type { QueueMode } from "./queue-settings.js";
 import type { QueueState } from "./queue-state.js";
 import type { TransitionReason } from "./reasons.js";
+import type { RunFailureDecision } from "./run-failure-decision.js";
+import type { TargetRecovery } from "./target-hold.js";
+import type { FailedTest } from "./test-knowledge.js";
 import type { TestRunKind } from "./test-run.js";
 
 /** Work for the shell to carry out (jobs on the work-queue stream). */
@@ -43,6 +46,8 @@ export type Notice =
       isBisection: boolean;
       /** The entry as it left the queue, for terminal states (the state no longer holds it). */
       finalEntry: PullRequestEntry | null;
+      /** The history entry's detail, when it has one. */
+      detail?: string;
     }
   | {
       type: "PR_PRIORITY_CHANGED";
@@ -64,4 +69,15 @@ export type Notice =
       at: number;
     }
   | { type: "QUEUE_STATE_CHANGED"; from: QueueState; to: QueueState; at: number }
+  /** A failed run decided by its tests (issue 26): counted as passed, retried in place, or the target's fault. */
+  | {
+      type: "RUN_FAILURE_DECIDED";
+      runId: string;
+      prs: number[];
+      decision: Exclude<RunFailureDecision, { kind: "FAIL_AS_TODAY" }>;
+      at: number;
+    }
+  /** New runs on the target wait: a test fails on the target itself (target-hold.ts). */
+  | { type: "TARGET_BROKEN"; test: FailedTest; since: number; at: number; runId: string; reason: string }
+  | { type: "TARGET_RECOVERED"; test: FailedTest; since: number; why: TargetRecovery; at: number }
   | { type: "QUEUE_MODE_CHANGED"; from: QueueMode; to: QueueMode; at: number };

@@ -2,6 +2,7 @@ import type { ImpactedTargets } from "./impacted-targets.js";
 import type { Priority } from "./priority.js";
 import type { PullRequestFacts } from "./pull-request.js";
 import type { QueueSettingsPatch } from "./queue-settings.js";
+import type { FailedTestsKnowledge, RunTestFailures } from "./test-knowledge.js";
 import type { TestRunOutcome } from "./test-run.js";
 
 /**
@@ -29,10 +30,21 @@ export type QueueEvent =
   | { type: "IMPACTED_TARGETS_SET"; pr: number; targets: ImpactedTargets }
   | { type: "PR_FACTS_UPDATED"; pr: number; facts: PullRequestFacts }
   | { type: "SETTINGS_UPDATED"; patch: QueueSettingsPatch }
-  | { type: "TEST_RUN_FINISHED"; runId: string; outcome: TestRunOutcome; conflictingPr?: number }
+  | {
+      type: "TEST_RUN_FINISHED";
+      runId: string;
+      outcome: TestRunOutcome;
+      conflictingPr?: number;
+      /** The run's failed tests (issue 26); absent: the run gave no test results, decided as before. */
+      tests?: RunTestFailures;
+      /** What flaky-analytics knows of those tests; absent or null: it could not say, decided as before. */
+      knowledge?: FailedTestsKnowledge | null;
+    }
   /** `mergedPrs`: for TARGET_MOVED, the PRs of the merge that did land (a merge through GitHub refused midway). */
   | { type: "MERGE_FINISHED"; mergeId: string; outcome: "MERGED" | "TARGET_MOVED"; mergedPrs?: number[] }
   | { type: "TARGET_BRANCH_MOVED" }
+  /** A run of the target's own CI passed this test (flaky-analytics saw it): a hold for it ends (target-hold.ts). */
+  | { type: "TARGET_TEST_PASSED"; testId: string }
   | { type: "TIME_PASSED" };
 
 export type QueueEventType = QueueEvent["type"];

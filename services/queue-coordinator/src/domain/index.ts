@@ -15,5 +15,8 @@ export * from "./queue-settings.js";
 export * from "./queue-state.js";
 export * from "./reasons.js";
 export * from "./resubmission.js";
+export * from "./run-failure-decision.js";
+export * from "./target-hold.js";
+export * from "./test-knowledge.js";
 export * from "./test-run.js";
 export { LaneGraph } from "./lanes.js";

@@ -4,6 +4,7 @@ import type { PullRequestEntry } from "./pull-request.js";
 import { createQueueSettings, type QueueSettings } from "./queue-settings.js";
 import type { ModeSwitch } from "./mode-switch.js";
 import type { QueueState } from "./queue-state.js";
+import type { TargetBroken } from "./target-hold.js";
 import type { TestRun } from "./test-run.js";
 
 export interface MergeInFlight {
@@ -35,6 +36,8 @@ export interface PlannerState {
   batches: Record<string, Batch>;
   runs: Record<string, TestRun>;
   merges: Record<string, MergeInFlight>;
+  /** Set while a test fails on the target itself (see target-hold.ts); absent or null: not held. */
+  targetBroken?: TargetBroken | null;
   /** Absent in states stored before it was kept (see observed-failures.ts). */
   observed?: ObservedFailures;
   /** Deterministic ids: run-N, merge-N, entry-N, and bare N for batches. */

@@ -4,7 +4,7 @@ import { ejectsFailures, isOffline } from "./ejection.js";
 import type { LaneGraph } from "./lanes.js";
 import { batchFailureChance, NO_OBSERVATIONS } from "./observed-failures.js";
 import { effectiveBisectionConcurrency } from "./queue-settings.js";
-import { isProgressing } from "./queue-state.js";
+import { startsRuns } from "./target-hold.js";
 import type { FailureReason } from "./reasons.js";
 import { noteProbe, restartBatch } from "./restarts.js";
 import { runningCount } from "./scheduling.js";
@@ -22,7 +22,7 @@ import { setPrState } from "./transitions.js";
  */
 export function probeWaitingBatches(d: Draft, graph: LaneGraph): void {
   // With a pending-failure depth a failed batch stays in line to be rescued: no stepping aside.
-  if (!isProgressing(d.state.queueState) || !d.state.settings.batch || !ejectsFailures(d)) return;
+  if (!startsRuns(d) || !d.state.settings.batch || !ejectsFailures(d)) return;
   const cap = effectiveBisectionConcurrency(d.state.settings);
   let slots = cap - reserveFor(cap) - runningCount(d, "bisection");
   if (slots <= 0) return;

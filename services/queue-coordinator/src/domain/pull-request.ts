@@ -23,6 +23,8 @@ export interface Transition {
   to: PrState;
   reason: TransitionReason;
   runId: string | null;
+  /** What the reason alone does not say ("passed; failures ignored: quarantined tests X, Y"); absent: nothing. */
+  detail?: string;
 }
 
 /** A priority change of a queued PR, for its timeline. */

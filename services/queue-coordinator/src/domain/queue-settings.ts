@@ -33,6 +33,10 @@ export interface QueueSettings {
   statusCheckEnabled: boolean;
   directMergeMode: DirectMergeMode;
   optimizationMode: OptimizationMode;
+  /** Issue 26 (contract TEST_AWARE_QUEUE_SETTINGS): null follows the repository's quarantining setting. */
+  ignoreQuarantinedTests: boolean | null;
+  retryKnownFlakyTests: boolean | null;
+  holdOnBrokenTarget: boolean | null;
 }
 
 export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
@@ -53,6 +57,9 @@ export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
   statusCheckEnabled: true,
   directMergeMode: "OFF",
   optimizationMode: "OFF",
+  ignoreQuarantinedTests: null,
+  retryKnownFlakyTests: null,
+  holdOnBrokenTarget: null,
 } satisfies QueueSettings);
 
 /** What updateQueue may carry: any setting, plus a requested state. */

@@ -25,6 +25,10 @@ export const RESTART_REASONS = [
   "FAILURE_NOT_CONFIRMED",
   // A PR a bisection already cleared once goes back into line untested when its next batch fails.
   "CLEARED_BY_EARLIER_BISECTION",
+  // The run failed only on tests known to be flaky (issue 26): the same run runs once more in place.
+  "KNOWN_FLAKY_TEST_RETRIED",
+  // A failed test fails on the target itself: the PRs are not blamed and wait for the target (target-hold.ts).
+  "TARGET_BROKEN",
 ] as const;
 export type RestartReason = (typeof RESTART_REASONS)[number];
 

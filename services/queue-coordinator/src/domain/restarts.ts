@@ -26,7 +26,7 @@ export function dropRunsOf(
  * Sends a batch back to the start: its runs are cancelled, any failure or bisection forgotten,
  * its PRs PENDING again in the same place. A merge in flight is never undone here.
  */
-export function restartBatch(d: Draft, batchId: string, reason: RestartReason): void {
+export function restartBatch(d: Draft, batchId: string, reason: RestartReason, detail?: string): void {
   const batch = d.batch(batchId);
   if (batch === undefined || batch.status === "MERGING") return;
   dropStaleProbe(d, batchId);
@@ -41,7 +41,7 @@ export function restartBatch(d: Draft, batchId: string, reason: RestartReason): 
   mine.bisection = null;
   mine.aside = false;
   for (const n of mine.prs) {
-    if (d.pr(n)?.state !== "PENDING") setPrState(d, n, "PENDING", reason);
+    if (d.pr(n)?.state !== "PENDING") setPrState(d, n, "PENDING", reason, null, false, detail);
   }
 }
 

@@ -3,7 +3,7 @@ import type { Draft } from "./draft.js";
 import { ejectsFailures, isOffline } from "./ejection.js";
 import type { LaneGraph } from "./lanes.js";
 import { URGENT_PRIORITY } from "./priority.js";
-import { isProgressing } from "./queue-state.js";
+import { startsRuns } from "./target-hold.js";
 import { restartBatch } from "./restarts.js";
 import { setPrState } from "./transitions.js";
 
@@ -25,7 +25,7 @@ export function runningCount(d: Draft, kind: RunKind): number {
  * batch that finds no free slot takes the slot of the latest non-urgent run.
  */
 export function startMainRuns(d: Draft, graph: LaneGraph): void {
-  if (!isProgressing(d.state.queueState)) return;
+  if (!startsRuns(d)) return;
   let slots = d.state.settings.concurrency - runningCount(d, "main");
   // Urgent PRs always form a prefix of the order, so without one first, a full queue is done.
   const first = d.state.order[0];

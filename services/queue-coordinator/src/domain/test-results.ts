@@ -4,6 +4,15 @@ import { endPr } from "./membership.js";
 import { finishProbe } from "./probes.js";
 import type { FailureReason } from "./reasons.js";
 import type { TestRunOutcome } from "./test-run.js";
+import {
+  blameTarget,
+  decideFinishedRun,
+  ignoredDetail,
+  retryFlakyRun,
+  retryOutcomeDetail,
+  type RunTestEvidence,
+} from "./run-failure.js";
+import { releaseTargetHold } from "./target-hold.js";
 import { setPrState } from "./transitions.js";
 
 const MINUTE = 60_000;
@@ -21,6 +30,7 @@ export function finishTestRun(
   runId: string,
   outcome: TestRunOutcome,
   conflictingPr?: number,
+  evidence: RunTestEvidence = {},
 ): void {
   const run = d.run(runId);
   if (run?.status !== "RUNNING") return;
@@ -54,7 +64,12 @@ export function finishTestRun(
     }
   }
 
-  const passed = outcome === "PASSED";
+  const decision = decideFinishedRun(d, run, batch, outcome, evidence);
+  if (decision.kind === "TARGET_BROKEN") return blameTarget(d, run, batch, decision);
+  if (decision.kind === "RETRY_IN_PLACE") return retryFlakyRun(d, batch.id, runId, decision.flaky);
+  const passed = outcome === "PASSED" || decision.kind === "COUNT_AS_PASSED";
+  // Every test passed on this run, the one that broke the target too.
+  if (passed) releaseTargetHold(d, "RUN_PASSED");
   const reason = passed ? null : failureReasonOf(outcome);
   const mine = d.editRun(runId);
   mine.status = passed ? "PASSED" : "FAILED";
@@ -75,13 +90,18 @@ export function finishTestRun(
   }
 
   if (batch.status !== "TESTING" || batch.runId !== runId) return;
+  const retried = retryOutcomeDetail(d, batch.id, passed);
   const edited = d.setBatchStatus(batch.id, passed ? "PASSED" : "PENDING_FAILURE");
   if (passed) {
-    for (const n of edited.prs) setPrState(d, n, "TESTS_PASSED", "TEST_RUN_PASSED", runId);
+    const ignored = decision.kind === "COUNT_AS_PASSED" ? ignoredDetail(decision.ignored) : undefined;
+    const detail = [retried, ignored].filter((s) => s !== undefined).join("; ") || undefined;
+    for (const n of edited.prs) setPrState(d, n, "TESTS_PASSED", "TEST_RUN_PASSED", runId, false, detail);
     return;
   }
   edited.failure = { reason: reason as FailureReason, at: d.now, runId };
-  for (const n of edited.prs) setPrState(d, n, "PENDING_FAILURE", reason as FailureReason, runId);
+  for (const n of edited.prs) {
+    setPrState(d, n, "PENDING_FAILURE", reason as FailureReason, runId, false, retried);
+  }
   d.notify({ type: "BATCH_PENDING_FAILURE", batchId: batch.id, prs: [...edited.prs], runId, at: d.now });
 }
 

@@ -16,10 +16,11 @@ export function setPrState(
   runId: string | null = null,
   /** The PR was in a bisecting batch it has just been taken out of. */
   bisected = false,
+  detail?: string,
 ): void {
   const entry = d.editPr(n);
   const from = entry.state;
-  entry.history.push({ at: d.now, from, to, reason, runId });
+  entry.history.push({ at: d.now, from, to, reason, runId, ...(detail === undefined ? {} : { detail }) });
   entry.state = to;
   entry.stateChangedAt = d.now;
   const batch = entry.batchId === null ? undefined : d.batch(entry.batchId);
@@ -36,6 +37,7 @@ export function setPrState(
     batched: (batch?.prs.length ?? 1) > 1,
     isBisection: bisected || batch?.status === "BISECTING",
     finalEntry: terminal ? entry : null,
+    ...(detail === undefined ? {} : { detail }),
   });
   if (terminal) {
     d.state.observed = observeConclusion(d.state.observed ?? NO_OBSERVATIONS, to);

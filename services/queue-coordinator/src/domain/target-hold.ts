@@ -1,0 +1,46 @@
+import type { Draft } from "./draft.js";
+import { isProgressing } from "./queue-state.js";
+import type { FailedTest } from "./test-knowledge.js";
+
+/**
+ * A test failing on the target itself (issue 26): every run would fail on it whatever its PRs, so the queue holds
+ * new runs on the target rather than blame them. Runs in flight go on and merges land; the hold ends when a run
+ * passes (it passed that test too), when the target moves (a fix may have landed: the next run tells, and holds
+ * again if not), when an operator resumes the queue, or when holdOnBrokenTarget is turned off.
+ */
+export interface TargetBroken {
+  test: FailedTest;
+  /** Since when the test fails on the target (ms), as far as anyone knows. */
+  since: number;
+  /** When the queue started holding (ms). */
+  at: number;
+  /** The queue run whose failure showed it. */
+  runId: string;
+}
+
+export type TargetRecovery =
+  "RUN_PASSED" | "TARGET_MOVED" | "RESUMED" | "SETTING_OFF" | "TEST_PASSED_ON_TARGET";
+
+/** Whether the queue may start runs (main, bisection, probes): not paused, and the target not broken. */
+export function startsRuns(d: Draft): boolean {
+  return isProgressing(d.state.queueState) && d.state.targetBroken == null;
+}
+
+/** The reason getQueue, the CLI and the web page show: "target broken: test X failing on main since …". */
+export function targetBrokenReason(branch: string, hold: Readonly<TargetBroken>): string {
+  return `target broken: test ${hold.test.name || hold.test.id} failing on ${branch} since ${new Date(hold.since).toISOString()}`;
+}
+
+export function holdForBrokenTarget(d: Draft, test: FailedTest, since: number, runId: string): void {
+  if (d.state.targetBroken != null) return;
+  const hold: TargetBroken = { test: { ...test }, since, at: d.now, runId };
+  d.state.targetBroken = hold;
+  d.notify({ type: "TARGET_BROKEN", ...hold, reason: targetBrokenReason(d.state.branch, hold) });
+}
+
+export function releaseTargetHold(d: Draft, why: TargetRecovery): void {
+  const hold = d.state.targetBroken;
+  if (hold == null) return;
+  d.state.targetBroken = null;
+  d.notify({ type: "TARGET_RECOVERED", test: hold.test, since: hold.since, why, at: d.now });
+}

@@ -1,0 +1,167 @@
+import { expect } from "chai";
+import type { FailedTestsKnowledge, PlanningStep, TestKnowledge } from "../../src/domain/index.js";
+import { Scenario, type Row } from "./scenario-table.js";
+
+/** Tests by kind: q (quarantined), f (known flaky), b (broken on the target), r (a real, healthy test). */
+const KINDS: Record<string, Partial<TestKnowledge>> = {
+  q: { status: "flaky", quarantined: true },
+  f: { status: "flaky" },
+  b: { status: "broken", statusSince: 1_000 },
+  r: { status: "healthy" },
+};
+
+const idOf = (name: string): string =>
+  `00000000-0000-5000-8000-${[...name]
+    .map((c) => c.charCodeAt(0).toString(16))
+    .join("")
+    .padStart(12, "0")
+    .slice(-12)}`;
+
+/**
+ * The scenario driver plus "fail-tests AB q1,r1" (the run testing exactly A, B failed tests q1 and r1, each known
+ * by its first letter as KINDS says) and "fail-blind AB q1" (the same failure, flaky-analytics unreachable).
+ */
+class TestAwareScenario extends Scenario {
+  override do(line: string): PlanningStep {
+    const [verb = "", prs = "", names = ""] = line.split(" ");
+    if (verb !== "fail-tests" && verb !== "fail-blind") return super.do(line);
+    const failed = names.split(",").map((name) => ({ id: idOf(name), name }));
+    const knowledge: FailedTestsKnowledge = {
+      quarantiningEnabled: true,
+      tests: Object.fromEntries(
+        failed.map((t) => [
+          t.id,
+          {
+            status: "unknown",
+            quarantined: false,
+            statusSince: null,
+            failedOnTargetAt: null,
+            ...KINDS[t.name[0] ?? ""],
+          },
+        ]),
+      ),
+    };
+    return this.apply({
+      type: "TEST_RUN_FINISHED",
+      runId: this.runningRunFor(prs),
+      outcome: "FAILED",
+      tests: { failed, truncated: false },
+      knowledge: verb === "fail-blind" ? null : knowledge,
+    });
+  }
+
+  detailsOf(l: string): string[] {
+    const n = l.charCodeAt(0) - 64;
+    const history = this.state.prs[n]?.history ?? [];
+    return history.map((t) => t.detail).filter((d): d is string => d !== undefined);
+  }
+}
+
+const play = (settings: Record<string, unknown>, rows: Row[]): TestAwareScenario =>
+  new TestAwareScenario(settings).play(rows);
+
+describe("planner: a failed run decided by its tests (issue 26)", () => {
+  it("a run failing only on quarantined tests counts as passed and its PRs merge, saying what was ignored", () => {
+    const s = play({ concurrency: 1 }, [
+      ["submit A", {}, ["test A"]],
+      ["fail-tests A q1,q2", { A: "TESTS_PASSED" }, ["merge A"]],
+    ]);
+    expect(s.detailsOf("A")).to.deep.equal(["passed; failures ignored: quarantined tests q1, q2"]);
+    s.play([["merged A", { A: "MERGED" }, []]]);
+  });
+
+  it("a quarantined failure beside a real one fails the PR as today", () => {
+    play({ concurrency: 1 }, [
+      ["submit A", {}, ["test A"]],
+      ["fail-tests A q1,r1", { A: "FAILED" }, []],
+    ]);
+  });
+
+  it("without an answer from flaky-analytics the run fails as today", () => {
+    play({ concurrency: 1 }, [
+      ["submit A", {}, ["test A"]],
+      ["fail-blind A q1", { A: "FAILED" }, []],
+    ]);
+  });
+
+  it("with the setting off, quarantine is not honoured", () => {
+    play({ concurrency: 1, ignoreQuarantinedTests: false, retryKnownFlakyTests: false }, [
+      ["submit A", {}, ["test A"]],
+      ["fail-tests A q1", { A: "FAILED" }, []],
+    ]);
+  });
+
+  it("a known flaky failure is retried once in place, and the PR merges when the retry passes", () => {
+    const s = play({ concurrency: 2 }, [
+      ["submit A", {}, ["test A"]],
+      ["submit B", {}, ["test B on A"]],
+      // B's run, built on A, goes on: it stays valid if A's retry passes.
+      ["fail-tests A f1", { A: "TESTING", B: "TESTING" }, ["test A"]],
+      ["pass A", { A: "TESTS_PASSED" }, ["merge A"]],
+    ]);
+    expect(s.changesOf("A")).to.include("PENDING KNOWN_FLAKY_TEST_RETRIED");
+    expect(s.detailsOf("A")).to.deep.equal([
+      "known flaky tests failed: f1; retrying once in place",
+      "retry after known flaky tests f1 failed: passed",
+    ]);
+    s.play([
+      ["merged A", { A: "MERGED" }, []],
+      ["pass B", { B: "TESTS_PASSED" }, ["merge B"]],
+    ]);
+  });
+
+  it("a flaky test failing the retry too is not retried a second time", () => {
+    const s = play({ concurrency: 1 }, [
+      ["submit A", {}, ["test A"]],
+      ["fail-tests A f1", { A: "TESTING" }, ["test A"]],
+      ["fail-tests A f1", { A: "FAILED" }, []],
+    ]);
+    expect(s.runsStarted()).to.equal(2);
+  });
+
+  it("a flaky failure beside a real one is not retried", () => {
+    play({ concurrency: 1 }, [
+      ["submit A", {}, ["test A"]],
+      ["fail-tests A f1,r1", { A: "FAILED" }, []],
+    ]);
+  });
+
+  it("a test broken on the target holds new runs, fails no PR, and a passing run in flight resumes", () => {
+    const s = play({ concurrency: 2 }, [
+      ["submit A", {}, ["test A"]],
+      ["submit B", {}, ["test B on A"]],
+      ["fail-tests A b1", { A: "PENDING" }, []],
+    ]);
+    expect(s.state.targetBroken?.test.name).to.equal("b1");
+    expect(s.last?.notices.find((n) => n.type === "TARGET_BROKEN")).to.deep.include({
+      reason: "target broken: test b1 failing on main since 1970-01-01T00:00:01.000Z",
+    });
+    s.play([
+      ["submit C", { C: "PENDING" }, []],
+      // B's run was in flight: it passed every test, the broken one too, so the target is fixed and runs start.
+      ["pass B", { A: "TESTING", B: "TESTS_PASSED" }],
+    ]);
+    expect(s.state.targetBroken ?? null).to.equal(null);
+    expect(s.last?.decisions.map((d) => d.type)).to.include("START_TEST_RUN");
+    expect([...s.finalStates.values()]).to.not.include("FAILED");
+  });
+
+  it("a hold for a broken target ends when an operator resumes the queue or the target moves", () => {
+    const s = play({ concurrency: 1 }, [
+      ["submit A", {}, ["test A"]],
+      ["fail-tests A b1", { A: "PENDING" }, []],
+      ["submit B", {}, []],
+      ['set {"state":"RUNNING"}', {}, ["test A"]],
+      ["fail-tests A b1", { A: "PENDING", B: "PENDING" }, []],
+      ["target-moved", {}, ["test A"]],
+    ]);
+    expect(s.state.targetBroken ?? null).to.equal(null);
+  });
+
+  it("with holdOnBrokenTarget off, a broken test fails the run as today", () => {
+    play({ concurrency: 1, holdOnBrokenTarget: false }, [
+      ["submit A", {}, ["test A"]],
+      ["fail-tests A b1", { A: "FAILED" }, []],
+    ]);
+  });
+});

@@ -1,0 +1,46 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "chai";
+import { parseWorkloadFile, runSimulation, workloadFromSpec, DEFAULT_WORKLOAD } from "@mainline/sim";
+
+const FLAKY_1 = join(import.meta.dirname, "../../bench/merge-efficiency/flaky-1.json");
+
+describe("simulator: a queue that reads its runs' tests (issue 26)", () => {
+  const { workload, settings } = parseWorkloadFile(readFileSync(FLAKY_1, "utf8"), "flaky-1");
+
+  it("counts runs failed only by quarantined tests as passed, and fails fewer good PRs by flakes", () => {
+    const aware = runSimulation({ settings, workload });
+    const blind = runSimulation({ settings, workload: { ...workload, quarantinedShare: 0 } });
+    expect(aware.runsPassedByQuarantine).to.be.greaterThan(0);
+    expect(blind.runsPassedByQuarantine).to.equal(0);
+    expect(aware.badMerged).to.equal(0);
+    expect(aware.stuck).to.equal(0);
+    expect(aware.goodFailedByFlakes).to.be.below(blind.goodFailedByFlakes);
+    expect(aware.mainRuns + aware.bisectionRuns).to.be.below(blind.mainRuns + blind.bisectionRuns);
+    expect(aware.timeToMergeMinutes.p50).to.be.below(blind.timeToMergeMinutes.p50);
+  });
+
+  it("with the queue's settings off, quarantine changes nothing", () => {
+    // A quarantined test is a flaky one: with quarantine not honoured, the flake retry would see it.
+    const off = { ...settings, ignoreQuarantinedTests: false, retryKnownFlakyTests: false };
+    const ignored = runSimulation({ settings: off, workload });
+    const blind = runSimulation({ settings: off, workload: { ...workload, quarantinedShare: 0 } });
+    expect(ignored.runsPassedByQuarantine).to.equal(0);
+    expect(ignored).to.deep.equal(blind);
+  });
+
+  it("every flaky failure quarantined is as if no flake had happened", () => {
+    const all = runSimulation({ settings, workload: { ...workload, quarantinedShare: 1 } });
+    const none = runSimulation({ settings, workload: { ...workload, flakeRate: 0 } });
+    expect(all.mergeOrder).to.deep.equal(none.mergeOrder);
+    expect(all.mainRuns + all.bisectionRuns).to.equal(none.mainRuns + none.bisectionRuns);
+    expect(all.goodFailedByFlakes).to.equal(0);
+  });
+
+  it("a workload file's quarantinedShare must be a share", () => {
+    const text = JSON.stringify({ quarantinedShare: 1.5, prs: [] });
+    expect(() => parseWorkloadFile(text, "bad")).to.throw(/quarantinedShare/);
+    const generated = workloadFromSpec({ ...DEFAULT_WORKLOAD, prCount: 5 });
+    expect(generated.quarantinedShare ?? 0).to.equal(0);
+  });
+});
