@@ -26,4 +26,3 @@ export type * from "./http/response-types.js";
 export * from "./wire-words.js";
 export * from "./webhook-event-types.js";
 export * from "./queue-history-page.js";
-export * from "./failed-tests.js";

@@ -1,8 +1,9 @@
 import {
-  FAILED_TESTS_LIMITS,
+  boundRunTestFailures,
+  MAX_FAILED_TESTS_PER_RUN,
   type FailedTest,
-  type FailedTests,
   type RepositoryRef,
+  type RunTestFailures,
 } from "@mainline/contract";
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import { parseJUnitXml } from "./parse-junit.js";
@@ -16,15 +17,15 @@ export interface FailedTestsScope {
 
 /**
  * The tests that failed in a run's JUnit reports, under the ids flaky-analytics gives them, at most `limit`,
- * sorted by id (two readings of the same reports answer the same). A case that passed in any report of the run
- * (a rerun that passed) did not fail the run. A report that cannot be read marks the list truncated: it may
- * hide failures, so whoever decides on the list must not take it as the whole story.
+ * sorted by id (two readings of the same reports answer the same), bounded as the contract says. A case that
+ * passed in any report of the run (a rerun that passed) did not fail the run. A report that cannot be read marks
+ * the list truncated: it may hide failures, so whoever decides on the list must not take it as the whole story.
  */
 export function failedTestsOf(
   junitXml: readonly string[],
   scope: FailedTestsScope,
-  limit: number = FAILED_TESTS_LIMITS.perRun,
-): FailedTests {
+  limit: number = MAX_FAILED_TESTS_PER_RUN,
+): RunTestFailures {
   const tests = new Map<string, { name: string; passed: boolean; failed: boolean }>();
   let unreadable = false;
   junitXml.forEach((xml, index) => {
@@ -54,12 +55,14 @@ export function failedTestsOf(
     .filter(([, t]) => t.failed && !t.passed)
     .map(([id, t]) => ({ id, name: t.name }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { tests: failed.slice(0, Math.max(0, limit)), truncated: unreadable || failed.length > limit };
+  const bounded = boundRunTestFailures(failed.slice(0, Math.max(0, limit)));
+  return {
+    failed: bounded.failed,
+    truncated: bounded.truncated || unreadable || failed.length > limit,
+  };
 }
 
-/** How people read a test: its class or suite, then its name, bounded for history lines and check runs. */
+/** How people read a test: its class or suite, then its name. */
 function displayName(result: { name: string; classname?: string; parent: string }): string {
-  const name = [result.classname ?? result.parent, result.name].filter(Boolean).join(" › ");
-  const max = FAILED_TESTS_LIMITS.nameChars;
-  return name.length > max ? `${name.slice(0, max - 1)}…` : name;
+  return [result.classname ?? result.parent, result.name].filter(Boolean).join(" › ");
 }

@@ -106,6 +106,13 @@ export const queueResponse = z.object({
   medianRunSeconds: z.number().min(0).optional(),
   enqueuedPullRequests: z.array(enqueuedPullRequest),
   testRunsInFlight: z.array(testRunInFlight),
+  /**
+   * Ours (issue 26): set while tests fail on the target itself; the queue starts no runs and fails no PR for it,
+   * and resumes by itself when the target passes them (or on resumeQueue).
+   */
+  targetBroken: z
+    .object({ tests: z.array(z.string()), since: isoDateTime.nullable(), reason: z.string() })
+    .optional(),
 });
 export const updatedQueueResponse = z.object(queueFields);
 
@@ -140,6 +147,8 @@ export const submittedPullRequestResponse = z.object({
       to: z.enum(PR_STATES),
       reason: z.string(),
       testRunId: z.string().optional(),
+      /** What else the change says (e.g. "passed; failures ignored: quarantined tests X, Y"). */
+      detail: z.string().optional(),
     }),
   ),
   /** Ours: every priority change of this submission, oldest first (values 0..255; by: who asked, when known). */

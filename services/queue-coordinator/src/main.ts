@@ -17,7 +17,7 @@ import { TestRunRecords } from "./store/test-run-records.js";
 import { QueueEngine } from "./app/queue-engine.js";
 import { TestRunReports } from "./app/test-run-reports.js";
 import { Timekeeper } from "./app/timekeeper.js";
-import { runTestKnowledge, type AskTestKnowledge } from "./app/run-test-knowledge.js";
+import { runTestEvidence, type AskTestEvidence } from "./app/run-test-knowledge.js";
 import { FlakyAnalyticsTestStatus } from "./app/test-status-source.js";
 import { isEntryPoint, serveGrpc, startService } from "@mainline/kit/service/index";
 import { configSchema } from "./config.js";
@@ -72,10 +72,9 @@ export async function startQueueCoordinator(
     deadlineMs: options.testStatusDeadlineMs ?? 2_000,
     logger: runtime.logger,
   };
-  const askTestKnowledge: AskTestKnowledge = (queue, failed) =>
-    runTestKnowledge(knowledgeDeps, queue, failed);
+  const askTestEvidence: AskTestEvidence = (queue, tests) => runTestEvidence(knowledgeDeps, queue, tests);
   if (source) runtime.shutdown.on("close-grpc", "flaky-analytics client", () => source.close());
-  const reports = new TestRunReports({ engine, queues, runs, connections, clock, askTestKnowledge });
+  const reports = new TestRunReports({ engine, queues, runs, connections, clock, askTestEvidence });
   const consumers = await startResultConsumers({
     js,
     jsm,
@@ -84,7 +83,7 @@ export async function startQueueCoordinator(
     runs,
     reports,
     pushes,
-    askTestKnowledge,
+    askTestEvidence,
     logger: runtime.logger,
   });
   const timekeeper = await Timekeeper.start({

@@ -50,7 +50,7 @@ function failedTestsField(request: TestRunRequest, verdict: RunVerdict): Partial
   const repo = request.queue.repo;
   if (verdict.outcome === "PASSED" || verdict.junitXml.length === 0 || repo === undefined) return {};
   const failed = failedTestsOf(verdict.junitXml, { org: request.queue.org, repo });
-  return { failedTests: { tests: [...failed.tests], truncated: failed.truncated } };
+  return { failedTests: { tests: failed.failed, truncated: failed.truncated } };
 }
 
 /**

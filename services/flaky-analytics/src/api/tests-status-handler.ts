@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
-import { FAILED_TESTS_LIMITS, LIMITS, utf8ByteLength } from "@mainline/contract";
+import { LIMITS, MAX_FAILED_TESTS_PER_RUN, utf8ByteLength } from "@mainline/contract";
 import type { GetTestsStatusRequest, GetTestsStatusResponse } from "@mainline/proto/flaky";
 import type { FlakyAnalytics } from "../app/flaky-analytics.js";
 import type { TestsStatusQuery } from "../app/tests-status.js";
@@ -8,7 +8,7 @@ import { toProtoStatus } from "./proto-mapping.js";
 
 /** GetTestsStatus: bounded, so one question stays a few milliseconds of map lookups. */
 export function parseTestsStatus(request: GetTestsStatusRequest): TestsStatusQuery {
-  const max = FAILED_TESTS_LIMITS.perStatusQuery;
+  const max = MAX_FAILED_TESTS_PER_RUN;
   if (request.testIds.length > max)
     throw new InvalidArgumentError(
       "test_ids",
@@ -35,8 +35,9 @@ export async function getTestsStatus(
   app: FlakyAnalytics,
   request: GetTestsStatusRequest,
 ): Promise<GetTestsStatusResponse> {
-  const answers = await app.getTestsStatus(parseTestsStatus(request));
+  const { tests: answers, quarantiningEnabled } = await app.getTestsStatus(parseTestsStatus(request));
   return {
+    quarantiningEnabled,
     tests: answers.map((answer) => ({
       testId: answer.testId,
       known: answer.known,
@@ -44,6 +45,7 @@ export async function getTestsStatus(
       quarantined: answer.quarantined,
       ...(answer.failedOnTarget !== undefined && { failedOnTarget: answer.failedOnTarget }),
       ...(answer.targetRunAt !== undefined && { targetRunAt: new Date(answer.targetRunAt) }),
+      ...(answer.statusSince !== undefined && { statusSince: new Date(answer.statusSince) }),
     })),
   };
 }

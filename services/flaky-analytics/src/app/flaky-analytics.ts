@@ -107,7 +107,9 @@ export class FlakyAnalytics {
   }
 
   /** The merge queue's question when a run fails: a batch of tests, answered from memory. */
-  getTestsStatus(query: TestsStatusQuery): Promise<TestStatusAnswer[]> {
+  getTestsStatus(
+    query: TestsStatusQuery,
+  ): Promise<{ tests: TestStatusAnswer[]; quarantiningEnabled: boolean }> {
     return testsStatus({ store: this.options.store, testIndexes: this.testIndexes, now: this.now }, query);
   }
 

@@ -11,6 +11,8 @@ export interface TestStatusAnswer {
   /** False for a test the repository has no record of: nothing below is known. */
   known: boolean;
   status?: TestStatusValue;
+  /** Since when the test has that status (epoch ms). */
+  statusSince?: number;
   quarantined: boolean;
   /** Whether the test's latest kept run on the target branch failed; undefined when none is kept. */
   failedOnTarget?: boolean;
@@ -33,16 +35,16 @@ export interface TestsStatusQuery {
 export async function testsStatus(
   deps: { store: FlakyStore; testIndexes: TestIndexes; now: () => number },
   query: TestsStatusQuery,
-): Promise<TestStatusAnswer[]> {
+): Promise<{ tests: TestStatusAnswer[]; quarantiningEnabled: boolean }> {
   const [testIndex, repository] = await Promise.all([
     deps.testIndexes.get(query.org, repositorySpelling(query.repo)),
     deps.store.repositories.get(query.org, query.repo),
   ]);
   const now = deps.now();
-  return query.testIds.map((testId) => {
+  const tests = query.testIds.map((testId): TestStatusAnswer => {
     const doc = testIndex.get(testId.toLowerCase()) ?? testIndex.get(testId);
     if (doc === undefined) return { testId, known: false, quarantined: false };
-    const status = currentStatus(doc, repository, now).value;
+    const { value: status, timestamp } = currentStatus(doc, repository, now);
     const onTarget =
       query.targetBranch === ""
         ? undefined
@@ -53,6 +55,7 @@ export async function testsStatus(
       testId,
       known: true,
       status,
+      statusSince: timestamp,
       quarantined: isQuarantined(repository, doc.quarantineOverride, status),
       ...(onTarget !== undefined && {
         failedOnTarget: onTarget.outcome === "failed",
@@ -60,4 +63,5 @@ export async function testsStatus(
       }),
     };
   });
+  return { tests, quarantiningEnabled: repository.quarantiningEnabled };
 }

@@ -28,7 +28,9 @@ describe("flaky-analytics over gRPC: the status of a batch of tests (the merge q
     callUnary(svc.client.getTestsStatus.bind(svc.client), { org, repo: REPO, testIds, targetBranch });
 
   it("answers each test in the order asked: status, quarantine, and its latest run on the target", async () => {
-    const { tests } = await ask([flakyId, failingOnMainId, unknownId]);
+    const { tests, quarantiningEnabled } = await ask([flakyId, failingOnMainId, unknownId]);
+    expect(quarantiningEnabled).to.equal(false);
+    expect(tests[0]?.statusSince).to.be.instanceOf(Date);
     expect(tests.map((t) => t.testId)).to.deep.equal([flakyId, failingOnMainId, unknownId]);
     expect(tests[0]).to.include({ known: true, status: TestStatus.FLAKY, quarantined: false });
     expect(tests[1]).to.include({ known: true, failedOnTarget: true });
@@ -50,7 +52,8 @@ describe("flaky-analytics over gRPC: the status of a batch of tests (the merge q
       testId: failingOnMainId,
       quarantineOverride: QuarantineOverride.ALWAYS_QUARANTINE,
     });
-    const { tests } = await ask([flakyId, failingOnMainId]);
+    const { tests, quarantiningEnabled } = await ask([flakyId, failingOnMainId]);
+    expect(quarantiningEnabled).to.equal(true);
     expect(tests.map((t) => t.quarantined)).to.deep.equal([true, true]);
   });
 

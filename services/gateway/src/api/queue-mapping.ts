@@ -98,6 +98,13 @@ export function queueToJson(q: Queue) {
       testBranchSha: run.testBranchSha,
       startedAt: iso(run.startedAt),
     })),
+    ...(q.targetBroken && {
+      targetBroken: {
+        tests: q.targetBroken.tests,
+        since: q.targetBroken.since ? iso(q.targetBroken.since) : null,
+        reason: q.targetBroken.reason,
+      },
+    }),
   };
 }
 
@@ -141,6 +148,7 @@ export function submittedToJson(
       to: nameOf(t.to) as PullRequestStateName,
       reason: t.reason,
       ...(t.testRunId ? { testRunId: t.testRunId } : {}),
+      ...(t.detail ? { detail: t.detail } : {}),
     })),
     priorityChanges: pr.priorityChanges.map((c) => ({
       at: iso(c.at),

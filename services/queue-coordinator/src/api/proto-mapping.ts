@@ -17,6 +17,7 @@ import {
   effectiveBisectionConcurrency,
   effectiveOptimizationMode,
   readinessOf,
+  targetBrokenReason,
   type PlannerState,
   type Placement,
   type PullRequestEntry,
@@ -66,6 +67,13 @@ export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue
       : [],
     createdAt: new Date(doc.createdAt),
     recentRunDurationsMs: doc.recentRunDurationsMs ?? [],
+    ...(p.targetBroken != null && {
+      targetBroken: {
+        tests: [p.targetBroken.test.name || p.targetBroken.test.id],
+        since: new Date(p.targetBroken.since),
+        reason: targetBrokenReason(p.branch, p.targetBroken),
+      },
+    }),
   };
 }
 
@@ -163,6 +171,7 @@ export function submittedToProto(
       to: prStateToProto(t.to),
       reason: t.reason,
       ...(t.runId ? { testRunId: globalId(t.runId, suffix) } : {}),
+      ...(t.detail ? { detail: t.detail } : {}),
     })),
     priorityChanges: (e.priorityChanges ?? []).map((c) => ({
       at: new Date(c.at),

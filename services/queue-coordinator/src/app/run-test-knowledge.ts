@@ -1,76 +1,69 @@
-import type { FailedTest, FailedTests } from "@mainline/contract";
-import { FAILED_TESTS_LIMITS } from "@mainline/contract";
+import { MAX_FAILED_TESTS_PER_RUN } from "@mainline/contract";
 import type { Logger } from "@mainline/kit/logging/index";
+import type { FailedTestsKnowledge, RunTestFailures } from "../domain/index.js";
 import type { QueueAddress } from "./queue-key.js";
-import type { TestStatusFact, TestStatusSource } from "./test-status-source.js";
-
-/** A failed test of the run with what flaky-analytics said of it (nothing when it could not be asked). */
-export type FailedTestKnowledge = FailedTest & Partial<Omit<TestStatusFact, "id">>;
+import type { TestStatusSource } from "./test-status-source.js";
 
 /**
- * What the queue knows of a failed run's tests when it decides the run (issue 26). `available: false` means
- * flaky-analytics could not answer in time: the run is decided as if nothing were known, and the history says
- * so, never passing a guess off as a fact.
+ * What TEST_RUN_FINISHED carries of a failed run's tests (issue 26): the tests, and what flaky-analytics knows of
+ * them, or null when it could not answer in time, with the reason for the history: the run is then decided as if
+ * nothing were known, never on a guess.
  */
-export interface RunTestKnowledge {
-  failed: FailedTestKnowledge[];
-  /** More tests failed than are listed, or a report could not be read. */
-  truncated: boolean;
-  available: boolean;
-  /** Why the knowledge is unavailable, for the history. */
+export interface RunTestEvidence {
+  tests: RunTestFailures;
+  knowledge: FailedTestsKnowledge | null;
+  /** Why `knowledge` is null. */
   unavailableReason?: string;
 }
 
 /**
  * Asks flaky-analytics about a failed run's tests, once, within `deadlineMs`. Never throws: a run is never held up
- * by the question. Undefined when the run named no failed test (no JUnit, or none failed in it): decided as today.
+ * by the question. Undefined when the run gave no test results (no JUnit): decided as before. A run whose reports
+ * name no failed test is not asked about (nothing to ask) but carries its empty list.
  */
-export async function runTestKnowledge(
+export async function runTestEvidence(
   deps: { source?: TestStatusSource | undefined; deadlineMs: number; logger: Logger },
   queue: QueueAddress,
-  failedTests: FailedTests | undefined,
-): Promise<RunTestKnowledge | undefined> {
-  if (failedTests === undefined || failedTests.tests.length === 0) return undefined;
+  tests: RunTestFailures | undefined,
+): Promise<RunTestEvidence | undefined> {
+  if (tests === undefined) return undefined;
   // A result message is bounded by its sender; this bound holds whatever sent it.
-  const failed = failedTests.tests.slice(0, FAILED_TESTS_LIMITS.perStatusQuery);
-  const truncated = failedTests.truncated || failed.length < failedTests.tests.length;
-  const unavailable = (reason: string): RunTestKnowledge => ({
-    failed: failed.map((t) => ({ id: t.id, name: t.name })),
-    truncated,
-    available: false,
+  const failed = tests.failed.slice(0, MAX_FAILED_TESTS_PER_RUN);
+  const bounded = { failed, truncated: tests.truncated || failed.length < tests.failed.length };
+  if (failed.length === 0) return { tests: bounded, knowledge: null };
+  const unavailable = (reason: string): RunTestEvidence => ({
+    tests: bounded,
+    knowledge: null,
     unavailableReason: reason,
   });
   if (deps.source === undefined) return unavailable("no flaky-analytics is configured");
   try {
-    const facts = new Map(
-      (
-        await deps.source.statusOf(
-          queue,
-          failed.map((t) => t.id),
-          deps.deadlineMs,
-        )
-      ).map((f) => [f.id, f]),
-    );
-    return {
-      failed: failed.map((t) => {
-        const { id: _id, ...fact } = facts.get(t.id) ?? { id: t.id, known: false, quarantined: false };
-        return { id: t.id, name: t.name, ...fact };
-      }),
-      truncated,
-      available: true,
-    };
+    const ids = failed.map((t) => t.id);
+    return { tests: bounded, knowledge: await deps.source.knowledgeOf(queue, ids, deps.deadlineMs) };
   } catch (error) {
-    const reason = `flaky-analytics did not answer: ${(error as Error).message}`;
     deps.logger.warn(
-      { err: error, queue: queue.targetBranch },
-      "test knowledge unavailable; run decided without it",
+      { err: error, org: queue.org, targetBranch: queue.targetBranch },
+      "flaky-analytics did not answer about a failed run's tests; the run is decided without",
     );
-    return unavailable(reason.slice(0, 300));
+    return unavailable(`flaky-analytics did not answer: ${(error as Error).message}`.slice(0, 300));
   }
 }
 
-/** runTestKnowledge with its deps bound: what the result consumer and the report path call. */
-export type AskTestKnowledge = (
+/** runTestEvidence with its deps bound: what the result consumer and the report path call. */
+export type AskTestEvidence = (
   queue: QueueAddress,
-  failedTests: FailedTests | undefined,
-) => Promise<RunTestKnowledge | undefined>;
+  tests: RunTestFailures | undefined,
+) => Promise<RunTestEvidence | undefined>;
+
+/** TEST_RUN_FINISHED's fields for the evidence: the planner decides with them, and says when knowledge was missing. */
+export function testEvidenceFields(evidence: RunTestEvidence): {
+  tests: RunTestFailures;
+  knowledge: FailedTestsKnowledge | null;
+  knowledgeUnavailable?: string;
+} {
+  return {
+    tests: evidence.tests,
+    knowledge: evidence.knowledge,
+    ...(evidence.unavailableReason !== undefined && { knowledgeUnavailable: evidence.unavailableReason }),
+  };
+}

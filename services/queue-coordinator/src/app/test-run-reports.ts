@@ -14,7 +14,7 @@ import type { RepositoryConnections } from "../store/repository-connections.js";
 import type { TestRunRecord, TestRunRecords, TestRunReport } from "../store/test-run-records.js";
 import type { Extras, QueueEngine } from "./queue-engine.js";
 import { failedTestsOf } from "@mainline/junit";
-import type { AskTestKnowledge } from "./run-test-knowledge.js";
+import { testEvidenceFields, type AskTestEvidence } from "./run-test-knowledge.js";
 import { incarnation, localId } from "./run-ids.js";
 
 export interface TestRunReportsDeps {
@@ -24,7 +24,7 @@ export interface TestRunReportsDeps {
   connections: RepositoryConnections;
   clock: () => Date;
   /** What flaky-analytics knows of a failed run's tests; none: decided without. */
-  askTestKnowledge?: AskTestKnowledge;
+  askTestEvidence?: AskTestEvidence;
 }
 
 /**
@@ -85,9 +85,9 @@ export class TestRunReports {
     if (!local) throw new NotFoundError(`test run ${record.runId} does not exist`);
     const address = { org: doc.org, repo: doc.repo, targetBranch: doc.targetBranch };
     // An external CI's JUnit names the failed tests as a COMMAND runner's result does (the same parser and ids).
-    const tests =
+    const evidence =
       !report.passed && report.junitXml.length > 0
-        ? await this.deps.askTestKnowledge?.(
+        ? await this.deps.askTestEvidence?.(
             address,
             failedTestsOf(report.junitXml, { org: doc.org, repo: doc.repo }),
           )
@@ -98,7 +98,7 @@ export class TestRunReports {
         type: "TEST_RUN_FINISHED",
         runId: local,
         outcome: reportedOutcome(report.passed),
-        ...(tests !== undefined ? { tests } : {}),
+        ...(evidence !== undefined ? testEvidenceFields(evidence) : {}),
       },
       finishedRunMessages(local, record, report),
     );

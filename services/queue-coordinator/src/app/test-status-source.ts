@@ -1,27 +1,19 @@
 import { callUnary, createGrpcClient } from "@mainline/kit/grpc/index";
 import { FlakyAnalyticsClient, TestStatus } from "@mainline/proto/flaky";
+import type { FailedTestsKnowledge, KnownTestStatus, TestKnowledge } from "../domain/index.js";
 import type { QueueAddress } from "./queue-key.js";
 
-/** What flaky-analytics knows of one failed test, as the queue weighs it. */
-export interface TestStatusFact {
-  id: string;
-  /** False for a test flaky-analytics has no record of. */
-  known: boolean;
-  status?: "healthy" | "flaky" | "broken";
-  quarantined: boolean;
-  /** The test's latest run on the queue's target branch failed (undefined: no such run kept). */
-  failedOnTarget?: boolean;
-  /** When that run on the target happened (epoch ms). */
-  targetRunAt?: number;
-}
-
-/** Where the queue asks about a run's failed tests: flaky-analytics, or a stand-in in tests of the planner. */
+/** Where the queue asks about a run's failed tests: flaky-analytics. */
 export interface TestStatusSource {
-  statusOf(queue: QueueAddress, testIds: readonly string[], deadlineMs: number): Promise<TestStatusFact[]>;
+  knowledgeOf(
+    queue: QueueAddress,
+    testIds: readonly string[],
+    deadlineMs: number,
+  ): Promise<FailedTestsKnowledge>;
   close(): void;
 }
 
-const STATUS_WORDS: Partial<Record<TestStatus, TestStatusFact["status"]>> = {
+const STATUS_WORDS: Partial<Record<TestStatus, KnownTestStatus>> = {
   [TestStatus.HEALTHY]: "healthy",
   [TestStatus.FLAKY]: "flaky",
   [TestStatus.BROKEN]: "broken",
@@ -35,27 +27,28 @@ export class FlakyAnalyticsTestStatus implements TestStatusSource {
     this.client = createGrpcClient(FlakyAnalyticsClient, address);
   }
 
-  async statusOf(
+  async knowledgeOf(
     queue: QueueAddress,
     testIds: readonly string[],
     deadlineMs: number,
-  ): Promise<TestStatusFact[]> {
+  ): Promise<FailedTestsKnowledge> {
     const response = await callUnary(
       this.client.getTestsStatus.bind(this.client),
       { org: queue.org, repo: queue.repo, testIds: [...testIds], targetBranch: queue.targetBranch },
       { deadlineMs },
     );
-    return response.tests.map((test) => {
-      const status = STATUS_WORDS[test.status];
-      return {
-        id: test.testId,
-        known: test.known,
-        ...(status !== undefined && { status }),
+    const tests: Record<string, TestKnowledge> = {};
+    for (const test of response.tests) {
+      if (!test.known) continue;
+      tests[test.testId] = {
+        status: STATUS_WORDS[test.status] ?? "unknown",
         quarantined: test.quarantined,
-        ...(test.failedOnTarget !== undefined && { failedOnTarget: test.failedOnTarget }),
-        ...(test.targetRunAt !== undefined && { targetRunAt: test.targetRunAt.getTime() }),
+        statusSince: test.statusSince?.getTime() ?? null,
+        // The target's latest run failed it: since that run, as far as anyone here knows.
+        failedOnTargetAt: test.failedOnTarget === true ? (test.targetRunAt?.getTime() ?? null) : null,
       };
-    });
+    }
+    return { quarantiningEnabled: response.quarantiningEnabled, tests };
   }
 
   close(): void {

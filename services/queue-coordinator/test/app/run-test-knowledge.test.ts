@@ -2,12 +2,12 @@ import { expect } from "chai";
 import { createServer } from "node:net";
 import { freePort } from "@mainline/testing";
 import { createLogger } from "@mainline/kit/logging/index";
-import { runTestKnowledge } from "../../src/app/run-test-knowledge.js";
+import { runTestEvidence } from "../../src/app/run-test-knowledge.js";
 import { FlakyAnalyticsTestStatus } from "../../src/app/test-status-source.js";
 
 const queue = { org: "acme", repo: { host: "github.com", owner: "acme", name: "app" }, targetBranch: "main" };
 const failed = {
-  tests: [{ id: "7d656bed-9898-5b34-8c4e-a9beecbe2eff", name: "cart › checkout" }],
+  failed: [{ id: "7d656bed-9898-5b34-8c4e-a9beecbe2eff", name: "cart › checkout" }],
   truncated: false,
 };
 const logger = createLogger("knowledge-test", "silent");
@@ -19,10 +19,9 @@ describe("what a failed run's tests are known as, when flaky-analytics cannot an
     const source = new FlakyAnalyticsTestStatus(`127.0.0.1:${await freePort()}`);
     try {
       const started = Date.now();
-      const knowledge = await runTestKnowledge({ source, deadlineMs: 2_000, logger }, queue, failed);
+      const knowledge = await runTestEvidence({ source, deadlineMs: 2_000, logger }, queue, failed);
       expect(Date.now() - started).to.be.below(5_000);
-      expect(knowledge).to.deep.include({ available: false, truncated: false });
-      expect(knowledge?.failed).to.deep.equal(failed.tests);
+      expect(knowledge).to.deep.include({ tests: failed, knowledge: null });
       expect(knowledge?.unavailableReason).to.match(/^flaky-analytics did not answer: /);
     } finally {
       source.close();
@@ -37,8 +36,9 @@ describe("what a failed run's tests are known as, when flaky-analytics cannot an
     const source = new FlakyAnalyticsTestStatus(`127.0.0.1:${port}`);
     try {
       const started = Date.now();
-      const knowledge = await runTestKnowledge({ source, deadlineMs: 300, logger }, queue, failed);
-      expect(knowledge?.available).to.equal(false);
+      const knowledge = await runTestEvidence({ source, deadlineMs: 300, logger }, queue, failed);
+      expect(knowledge?.knowledge).to.equal(null);
+      expect(knowledge?.unavailableReason).to.match(/deadline/i);
       expect(Date.now() - started).to.be.below(3_000);
     } finally {
       source.close();
@@ -46,14 +46,17 @@ describe("what a failed run's tests are known as, when flaky-analytics cannot an
     }
   });
 
-  it("asks nothing for a run whose reports name no failed test: it is decided as before", async () => {
+  it("asks nothing for a run without test results, or whose reports name no failed test", async () => {
     const source = new FlakyAnalyticsTestStatus(`127.0.0.1:${await freePort()}`);
     try {
-      expect(await runTestKnowledge({ source, deadlineMs: 300, logger }, queue, undefined)).to.equal(
+      expect(await runTestEvidence({ source, deadlineMs: 300, logger }, queue, undefined)).to.equal(
         undefined,
       );
-      const none = { tests: [], truncated: false };
-      expect(await runTestKnowledge({ source, deadlineMs: 300, logger }, queue, none)).to.equal(undefined);
+      const none = { failed: [], truncated: false };
+      expect(await runTestEvidence({ source, deadlineMs: 300, logger }, queue, none)).to.deep.equal({
+        tests: none,
+        knowledge: null,
+      });
     } finally {
       source.close();
     }

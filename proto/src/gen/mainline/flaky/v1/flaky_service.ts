@@ -212,7 +212,7 @@ export interface GetTestsStatusRequest {
   repo?:
     | RepoRef
     | undefined;
-  /** At most 500 (contract FAILED_TESTS_LIMITS.perStatusQuery), each a test id. */
+  /** At most 500 (contract MAX_FAILED_TESTS_PER_RUN: one run's failed tests), each a test id. */
   testIds: string[];
   /** The branch whose latest run counts as the target's own (e.g. the queue's target branch); empty: not asked. */
   targetBranch: string;
@@ -230,12 +230,18 @@ export interface TestStatusAnswer {
     | boolean
     | undefined;
   /** When that latest run on target_branch happened. */
-  targetRunAt?: Date | undefined;
+  targetRunAt?:
+    | Date
+    | undefined;
+  /** Since when the test has its status. */
+  statusSince?: Date | undefined;
 }
 
 export interface GetTestsStatusResponse {
   /** In the order of the request's test_ids. */
   tests: TestStatusAnswer[];
+  /** The repository's quarantining is on (the queue's test-aware settings left unset follow it). */
+  quarantiningEnabled: boolean;
 }
 
 function createBaseUploadTestResultsRequest(): UploadTestResultsRequest {
@@ -2627,6 +2633,7 @@ function createBaseTestStatusAnswer(): TestStatusAnswer {
     quarantined: false,
     failedOnTarget: undefined,
     targetRunAt: undefined,
+    statusSince: undefined,
   };
 }
 
@@ -2649,6 +2656,9 @@ export const TestStatusAnswer: MessageFns<TestStatusAnswer> = {
     }
     if (message.targetRunAt !== undefined) {
       Timestamp.encode(toTimestamp(message.targetRunAt), writer.uint32(50).fork()).join();
+    }
+    if (message.statusSince !== undefined) {
+      Timestamp.encode(toTimestamp(message.statusSince), writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -2714,6 +2724,14 @@ export const TestStatusAnswer: MessageFns<TestStatusAnswer> = {
             message.targetRunAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.statusSince = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2746,6 +2764,11 @@ export const TestStatusAnswer: MessageFns<TestStatusAnswer> = {
         : isSet(object.target_run_at)
         ? fromJsonTimestamp(object.target_run_at)
         : undefined,
+      statusSince: isSet(object.statusSince)
+        ? fromJsonTimestamp(object.statusSince)
+        : isSet(object.status_since)
+        ? fromJsonTimestamp(object.status_since)
+        : undefined,
     };
   },
 
@@ -2769,6 +2792,9 @@ export const TestStatusAnswer: MessageFns<TestStatusAnswer> = {
     if (message.targetRunAt !== undefined) {
       obj.targetRunAt = message.targetRunAt.toISOString();
     }
+    if (message.statusSince !== undefined) {
+      obj.statusSince = message.statusSince.toISOString();
+    }
     return obj;
   },
 
@@ -2783,18 +2809,22 @@ export const TestStatusAnswer: MessageFns<TestStatusAnswer> = {
     message.quarantined = object.quarantined ?? false;
     message.failedOnTarget = object.failedOnTarget ?? undefined;
     message.targetRunAt = object.targetRunAt ?? undefined;
+    message.statusSince = object.statusSince ?? undefined;
     return message;
   },
 };
 
 function createBaseGetTestsStatusResponse(): GetTestsStatusResponse {
-  return { tests: [] };
+  return { tests: [], quarantiningEnabled: false };
 }
 
 export const GetTestsStatusResponse: MessageFns<GetTestsStatusResponse> = {
   encode(message: GetTestsStatusResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.tests) {
       TestStatusAnswer.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.quarantiningEnabled !== false) {
+      writer.uint32(16).bool(message.quarantiningEnabled);
     }
     return writer;
   },
@@ -2820,6 +2850,14 @@ export const GetTestsStatusResponse: MessageFns<GetTestsStatusResponse> = {
             message.tests.push(TestStatusAnswer.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.quarantiningEnabled = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2835,6 +2873,11 @@ export const GetTestsStatusResponse: MessageFns<GetTestsStatusResponse> = {
   fromJSON(object: any): GetTestsStatusResponse {
     return {
       tests: globalThis.Array.isArray(object?.tests) ? object.tests.map((e: any) => TestStatusAnswer.fromJSON(e)) : [],
+      quarantiningEnabled: isSet(object.quarantiningEnabled)
+        ? globalThis.Boolean(object.quarantiningEnabled)
+        : isSet(object.quarantining_enabled)
+        ? globalThis.Boolean(object.quarantining_enabled)
+        : false,
     };
   },
 
@@ -2842,6 +2885,9 @@ export const GetTestsStatusResponse: MessageFns<GetTestsStatusResponse> = {
     const obj: any = {};
     if (message.tests?.length) {
       obj.tests = message.tests.map((e) => TestStatusAnswer.toJSON(e));
+    }
+    if (message.quarantiningEnabled !== false) {
+      obj.quarantiningEnabled = message.quarantiningEnabled;
     }
     return obj;
   },
@@ -2852,6 +2898,7 @@ export const GetTestsStatusResponse: MessageFns<GetTestsStatusResponse> = {
   fromPartial<I extends Exact<DeepPartial<GetTestsStatusResponse>, I>>(object: I): GetTestsStatusResponse {
     const message = createBaseGetTestsStatusResponse();
     message.tests = object.tests?.map((e) => TestStatusAnswer.fromPartial(e)) || [];
+    message.quarantiningEnabled = object.quarantiningEnabled ?? false;
     return message;
   },
 };

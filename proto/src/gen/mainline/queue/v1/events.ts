@@ -28,6 +28,7 @@ import {
   queueStateToNumber,
   Runner,
   StatusCheck,
+  TargetBroken,
 } from "./queue.js";
 
 export enum TestRunKind {
@@ -596,11 +597,11 @@ export interface TestRunResult {
 /** A test that failed in a run, under the id flaky-analytics gives it. */
 export interface FailedTest {
   id: string;
-  /** Bounded (contract FAILED_TESTS_LIMITS.nameChars). */
+  /** Bounded (contract MAX_FAILED_TEST_NAME_LENGTH). */
   name: string;
 }
 
-/** At most FAILED_TESTS_LIMITS.perRun tests, sorted by id. */
+/** At most contract MAX_FAILED_TESTS_PER_RUN tests, sorted by id. */
 export interface FailedTests {
   tests: FailedTest[];
   /** More tests failed than are listed, or a report could not be read: the list is not the whole story. */
@@ -762,18 +763,6 @@ export interface QueueLifecycleEvent {
   previousMode: QueueMode;
   /** For TARGET_BROKEN. */
   targetBroken?: TargetBroken | undefined;
-}
-
-/** Why a queue stopped starting runs: tests failing on its target itself. */
-export interface TargetBroken {
-  /** The tests failing on the target (display names, at most 20). */
-  tests: string[];
-  /** Since when the first of them fails there. */
-  since?:
-    | Date
-    | undefined;
-  /** The queue's own sentence ("target broken: test X failing on main since ..."). */
-  reason: string;
 }
 
 /**
@@ -3858,107 +3847,6 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
     message.targetBroken = (object.targetBroken !== undefined && object.targetBroken !== null)
       ? TargetBroken.fromPartial(object.targetBroken)
       : undefined;
-    return message;
-  },
-};
-
-function createBaseTargetBroken(): TargetBroken {
-  return { tests: [], since: undefined, reason: "" };
-}
-
-export const TargetBroken: MessageFns<TargetBroken> = {
-  encode(message: TargetBroken, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    for (const v of message.tests) {
-      writer.uint32(10).string(v!);
-    }
-    if (message.since !== undefined) {
-      Timestamp.encode(toTimestamp(message.since), writer.uint32(18).fork()).join();
-    }
-    if (message.reason !== "") {
-      writer.uint32(26).string(message.reason);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): TargetBroken {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseTargetBroken();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.tests.push(reader.string());
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.reason = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): TargetBroken {
-    return {
-      tests: globalThis.Array.isArray(object?.tests) ? object.tests.map((e: any) => globalThis.String(e)) : [],
-      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
-      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
-    };
-  },
-
-  toJSON(message: TargetBroken): unknown {
-    const obj: any = {};
-    if (message.tests?.length) {
-      obj.tests = message.tests;
-    }
-    if (message.since !== undefined) {
-      obj.since = message.since.toISOString();
-    }
-    if (message.reason !== "") {
-      obj.reason = message.reason;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<TargetBroken>, I>>(base?: I): TargetBroken {
-    return TargetBroken.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<TargetBroken>, I>>(object: I): TargetBroken {
-    const message = createBaseTargetBroken();
-    message.tests = object.tests?.map((e) => e) || [];
-    message.since = object.since ?? undefined;
-    message.reason = object.reason ?? "";
     return message;
   },
 };

@@ -898,6 +898,23 @@ export interface Queue {
    */
   recentRunDurationsMs: number[];
   batchingMode: BatchingMode;
+  /**
+   * Set while tests fail on the target itself: the queue starts no runs and fails no PR for it (issue 26).
+   * Numbered apart from the settings, which grow from 25.
+   */
+  targetBroken?: TargetBroken | undefined;
+}
+
+/** Why a queue stopped starting runs: tests failing on its target itself. */
+export interface TargetBroken {
+  /** The tests failing on the target (display names, at most 20). */
+  tests: string[];
+  /** Since when the first of them fails there. */
+  since?:
+    | Date
+    | undefined;
+  /** The queue's own sentence ("target broken: test X failing on main since ..."). */
+  reason: string;
 }
 
 /** How many PRs of a queue ended, by outcome, within a recent window. */
@@ -1016,7 +1033,11 @@ export interface StateTransition {
   /** Why, in the coordinator's vocabulary (e.g. SUBMITTED, READY, TESTS_FAILED, MERGED). */
   reason: string;
   /** The test run the change came from, when one did. */
-  testRunId?: string | undefined;
+  testRunId?:
+    | string
+    | undefined;
+  /** What else the change says, in words (e.g. "passed; failures ignored: quarantined tests X, Y"). */
+  detail?: string | undefined;
 }
 
 /** Impacted targets of a PR: a list (possibly empty: depends on nothing), or ALL. */
@@ -1118,6 +1139,7 @@ function createBaseQueue(): Queue {
     lastHour: undefined,
     recentRunDurationsMs: [],
     batchingMode: BatchingMode.UNSPECIFIED,
+    targetBroken: undefined,
   };
 }
 
@@ -1198,6 +1220,9 @@ export const Queue: MessageFns<Queue> = {
     }
     if (message.batchingMode !== BatchingMode.UNSPECIFIED) {
       writer.uint32(192).int32(batchingModeToNumber(message.batchingMode));
+    }
+    if (message.targetBroken !== undefined) {
+      TargetBroken.encode(message.targetBroken, writer.uint32(322).fork()).join();
     }
     return writer;
   },
@@ -1417,6 +1442,14 @@ export const Queue: MessageFns<Queue> = {
             message.batchingMode = batchingModeFromJSON(reader.int32());
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.targetBroken = TargetBroken.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1531,6 +1564,11 @@ export const Queue: MessageFns<Queue> = {
         : isSet(object.batching_mode)
         ? batchingModeFromJSON(object.batching_mode)
         : BatchingMode.UNSPECIFIED,
+      targetBroken: isSet(object.targetBroken)
+        ? TargetBroken.fromJSON(object.targetBroken)
+        : isSet(object.target_broken)
+        ? TargetBroken.fromJSON(object.target_broken)
+        : undefined,
     };
   },
 
@@ -1608,6 +1646,9 @@ export const Queue: MessageFns<Queue> = {
     if (message.batchingMode !== BatchingMode.UNSPECIFIED) {
       obj.batchingMode = batchingModeToJSON(message.batchingMode);
     }
+    if (message.targetBroken !== undefined) {
+      obj.targetBroken = TargetBroken.toJSON(message.targetBroken);
+    }
     return obj;
   },
 
@@ -1642,6 +1683,110 @@ export const Queue: MessageFns<Queue> = {
       : undefined;
     message.recentRunDurationsMs = object.recentRunDurationsMs?.map((e) => e) || [];
     message.batchingMode = object.batchingMode ?? BatchingMode.UNSPECIFIED;
+    message.targetBroken = (object.targetBroken !== undefined && object.targetBroken !== null)
+      ? TargetBroken.fromPartial(object.targetBroken)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseTargetBroken(): TargetBroken {
+  return { tests: [], since: undefined, reason: "" };
+}
+
+export const TargetBroken: MessageFns<TargetBroken> = {
+  encode(message: TargetBroken, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.tests) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(18).fork()).join();
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TargetBroken {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTargetBroken();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tests.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TargetBroken {
+    return {
+      tests: globalThis.Array.isArray(object?.tests) ? object.tests.map((e: any) => globalThis.String(e)) : [],
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: TargetBroken): unknown {
+    const obj: any = {};
+    if (message.tests?.length) {
+      obj.tests = message.tests;
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TargetBroken>, I>>(base?: I): TargetBroken {
+    return TargetBroken.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TargetBroken>, I>>(object: I): TargetBroken {
+    const message = createBaseTargetBroken();
+    message.tests = object.tests?.map((e) => e) || [];
+    message.since = object.since ?? undefined;
+    message.reason = object.reason ?? "";
     return message;
   },
 };
@@ -2919,6 +3064,7 @@ function createBaseStateTransition(): StateTransition {
     to: PullRequestState.UNSPECIFIED,
     reason: "",
     testRunId: undefined,
+    detail: undefined,
   };
 }
 
@@ -2938,6 +3084,9 @@ export const StateTransition: MessageFns<StateTransition> = {
     }
     if (message.testRunId !== undefined) {
       writer.uint32(42).string(message.testRunId);
+    }
+    if (message.detail !== undefined) {
+      writer.uint32(50).string(message.detail);
     }
     return writer;
   },
@@ -2995,6 +3144,14 @@ export const StateTransition: MessageFns<StateTransition> = {
             message.testRunId = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.detail = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3018,6 +3175,7 @@ export const StateTransition: MessageFns<StateTransition> = {
         : isSet(object.test_run_id)
         ? globalThis.String(object.test_run_id)
         : undefined,
+      detail: isSet(object.detail) ? globalThis.String(object.detail) : undefined,
     };
   },
 
@@ -3038,6 +3196,9 @@ export const StateTransition: MessageFns<StateTransition> = {
     if (message.testRunId !== undefined) {
       obj.testRunId = message.testRunId;
     }
+    if (message.detail !== undefined) {
+      obj.detail = message.detail;
+    }
     return obj;
   },
 
@@ -3051,6 +3212,7 @@ export const StateTransition: MessageFns<StateTransition> = {
     message.to = object.to ?? PullRequestState.UNSPECIFIED;
     message.reason = object.reason ?? "";
     message.testRunId = object.testRunId ?? undefined;
+    message.detail = object.detail ?? undefined;
     return message;
   },
 };
