@@ -7,6 +7,7 @@ import type { ServiceRuntime } from "@mainline/kit/service/index";
 import { QueueCoordinatorService } from "@mainline/proto/queue";
 import { queueCoordinatorApi } from "./api/queue-coordinator-api.js";
 import { startResultConsumers } from "./bus/result-consumers.js";
+import { startTargetTestConsumer } from "./bus/target-test-consumer.js";
 import { PullRequestRecords } from "./store/pull-request-records.js";
 import { QueueRepository } from "./store/queue-repository.js";
 import { RepositoryConnections } from "./store/repository-connections.js";
@@ -95,6 +96,7 @@ export async function startQueueCoordinator(
     ...(options.sweepEveryMs !== undefined ? { sweepEveryMs: options.sweepEveryMs } : {}),
     ...(options.leaseTtlMs !== undefined ? { leaseTtlMs: options.leaseTtlMs } : {}),
   });
+  consumers.push(await startTargetTestConsumer({ js, jsm, engine, queues, logger: runtime.logger }));
   runtime.shutdown.on("stop-consuming", "result consumers", async () => {
     await Promise.all(consumers.map((c) => c.stop()));
   });
