@@ -84,6 +84,10 @@ const queueFields = {
   statusCheckEnabled: z.boolean(),
   directMergeMode: z.enum(DIRECT_MERGE_MODES),
   optimizationMode: z.enum(OPTIMIZATION_MODES),
+  /** Ours (issue 26): what the queue does with a failed run's tests; null follows the repository's quarantining. */
+  ignoreQuarantinedTests: z.boolean().nullable(),
+  retryKnownFlakyTests: z.boolean().nullable(),
+  holdOnBrokenTarget: z.boolean().nullable(),
 };
 
 /**
@@ -104,15 +108,12 @@ export const queueResponse = z.object({
   ...queueFields,
   /** Ours: the median duration of the queue's last 20 finished main runs; absent before the first. */
   medianRunSeconds: z.number().min(0).optional(),
+  /** Ours (issue 26): set while new runs wait because a test fails on the target itself. */
+  targetBroken: z
+    .object({ testId: z.string(), testName: z.string(), since: isoDateTime, reason: z.string() })
+    .optional(),
   enqueuedPullRequests: z.array(enqueuedPullRequest),
   testRunsInFlight: z.array(testRunInFlight),
-  /**
-   * Ours (issue 26): set while tests fail on the target itself; the queue starts no runs and fails no PR for it,
-   * and resumes by itself when the target passes them (or on resumeQueue).
-   */
-  targetBroken: z
-    .object({ tests: z.array(z.string()), since: isoDateTime.nullable(), reason: z.string() })
-    .optional(),
 });
 export const updatedQueueResponse = z.object(queueFields);
 
@@ -147,7 +148,7 @@ export const submittedPullRequestResponse = z.object({
       to: z.enum(PR_STATES),
       reason: z.string(),
       testRunId: z.string().optional(),
-      /** What else the change says (e.g. "passed; failures ignored: quarantined tests X, Y"). */
+      /** Ours (issue 26): what the reason alone does not say ("passed; failures ignored: quarantined tests X"). */
       detail: z.string().optional(),
     }),
   ),

@@ -19,7 +19,8 @@ describe("webhooks: queue.target_broken", () => {
       ...base,
       type: QueueEventType.TARGET_BROKEN,
       targetBroken: {
-        tests: ["cart › totals"],
+        testId: "7d656bed-9898-5b34-8c4e-a9beecbe2eff",
+        testName: "cart › totals",
         since: new Date(Date.UTC(2026, 0, 1)),
         reason: "target broken: test cart › totals failing on main since 2026-01-01T00:00:00.000Z",
       },
@@ -30,7 +31,8 @@ describe("webhooks: queue.target_broken", () => {
       timestamp: "2026-01-02T00:00:00.000Z",
       repository: { host: "github.com", owner: "acme", name: "w" },
       target_branch: "main",
-      tests: ["cart › totals"],
+      test_id: "7d656bed-9898-5b34-8c4e-a9beecbe2eff",
+      test_name: "cart › totals",
       since: "2026-01-01T00:00:00.000Z",
       reason: "target broken: test cart › totals failing on main since 2026-01-01T00:00:00.000Z",
     });

@@ -31,6 +31,15 @@ export function wholeNumberIn([min, max]: readonly [number, number]): (value: st
   };
 }
 
+/** A test-aware queue setting (issue 26): on, off, or follow (the repository's quarantining decides). */
+export function onOffFollow(value: string): boolean | null {
+  const word = value.trim().toLowerCase();
+  if (word === "on") return true;
+  if (word === "off") return false;
+  if (word === "follow") return null;
+  throw new InvalidArgumentError("must be on, off or follow");
+}
+
 /** For repeatable options: `--junit a --junit b` gives ["a", "b"]. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];

@@ -12,6 +12,8 @@ export interface WorkloadSpec {
   failureProbability: number;
   /** Chance that any run fails for no reason. */
   flakeProbability: number;
+  /** Of the runs failed by a flake, the share whose failing tests are all quarantined (absent: 0). */
+  quarantinedShare?: number;
   /** A PR's test time, drawn uniformly in whole minutes. */
   testMinutes: { min: number; max: number };
   mergeMinutes: number;
@@ -105,6 +107,7 @@ export function workloadFromSpec(spec: WorkloadSpec, name = "generated"): Worklo
     name,
     seed: spec.seed,
     flakeRate: spec.flakeProbability,
+    quarantinedShare: spec.quarantinedShare ?? 0,
     mergeMinutes: spec.mergeMinutes,
     prs: generateWorkload(spec),
   };

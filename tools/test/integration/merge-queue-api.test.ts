@@ -101,6 +101,10 @@ describe("merge queue through the HTTP API (gateway -> gRPC -> queue-coordinator
       batchingMode: "FIXED",
       bisectionConcurrency: 1,
       mergeMethod: "SQUASH",
+      // Issue 26: each follows the repository's quarantining until set.
+      ignoreQuarantinedTests: null,
+      retryKnownFlakyTests: null,
+      holdOnBrokenTarget: null,
     });
     expect(q.enqueuedPullRequests).to.deep.equal([]);
   });
@@ -250,6 +254,25 @@ describe("merge queue through the HTTP API (gateway -> gRPC -> queue-coordinator
     expect(await getQueue()).to.include({ batchingMode: "ADAPTIVE" });
     await call("/updateQueue", { ...queue, batchingMode: "FIXED" });
     expect(await getQueue()).to.include({ batchingMinSize: 4, concurrency: 3 });
+    const testAware = await call("/updateQueue", {
+      ...queue,
+      ignoreQuarantinedTests: false,
+      holdOnBrokenTarget: true,
+    });
+    expect(testAware.body).to.include({
+      ignoreQuarantinedTests: false,
+      retryKnownFlakyTests: null,
+      holdOnBrokenTarget: true,
+    });
+    const badSwitch = await call("/updateQueue", { ...queue, retryKnownFlakyTests: "yes" });
+    expect(badSwitch.status).to.equal(400);
+    expect(badSwitch.body).to.contain("retryKnownFlakyTests");
+    await call("/updateQueue", { ...queue, holdOnBrokenTarget: null });
+    expect(await getQueue()).to.include({
+      ignoreQuarantinedTests: false,
+      retryKnownFlakyTests: null,
+      holdOnBrokenTarget: null,
+    });
     const paused = await call("/updateQueue", { ...queue, state: "paused" });
     expect(paused.body).to.include({ state: "PAUSED" });
   });

@@ -24,6 +24,8 @@ export const settingsArb = fc.record({
   bisectionConcurrency: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null }),
   // Runs take 5 to 30 minutes: a timeout of 45 fires only on runs whose CI never answers.
   testingTimeoutMinutes: fc.constantFrom(0, 45),
+  // Issue 26: not honoured, a quarantined test is a known flaky one and its run is retried in place.
+  ignoreQuarantinedTests: fc.constantFrom(null, false),
 });
 
 export type Settings = typeof settingsArb extends fc.Arbitrary<infer T> ? T : never;
@@ -36,6 +38,7 @@ export const workloadArb = (flakes: boolean, failures = true) =>
       arrivalsPerHour: fc.integer({ min: 2, max: 60 }),
       failureProbability: failures ? fc.constantFrom(0, 0.1, 0.3, 0.6) : fc.constant(0),
       flakeProbability: flakes ? fc.constantFrom(0.05, 0.2) : fc.constant(0),
+      quarantinedShare: flakes ? fc.constantFrom(0, 0.7) : fc.constant(0),
       urgentProbability: fc.constantFrom(0, 0.15),
       noBatchProbability: fc.constantFrom(0, 0.2),
       cancelProbability: fc.constantFrom(0, 0.1),

@@ -132,6 +132,7 @@ export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: st
                   <li key={i}>
                     <span class={stateClass(t.to)}>{t.to}</span>{" "}
                     <time dateTime={t.at}>{new Date(t.at).toLocaleString()}</time> — {t.reason}
+                    {t.detail && <> ({t.detail})</>}
                     {t.testRunId && (
                       <>
                         {" "}

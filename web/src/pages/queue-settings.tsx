@@ -8,7 +8,15 @@ export type QueueSettingsView = Record<string, unknown> & { requiredStatuses?: s
 type Field =
   | { key: string; label: string; options: readonly string[] }
   | { key: string; label: string; min: number; max: number }
-  | { key: string; label: string; flag: true };
+  | { key: string; label: string; flag: true }
+  | { key: string; label: string; onOffFollow: true };
+
+/** A test-aware setting (issue 26): null follows the repository's quarantining. */
+const SWITCH_WORDS = [
+  ["follow", null, "as quarantining"],
+  ["on", true, "on"],
+  ["off", false, "off"],
+] as const;
 
 /** What the form edits, with the API's ranges (RANGES in the gateway's limits.ts): out of range is a 400 anyway. */
 const FIELDS: readonly Field[] = [
@@ -27,6 +35,9 @@ const FIELDS: readonly Field[] = [
   { key: "commentsEnabled", label: "Comments on PRs", flag: true },
   { key: "commandsEnabled", label: "Comment commands", flag: true },
   { key: "statusCheckEnabled", label: "Status check", flag: true },
+  { key: "ignoreQuarantinedTests", label: "Failures of quarantined tests ignored", onOffFollow: true },
+  { key: "retryKnownFlakyTests", label: "Runs failing on known flaky tests retried once", onOffFollow: true },
+  { key: "holdOnBrokenTarget", label: "A test broken on the target holds new runs", onOffFollow: true },
 ];
 
 /**
@@ -77,6 +88,20 @@ export function QueueSettings(props: {
                   {f.options.map((o) => (
                     <option key={o} value={o}>
                       {o.toLowerCase().replace(/_/g, " ")}
+                    </option>
+                  ))}
+                </select>
+              ) : "onOffFollow" in f ? (
+                <select
+                  id={id}
+                  value={SWITCH_WORDS.find(([, b]) => b === (v ?? null))?.[0] ?? "follow"}
+                  onChange={(e) =>
+                    change(f.key, SWITCH_WORDS.find(([w]) => w === e.currentTarget.value)?.[1] ?? null)
+                  }
+                >
+                  {SWITCH_WORDS.map(([w, , label]) => (
+                    <option key={w} value={w}>
+                      {label}
                     </option>
                   ))}
                 </select>

@@ -95,6 +95,12 @@ export function QueuePage({ repo, branch }: { repo: string; branch: string }) {
           </span>
         </p>
       )}
+      {data?.targetBroken && (
+        <p role="status" class="error" id="target-broken">
+          No new runs start: {data.targetBroken.reason}. They start again when a run passes that test, the
+          target moves, or the queue is resumed.
+        </p>
+      )}
       {data && prs.length === 0 && (
         <section class="empty">
           <h2>The queue is empty</h2>

@@ -2,6 +2,7 @@ import {
   BatchingMode,
   GitHubMergeability,
   PullRequestState,
+  TestAwareSwitch,
   type EnqueuedPullRequest,
   type ImpactedTargets,
   type Queue,
@@ -83,12 +84,43 @@ export function queueSettingsToJson(q: Queue) {
     statusCheckEnabled: q.statusCheckEnabled,
     directMergeMode: nameOf(q.directMergeMode) as DirectMergeMode,
     optimizationMode: nameOf(q.optimizationMode) as OptimizationMode,
+    ignoreQuarantinedTests: testAwareSetting(q.ignoreQuarantinedTests),
+    retryKnownFlakyTests: testAwareSetting(q.retryKnownFlakyTests),
+    holdOnBrokenTarget: testAwareSetting(q.holdOnBrokenTarget),
   };
+}
+
+/** A coordinator that predates the setting sends UNSPECIFIED: it follows the repository's quarantining. */
+function testAwareSetting(value: TestAwareSwitch): boolean | null {
+  return value === TestAwareSwitch.ON ? true : value === TestAwareSwitch.OFF ? false : null;
+}
+
+/** updateQueue's switches on the wire: null follows the repository's quarantining; undefined keeps the value. */
+export function testAwareSwitchesOf(
+  s: Record<string, boolean | null | undefined>,
+): Record<string, TestAwareSwitch> {
+  const out: Record<string, TestAwareSwitch> = {};
+  for (const [field, value] of Object.entries(s)) {
+    if (value === undefined) continue;
+    out[field] =
+      value === null ? TestAwareSwitch.FOLLOW_QUARANTINING : value ? TestAwareSwitch.ON : TestAwareSwitch.OFF;
+  }
+  return out;
 }
 
 export function queueToJson(q: Queue) {
   return {
     ...queueSettingsToJson(q),
+    ...(q.targetBroken
+      ? {
+          targetBroken: {
+            testId: q.targetBroken.testId,
+            testName: q.targetBroken.testName,
+            since: iso(q.targetBroken.since),
+            reason: q.targetBroken.reason,
+          },
+        }
+      : {}),
     enqueuedPullRequests: q.enqueuedPullRequests.map(enqueuedToJson),
     testRunsInFlight: q.activeTestRuns.map((run) => ({
       id: run.testRunId,
@@ -98,13 +130,6 @@ export function queueToJson(q: Queue) {
       testBranchSha: run.testBranchSha,
       startedAt: iso(run.startedAt),
     })),
-    ...(q.targetBroken && {
-      targetBroken: {
-        tests: q.targetBroken.tests,
-        since: q.targetBroken.since ? iso(q.targetBroken.since) : null,
-        reason: q.targetBroken.reason,
-      },
-    }),
   };
 }
 

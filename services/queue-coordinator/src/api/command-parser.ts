@@ -46,6 +46,7 @@ import { assertTestCommandEnv } from "../domain/test-command-env.js";
 import { queueAddress, repoRef, type QueueAddress } from "../app/queue-key.js";
 import type { RepositoryConnection } from "../store/repository-connections.js";
 import type { TestRunReport } from "../store/test-run-records.js";
+import { splitTestAwareSwitches } from "./test-aware-switches.js";
 
 /**
  * The queue-coordinator's one command parser: each gRPC request becomes a typed command in the domain's words,
@@ -302,9 +303,10 @@ export function parseSettingsUpdate(req: UpdateQueueRequest): QueueSettingsPatch
     directMergeMode,
     optimizationMode,
     batchingMode,
-    ...rest
+    ...others
   } = req;
-  const words: Record<string, unknown> = {};
+  const { testAware, rest } = splitTestAwareSwitches(others);
+  const words: Record<string, unknown> = { ...testAware };
   // The domain's rules refuse UNSPECIFIED naming the field, as they refuse any word they do not know.
   const enums = { mode, state, mergeMethod, directMergeMode, optimizationMode, batchingMode };
   for (const [field, value] of Object.entries(enums)) if (value !== undefined) words[field] = value;

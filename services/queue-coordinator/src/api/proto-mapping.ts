@@ -25,6 +25,7 @@ import {
 import { prStateToProto } from "../app/outbox.js";
 import type { QueueDocument } from "../store/queue-repository.js";
 import { globalId, incarnation } from "../app/run-ids.js";
+import { testAwareSwitchesToProto } from "./test-aware-switches.js";
 
 export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue {
   const p = doc.planner;
@@ -51,6 +52,17 @@ export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue
     statusCheckEnabled: s.statusCheckEnabled,
     directMergeMode: DirectMergeMode[s.directMergeMode],
     optimizationMode: OptimizationMode[effectiveOptimizationMode(s)],
+    ...testAwareSwitchesToProto(s),
+    ...(p.targetBroken == null
+      ? {}
+      : {
+          targetBroken: {
+            testId: p.targetBroken.test.id,
+            testName: p.targetBroken.test.name,
+            since: new Date(p.targetBroken.since),
+            reason: targetBrokenReason(p.branch, p.targetBroken),
+          },
+        }),
     enqueuedPullRequests: withPullRequests ? enqueuedWithPlacement(p, suffix) : [],
     activeTestRuns: withPullRequests
       ? Object.values(p.runs)
@@ -67,13 +79,6 @@ export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue
       : [],
     createdAt: new Date(doc.createdAt),
     recentRunDurationsMs: doc.recentRunDurationsMs ?? [],
-    ...(p.targetBroken != null && {
-      targetBroken: {
-        tests: [p.targetBroken.test.name || p.targetBroken.test.id],
-        since: new Date(p.targetBroken.since),
-        reason: targetBrokenReason(p.branch, p.targetBroken),
-      },
-    }),
   };
 }
 
@@ -171,7 +176,7 @@ export function submittedToProto(
       to: prStateToProto(t.to),
       reason: t.reason,
       ...(t.runId ? { testRunId: globalId(t.runId, suffix) } : {}),
-      ...(t.detail ? { detail: t.detail } : {}),
+      ...(t.detail === undefined ? {} : { detail: t.detail }),
     })),
     priorityChanges: (e.priorityChanges ?? []).map((c) => ({
       at: new Date(c.at),

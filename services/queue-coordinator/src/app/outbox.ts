@@ -266,7 +266,8 @@ export class OutboxBuilder {
               previousMode: QueueMode[this.ctx.state.settings.mode],
               ...(n.type === "TARGET_BROKEN" && {
                 targetBroken: {
-                  tests: [n.test.name || n.test.id],
+                  testId: n.test.id,
+                  testName: n.test.name,
                   since: new Date(n.since),
                   reason: n.reason,
                 },

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import type { Queue, QueueKey, QueueSettings } from "../api/api-types.js";
 import type { CliContext } from "../cli-context.js";
-import { collect, withQueueOptions, wholeNumber } from "../command-options.js";
+import { collect, onOffFollow, withQueueOptions, wholeNumber } from "../command-options.js";
 import { formatRepositoryRef } from "../domain/repository-ref.js";
 import { formatTable } from "../output/table.js";
 
@@ -86,6 +86,9 @@ interface SettingOptions {
   requiredStatus?: string[];
   directMergeMode?: string;
   optimizationMode?: string;
+  ignoreQuarantinedTests?: boolean | null;
+  retryKnownFlakyTests?: boolean | null;
+  holdOnBrokenTarget?: boolean | null;
 }
 
 function withSettingOptions(command: Command): Command {
@@ -113,7 +116,22 @@ function withSettingOptions(command: Command): Command {
     .option("--merge-method <method>", "MERGE_COMMIT, SQUASH or REBASE")
     .option("--required-status <context>", "a required status check (repeat for more)", collect)
     .option("--direct-merge-mode <mode>", "OFF or ALWAYS")
-    .option("--optimization-mode <mode>", "OFF or BISECTION_SKIP_REDUNDANT_TESTS");
+    .option("--optimization-mode <mode>", "OFF or BISECTION_SKIP_REDUNDANT_TESTS")
+    .option(
+      "--ignore-quarantined-tests <on|off|follow>",
+      "a run failing only on quarantined tests passes (follow: as the repository's quarantining)",
+      onOffFollow,
+    )
+    .option(
+      "--retry-known-flaky-tests <on|off|follow>",
+      "retry once a run failing only on known flaky tests",
+      onOffFollow,
+    )
+    .option(
+      "--hold-on-broken-target <on|off|follow>",
+      "a test failing on the target holds new runs instead of failing PRs",
+      onOffFollow,
+    );
 }
 
 /** Only what was given: updateQueue leaves absent settings as they are. */
@@ -133,6 +151,9 @@ function settingsFrom(opts: SettingOptions): Record<string, unknown> {
     requiredStatuses: opts.requiredStatus,
     directMergeMode: opts.directMergeMode,
     optimizationMode: opts.optimizationMode,
+    ignoreQuarantinedTests: opts.ignoreQuarantinedTests,
+    retryKnownFlakyTests: opts.retryKnownFlakyTests,
+    holdOnBrokenTarget: opts.holdOnBrokenTarget,
   };
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
 }
@@ -151,12 +172,21 @@ function describeSettings(key: QueueKey, q: QueueSettings): string[] {
     `  merge method ${q.mergeMethod} · testing timeout ${q.testingTimeoutMinutes ? `${q.testingTimeoutMinutes} min` : "none"}` +
       ` · bisection concurrency ${q.bisectionConcurrency} · optimization ${q.optimizationMode}` +
       (q.requiredStatuses.length > 0 ? ` · required statuses ${q.requiredStatuses.join(", ")}` : ""),
+    `  failed tests: quarantined ${switchWord(q.ignoreQuarantinedTests, "ignored")} · known flaky ${switchWord(q.retryKnownFlakyTests, "retried once")}` +
+      ` · broken target ${switchWord(q.holdOnBrokenTarget, "holds new runs")}`,
   ];
+}
+
+/** A coordinator that predates the settings sends none: they follow the repository's quarantining. */
+function switchWord(value: boolean | null | undefined, on: string): string {
+  return value === true ? on : value === false ? "off" : `${on} while quarantining is on`;
 }
 
 function describeQueue(key: QueueKey, q: Queue): string[] {
   const prs = q.enqueuedPullRequests;
   const lines = describeSettings(key, q);
+  if (q.targetBroken)
+    lines.push(`  HELD: ${q.targetBroken.reason} (mainline queue resume to start runs anyway)`);
   if (prs.length === 0) return [...lines, "No pull requests in the queue."];
   const rows = prs.map((pr) => [
     `#${pr.prNumber}`,

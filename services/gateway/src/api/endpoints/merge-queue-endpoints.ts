@@ -18,6 +18,7 @@ import {
   queueSettingsToJson,
   queueToJson,
   submittedToJson,
+  testAwareSwitchesOf,
   testingDetailsToJson,
 } from "../queue-mapping.js";
 import { emptyObject } from "../schemas/common.js";
@@ -280,11 +281,14 @@ export function mergeQueueEndpoints(
 type Settings = Omit<z.infer<typeof updateQueueRequest>, "repo" | "targetBranch" | "state">;
 
 function settingsToProto(s: Partial<Settings>) {
-  const { mode, mergeMethod, directMergeMode, optimizationMode, batchingMode, requiredStatuses, ...plain } =
+  const { mode, mergeMethod, directMergeMode, optimizationMode, batchingMode, requiredStatuses, ...others } =
     s;
+  const { ignoreQuarantinedTests, retryKnownFlakyTests, holdOnBrokenTarget, ...plain } = others;
   const defined = Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
+  const switches = { ignoreQuarantinedTests, retryKnownFlakyTests, holdOnBrokenTarget };
   return {
     ...defined,
+    ...testAwareSwitchesOf(switches),
     ...(mode ? { mode: enumValue(QueueMode, mode) } : {}),
     ...(mergeMethod ? { mergeMethod: enumValue(MergeMethod, mergeMethod) } : {}),
     ...(directMergeMode ? { directMergeMode: enumValue(DirectMergeMode, directMergeMode) } : {}),

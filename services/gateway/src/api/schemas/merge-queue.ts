@@ -117,6 +117,10 @@ export const queueSettings = {
   statusCheckEnabled: z.boolean().optional(),
   directMergeMode: upperEnum(DIRECT_MERGE_MODES).optional(),
   optimizationMode: upperEnum(OPTIMIZATION_MODES).optional(),
+  // Issue 26: true, false, or null to follow the repository's quarantining setting.
+  ignoreQuarantinedTests: z.boolean().nullable().optional(),
+  retryKnownFlakyTests: z.boolean().nullable().optional(),
+  holdOnBrokenTarget: z.boolean().nullable().optional(),
 };
 
 export const createQueueRequest = z.object({ ...queueKey, ...queueSettings });

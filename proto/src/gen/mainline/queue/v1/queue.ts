@@ -308,6 +308,71 @@ export function batchingModeToNumber(object: BatchingMode): number {
   }
 }
 
+/**
+ * One of a queue's test-aware settings (issue 26): what it does with a failed run's tests. FOLLOW_QUARANTINING,
+ * the default, is on exactly when the repository's quarantining is on.
+ */
+export enum TestAwareSwitch {
+  UNSPECIFIED = "UNSPECIFIED",
+  FOLLOW_QUARANTINING = "FOLLOW_QUARANTINING",
+  ON = "ON",
+  OFF = "OFF",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function testAwareSwitchFromJSON(object: any): TestAwareSwitch {
+  switch (object) {
+    case 0:
+    case "TEST_AWARE_SWITCH_UNSPECIFIED":
+      return TestAwareSwitch.UNSPECIFIED;
+    case 1:
+    case "TEST_AWARE_SWITCH_FOLLOW_QUARANTINING":
+      return TestAwareSwitch.FOLLOW_QUARANTINING;
+    case 2:
+    case "TEST_AWARE_SWITCH_ON":
+      return TestAwareSwitch.ON;
+    case 3:
+    case "TEST_AWARE_SWITCH_OFF":
+      return TestAwareSwitch.OFF;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return TestAwareSwitch.UNRECOGNIZED;
+  }
+}
+
+export function testAwareSwitchToJSON(object: TestAwareSwitch): string {
+  switch (object) {
+    case TestAwareSwitch.UNSPECIFIED:
+      return "TEST_AWARE_SWITCH_UNSPECIFIED";
+    case TestAwareSwitch.FOLLOW_QUARANTINING:
+      return "TEST_AWARE_SWITCH_FOLLOW_QUARANTINING";
+    case TestAwareSwitch.ON:
+      return "TEST_AWARE_SWITCH_ON";
+    case TestAwareSwitch.OFF:
+      return "TEST_AWARE_SWITCH_OFF";
+    case TestAwareSwitch.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function testAwareSwitchToNumber(object: TestAwareSwitch): number {
+  switch (object) {
+    case TestAwareSwitch.UNSPECIFIED:
+      return 0;
+    case TestAwareSwitch.FOLLOW_QUARANTINING:
+      return 1;
+    case TestAwareSwitch.ON:
+      return 2;
+    case TestAwareSwitch.OFF:
+      return 3;
+    case TestAwareSwitch.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 export enum OptimizationMode {
   UNSPECIFIED = "UNSPECIFIED",
   OFF = "OFF",
@@ -855,6 +920,21 @@ export function hostPullRequestStateToNumber(object: HostPullRequestState): numb
   }
 }
 
+/**
+ * A test fails on the target itself: the queue starts no new run on it until the test passes there or an
+ * operator resumes it; no PR is failed for it.
+ */
+export interface TargetBroken {
+  testId: string;
+  testName: string;
+  /** Since when the test fails on the target, as far as anyone knows. */
+  since?:
+    | Date
+    | undefined;
+  /** "target broken: test X failing on main since ..." */
+  reason: string;
+}
+
 /** A queue with its settings (every /getQueue field of compat-notes). */
 export interface Queue {
   /** Identity: organisation, repository and target branch (`branch` in /getQueue). */
@@ -898,23 +978,11 @@ export interface Queue {
    */
   recentRunDurationsMs: number[];
   batchingMode: BatchingMode;
-  /**
-   * Set while tests fail on the target itself: the queue starts no runs and fails no PR for it (issue 26).
-   * Numbered apart from the settings, which grow from 25.
-   */
+  ignoreQuarantinedTests: TestAwareSwitch;
+  retryKnownFlakyTests: TestAwareSwitch;
+  holdOnBrokenTarget: TestAwareSwitch;
+  /** Set while new runs wait for a broken target. */
   targetBroken?: TargetBroken | undefined;
-}
-
-/** Why a queue stopped starting runs: tests failing on its target itself. */
-export interface TargetBroken {
-  /** The tests failing on the target (display names, at most 20). */
-  tests: string[];
-  /** Since when the first of them fails there. */
-  since?:
-    | Date
-    | undefined;
-  /** The queue's own sentence ("target broken: test X failing on main since ..."). */
-  reason: string;
 }
 
 /** How many PRs of a queue ended, by outcome, within a recent window. */
@@ -1036,7 +1104,7 @@ export interface StateTransition {
   testRunId?:
     | string
     | undefined;
-  /** What else the change says, in words (e.g. "passed; failures ignored: quarantined tests X, Y"). */
+  /** What the reason alone does not say ("passed; failures ignored: quarantined tests X, Y"). */
   detail?: string | undefined;
 }
 
@@ -1113,6 +1181,131 @@ export interface StringList {
   values: string[];
 }
 
+function createBaseTargetBroken(): TargetBroken {
+  return { testId: "", testName: "", since: undefined, reason: "" };
+}
+
+export const TargetBroken: MessageFns<TargetBroken> = {
+  encode(message: TargetBroken, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.testId !== "") {
+      writer.uint32(10).string(message.testId);
+    }
+    if (message.testName !== "") {
+      writer.uint32(18).string(message.testName);
+    }
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(26).fork()).join();
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TargetBroken {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTargetBroken();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.testId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.testName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TargetBroken {
+    return {
+      testId: isSet(object.testId)
+        ? globalThis.String(object.testId)
+        : isSet(object.test_id)
+        ? globalThis.String(object.test_id)
+        : "",
+      testName: isSet(object.testName)
+        ? globalThis.String(object.testName)
+        : isSet(object.test_name)
+        ? globalThis.String(object.test_name)
+        : "",
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: TargetBroken): unknown {
+    const obj: any = {};
+    if (message.testId !== "") {
+      obj.testId = message.testId;
+    }
+    if (message.testName !== "") {
+      obj.testName = message.testName;
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TargetBroken>, I>>(base?: I): TargetBroken {
+    return TargetBroken.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TargetBroken>, I>>(object: I): TargetBroken {
+    const message = createBaseTargetBroken();
+    message.testId = object.testId ?? "";
+    message.testName = object.testName ?? "";
+    message.since = object.since ?? undefined;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
 function createBaseQueue(): Queue {
   return {
     ref: undefined,
@@ -1139,6 +1332,9 @@ function createBaseQueue(): Queue {
     lastHour: undefined,
     recentRunDurationsMs: [],
     batchingMode: BatchingMode.UNSPECIFIED,
+    ignoreQuarantinedTests: TestAwareSwitch.UNSPECIFIED,
+    retryKnownFlakyTests: TestAwareSwitch.UNSPECIFIED,
+    holdOnBrokenTarget: TestAwareSwitch.UNSPECIFIED,
     targetBroken: undefined,
   };
 }
@@ -1221,8 +1417,17 @@ export const Queue: MessageFns<Queue> = {
     if (message.batchingMode !== BatchingMode.UNSPECIFIED) {
       writer.uint32(192).int32(batchingModeToNumber(message.batchingMode));
     }
+    if (message.ignoreQuarantinedTests !== TestAwareSwitch.UNSPECIFIED) {
+      writer.uint32(200).int32(testAwareSwitchToNumber(message.ignoreQuarantinedTests));
+    }
+    if (message.retryKnownFlakyTests !== TestAwareSwitch.UNSPECIFIED) {
+      writer.uint32(208).int32(testAwareSwitchToNumber(message.retryKnownFlakyTests));
+    }
+    if (message.holdOnBrokenTarget !== TestAwareSwitch.UNSPECIFIED) {
+      writer.uint32(216).int32(testAwareSwitchToNumber(message.holdOnBrokenTarget));
+    }
     if (message.targetBroken !== undefined) {
-      TargetBroken.encode(message.targetBroken, writer.uint32(322).fork()).join();
+      TargetBroken.encode(message.targetBroken, writer.uint32(226).fork()).join();
     }
     return writer;
   },
@@ -1442,8 +1647,32 @@ export const Queue: MessageFns<Queue> = {
             message.batchingMode = batchingModeFromJSON(reader.int32());
             continue;
           }
-          case 40: {
-            if (tag !== 322) {
+          case 25: {
+            if (tag !== 200) {
+              break;
+            }
+
+            message.ignoreQuarantinedTests = testAwareSwitchFromJSON(reader.int32());
+            continue;
+          }
+          case 26: {
+            if (tag !== 208) {
+              break;
+            }
+
+            message.retryKnownFlakyTests = testAwareSwitchFromJSON(reader.int32());
+            continue;
+          }
+          case 27: {
+            if (tag !== 216) {
+              break;
+            }
+
+            message.holdOnBrokenTarget = testAwareSwitchFromJSON(reader.int32());
+            continue;
+          }
+          case 28: {
+            if (tag !== 226) {
               break;
             }
 
@@ -1564,6 +1793,21 @@ export const Queue: MessageFns<Queue> = {
         : isSet(object.batching_mode)
         ? batchingModeFromJSON(object.batching_mode)
         : BatchingMode.UNSPECIFIED,
+      ignoreQuarantinedTests: isSet(object.ignoreQuarantinedTests)
+        ? testAwareSwitchFromJSON(object.ignoreQuarantinedTests)
+        : isSet(object.ignore_quarantined_tests)
+        ? testAwareSwitchFromJSON(object.ignore_quarantined_tests)
+        : TestAwareSwitch.UNSPECIFIED,
+      retryKnownFlakyTests: isSet(object.retryKnownFlakyTests)
+        ? testAwareSwitchFromJSON(object.retryKnownFlakyTests)
+        : isSet(object.retry_known_flaky_tests)
+        ? testAwareSwitchFromJSON(object.retry_known_flaky_tests)
+        : TestAwareSwitch.UNSPECIFIED,
+      holdOnBrokenTarget: isSet(object.holdOnBrokenTarget)
+        ? testAwareSwitchFromJSON(object.holdOnBrokenTarget)
+        : isSet(object.hold_on_broken_target)
+        ? testAwareSwitchFromJSON(object.hold_on_broken_target)
+        : TestAwareSwitch.UNSPECIFIED,
       targetBroken: isSet(object.targetBroken)
         ? TargetBroken.fromJSON(object.targetBroken)
         : isSet(object.target_broken)
@@ -1646,6 +1890,15 @@ export const Queue: MessageFns<Queue> = {
     if (message.batchingMode !== BatchingMode.UNSPECIFIED) {
       obj.batchingMode = batchingModeToJSON(message.batchingMode);
     }
+    if (message.ignoreQuarantinedTests !== TestAwareSwitch.UNSPECIFIED) {
+      obj.ignoreQuarantinedTests = testAwareSwitchToJSON(message.ignoreQuarantinedTests);
+    }
+    if (message.retryKnownFlakyTests !== TestAwareSwitch.UNSPECIFIED) {
+      obj.retryKnownFlakyTests = testAwareSwitchToJSON(message.retryKnownFlakyTests);
+    }
+    if (message.holdOnBrokenTarget !== TestAwareSwitch.UNSPECIFIED) {
+      obj.holdOnBrokenTarget = testAwareSwitchToJSON(message.holdOnBrokenTarget);
+    }
     if (message.targetBroken !== undefined) {
       obj.targetBroken = TargetBroken.toJSON(message.targetBroken);
     }
@@ -1683,110 +1936,12 @@ export const Queue: MessageFns<Queue> = {
       : undefined;
     message.recentRunDurationsMs = object.recentRunDurationsMs?.map((e) => e) || [];
     message.batchingMode = object.batchingMode ?? BatchingMode.UNSPECIFIED;
+    message.ignoreQuarantinedTests = object.ignoreQuarantinedTests ?? TestAwareSwitch.UNSPECIFIED;
+    message.retryKnownFlakyTests = object.retryKnownFlakyTests ?? TestAwareSwitch.UNSPECIFIED;
+    message.holdOnBrokenTarget = object.holdOnBrokenTarget ?? TestAwareSwitch.UNSPECIFIED;
     message.targetBroken = (object.targetBroken !== undefined && object.targetBroken !== null)
       ? TargetBroken.fromPartial(object.targetBroken)
       : undefined;
-    return message;
-  },
-};
-
-function createBaseTargetBroken(): TargetBroken {
-  return { tests: [], since: undefined, reason: "" };
-}
-
-export const TargetBroken: MessageFns<TargetBroken> = {
-  encode(message: TargetBroken, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    for (const v of message.tests) {
-      writer.uint32(10).string(v!);
-    }
-    if (message.since !== undefined) {
-      Timestamp.encode(toTimestamp(message.since), writer.uint32(18).fork()).join();
-    }
-    if (message.reason !== "") {
-      writer.uint32(26).string(message.reason);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): TargetBroken {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseTargetBroken();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.tests.push(reader.string());
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.reason = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): TargetBroken {
-    return {
-      tests: globalThis.Array.isArray(object?.tests) ? object.tests.map((e: any) => globalThis.String(e)) : [],
-      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
-      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
-    };
-  },
-
-  toJSON(message: TargetBroken): unknown {
-    const obj: any = {};
-    if (message.tests?.length) {
-      obj.tests = message.tests;
-    }
-    if (message.since !== undefined) {
-      obj.since = message.since.toISOString();
-    }
-    if (message.reason !== "") {
-      obj.reason = message.reason;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<TargetBroken>, I>>(base?: I): TargetBroken {
-    return TargetBroken.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<TargetBroken>, I>>(object: I): TargetBroken {
-    const message = createBaseTargetBroken();
-    message.tests = object.tests?.map((e) => e) || [];
-    message.since = object.since ?? undefined;
-    message.reason = object.reason ?? "";
     return message;
   },
 };

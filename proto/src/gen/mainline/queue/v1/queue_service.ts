@@ -85,6 +85,10 @@ import {
   RepositoryConnection,
   StringList,
   SubmittedPullRequest,
+  TestAwareSwitch,
+  testAwareSwitchFromJSON,
+  testAwareSwitchToJSON,
+  testAwareSwitchToNumber,
   TestingDetails,
 } from "./queue.js";
 
@@ -160,6 +164,9 @@ export interface UpdateQueueRequest {
   directMergeMode?: DirectMergeMode | undefined;
   optimizationMode?: OptimizationMode | undefined;
   batchingMode?: BatchingMode | undefined;
+  ignoreQuarantinedTests?: TestAwareSwitch | undefined;
+  retryKnownFlakyTests?: TestAwareSwitch | undefined;
+  holdOnBrokenTarget?: TestAwareSwitch | undefined;
 }
 
 export interface UpdateQueueResponse {
@@ -747,6 +754,9 @@ function createBaseUpdateQueueRequest(): UpdateQueueRequest {
     directMergeMode: undefined,
     optimizationMode: undefined,
     batchingMode: undefined,
+    ignoreQuarantinedTests: undefined,
+    retryKnownFlakyTests: undefined,
+    holdOnBrokenTarget: undefined,
   };
 }
 
@@ -808,6 +818,15 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     }
     if (message.batchingMode !== undefined) {
       writer.uint32(152).int32(batchingModeToNumber(message.batchingMode));
+    }
+    if (message.ignoreQuarantinedTests !== undefined) {
+      writer.uint32(160).int32(testAwareSwitchToNumber(message.ignoreQuarantinedTests));
+    }
+    if (message.retryKnownFlakyTests !== undefined) {
+      writer.uint32(168).int32(testAwareSwitchToNumber(message.retryKnownFlakyTests));
+    }
+    if (message.holdOnBrokenTarget !== undefined) {
+      writer.uint32(176).int32(testAwareSwitchToNumber(message.holdOnBrokenTarget));
     }
     return writer;
   },
@@ -977,6 +996,30 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
             message.batchingMode = batchingModeFromJSON(reader.int32());
             continue;
           }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.ignoreQuarantinedTests = testAwareSwitchFromJSON(reader.int32());
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.retryKnownFlakyTests = testAwareSwitchFromJSON(reader.int32());
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.holdOnBrokenTarget = testAwareSwitchFromJSON(reader.int32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1066,6 +1109,21 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
         : isSet(object.batching_mode)
         ? batchingModeFromJSON(object.batching_mode)
         : undefined,
+      ignoreQuarantinedTests: isSet(object.ignoreQuarantinedTests)
+        ? testAwareSwitchFromJSON(object.ignoreQuarantinedTests)
+        : isSet(object.ignore_quarantined_tests)
+        ? testAwareSwitchFromJSON(object.ignore_quarantined_tests)
+        : undefined,
+      retryKnownFlakyTests: isSet(object.retryKnownFlakyTests)
+        ? testAwareSwitchFromJSON(object.retryKnownFlakyTests)
+        : isSet(object.retry_known_flaky_tests)
+        ? testAwareSwitchFromJSON(object.retry_known_flaky_tests)
+        : undefined,
+      holdOnBrokenTarget: isSet(object.holdOnBrokenTarget)
+        ? testAwareSwitchFromJSON(object.holdOnBrokenTarget)
+        : isSet(object.hold_on_broken_target)
+        ? testAwareSwitchFromJSON(object.hold_on_broken_target)
+        : undefined,
     };
   },
 
@@ -1128,6 +1186,15 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     if (message.batchingMode !== undefined) {
       obj.batchingMode = batchingModeToJSON(message.batchingMode);
     }
+    if (message.ignoreQuarantinedTests !== undefined) {
+      obj.ignoreQuarantinedTests = testAwareSwitchToJSON(message.ignoreQuarantinedTests);
+    }
+    if (message.retryKnownFlakyTests !== undefined) {
+      obj.retryKnownFlakyTests = testAwareSwitchToJSON(message.retryKnownFlakyTests);
+    }
+    if (message.holdOnBrokenTarget !== undefined) {
+      obj.holdOnBrokenTarget = testAwareSwitchToJSON(message.holdOnBrokenTarget);
+    }
     return obj;
   },
 
@@ -1159,6 +1226,9 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     message.directMergeMode = object.directMergeMode ?? undefined;
     message.optimizationMode = object.optimizationMode ?? undefined;
     message.batchingMode = object.batchingMode ?? undefined;
+    message.ignoreQuarantinedTests = object.ignoreQuarantinedTests ?? undefined;
+    message.retryKnownFlakyTests = object.retryKnownFlakyTests ?? undefined;
+    message.holdOnBrokenTarget = object.holdOnBrokenTarget ?? undefined;
     return message;
   },
 };
