@@ -90,7 +90,7 @@ describe("batch-runner: test-run jobs", () => {
     // The coordinator learns which test failed, under the id flaky-analytics knows it by.
     const divides = testId({
       org: "acme",
-      repo: QUEUE.repo!,
+      repo: QUEUE.repo,
       classname: "app",
       parent: "app",
       name: "divides",
