@@ -94,6 +94,30 @@ describe("mainline CLI: queues, administration and webhooks over the real HTTP A
       );
       expect(back.code, back.stderr).to.equal(0);
       expect(updated.stdout).to.include("pending failure depth 2");
+      expect(updated.stdout).to.include("quarantined ignored while quarantining is on");
+      const testAware = await mainline(
+        "queue",
+        "update",
+        "--repo",
+        REPO,
+        "--ignore-quarantined-tests",
+        "off",
+        "--hold-on-broken-target",
+        "on",
+      );
+      expect(testAware.code, testAware.stderr).to.equal(0);
+      expect(testAware.stdout).to.include("quarantined off");
+      expect(testAware.stdout).to.include("broken target holds new runs");
+      const badSwitch = await mainline(
+        "queue",
+        "update",
+        "--repo",
+        REPO,
+        "--retry-known-flaky-tests",
+        "maybe",
+      );
+      expect(badSwitch.code).to.equal(2);
+      expect(badSwitch.stderr).to.include("must be on, off or follow");
       for (const [verb, state] of [
         ["pause", "PAUSED"],
         ["drain", "DRAINING"],

@@ -4,7 +4,7 @@ import type { QueueMode } from "./queue-settings.js";
 import type { QueueState } from "./queue-state.js";
 import type { TransitionReason } from "./reasons.js";
 import type { RunFailureDecision } from "./run-failure-decision.js";
-import type { TargetRecovery } from "./target-hold.js";
+import type { TargetRecovery } from "./target-broken.js";
 import type { FailedTest } from "./test-knowledge.js";
 import type { TestRunKind } from "./test-run.js";
 

@@ -4,7 +4,7 @@ import type { PullRequestEntry } from "./pull-request.js";
 import { createQueueSettings, type QueueSettings } from "./queue-settings.js";
 import type { ModeSwitch } from "./mode-switch.js";
 import type { QueueState } from "./queue-state.js";
-import type { TargetBroken } from "./target-hold.js";
+import type { TargetBroken } from "./target-broken.js";
 import type { TestRun } from "./test-run.js";
 
 export interface MergeInFlight {
