@@ -248,6 +248,60 @@ describe("the merge queue uses what Mainline knows about tests (real git, a COMM
     expect(done.failureReason).to.equal("TESTS_FAILED");
   });
 
+  it("counts an external CI's failed report as passed when its JUnit fails only a quarantined test", async () => {
+    // A repository without a connection: its CI reports each run with reportTestRun and its JUnit.
+    const api = { host: "git.example.com", owner: "acme", name: "api" };
+    const apiQueue = { repo: api, targetBranch: "main" };
+    const apiReport = (result: "pass" | "fail") => report({ quarantined: result, stable: "pass" });
+    await callUnary(flaky.uploadTestResults.bind(flaky), {
+      org: "acme",
+      repo: api,
+      commitSha: "f".repeat(40),
+      branch: "main",
+      variant: "",
+      jobName: "ci",
+      runStartedAt: new Date(Date.now() - 30_000),
+      context: ResultContext.CI,
+      junitXml: [apiReport("pass")],
+      impactedPrNumbers: [],
+    });
+    await callUnary(flaky.updateRepositorySettings.bind(flaky), {
+      org: "acme",
+      repo: api,
+      quarantiningEnabled: true,
+    });
+    await callUnary(flaky.setTestQuarantineOverride.bind(flaky), {
+      org: "acme",
+      repo: api,
+      testId: testId({ org: "acme", repo: api, classname: "shop", parent: "shop", name: "quarantined" }),
+      quarantineOverride: QuarantineOverride.ALWAYS_QUARANTINE,
+    });
+    await call("/createQueue", { ...apiQueue, concurrency: 1, batch: false });
+    await call("/code-host/pull-request-events", {
+      action: "opened",
+      number: 7,
+      pull_request: {
+        title: "Change 7",
+        state: "open",
+        user: { login: "dev" },
+        head: { ref: "feature-7", sha: "7".repeat(40) },
+        base: { ref: "main" },
+      },
+      repository: { name: api.name, owner: { login: api.owner }, html_url: `https://${api.host}/acme/api` },
+    });
+    await call("/submitPullRequest", { ...apiQueue, pr: { number: 7 } });
+    const testRunId = await until("PR 7's run", async () => {
+      const q = await call("/getQueue", apiQueue);
+      return (q.enqueuedPullRequests as { testRunId?: string }[])[0]?.testRunId;
+    });
+    await call("/reportTestRun", { testRunId, passed: false, junit: [apiReport("fail")] });
+    const done = await until("PR 7 to merge", async () => {
+      const got = await call("/getSubmittedPullRequest", { ...apiQueue, pr: { number: 7 } });
+      return got.state === "MERGED" ? got : undefined;
+    });
+    expect(details(done)).to.include("passed; failures ignored: quarantined tests shop › quarantined");
+  });
+
   it("holds the queue for a test broken on the target without failing the PR, and resumes when it is fixed", async () => {
     // main breaks outside the queue, and its own CI says so twice (broken after 2 consecutive failures).
     git(work, "fetch", "-q", "origin", "main");
