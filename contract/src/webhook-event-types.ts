@@ -13,6 +13,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "pull_request_batch.merged",
   "test_run.cancelled",
   "test_case.status_changed",
+  "queue.target_broken",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

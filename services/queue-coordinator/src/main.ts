@@ -7,6 +7,7 @@ import type { ServiceRuntime } from "@mainline/kit/service/index";
 import { QueueCoordinatorService } from "@mainline/proto/queue";
 import { queueCoordinatorApi } from "./api/queue-coordinator-api.js";
 import { startResultConsumers } from "./bus/result-consumers.js";
+import { startTargetTestConsumer } from "./bus/target-test-consumer.js";
 import { PullRequestRecords } from "./store/pull-request-records.js";
 import { QueueRepository } from "./store/queue-repository.js";
 import { RepositoryConnections } from "./store/repository-connections.js";
@@ -17,6 +18,8 @@ import { TestRunRecords } from "./store/test-run-records.js";
 import { QueueEngine } from "./app/queue-engine.js";
 import { TestRunReports } from "./app/test-run-reports.js";
 import { Timekeeper } from "./app/timekeeper.js";
+import { runTestEvidence, type AskTestEvidence } from "./app/run-test-knowledge.js";
+import { FlakyAnalyticsTestStatus } from "./app/test-status-source.js";
 import { isEntryPoint, serveGrpc, startService } from "@mainline/kit/service/index";
 import { configSchema } from "./config.js";
 
@@ -26,6 +29,10 @@ export interface CoordinatorOptions {
   /** How often the timekeeper looks for due alarms and leftover outboxes. */
   sweepEveryMs?: number;
   leaseTtlMs?: number;
+  /** flaky-analytics (host:port), asked about failed runs' tests; none: every failed run is decided without. */
+  flakyAnalyticsAddress?: string;
+  /** How long a failed run waits for that answer (TEST_STATUS_DEADLINE_MS). */
+  testStatusDeadlineMs?: number;
 }
 
 /**
@@ -58,7 +65,17 @@ export async function startQueueCoordinator(
     logger: runtime.logger,
     clock,
   });
-  const reports = new TestRunReports({ engine, queues, runs, connections, clock });
+  const source = options.flakyAnalyticsAddress
+    ? new FlakyAnalyticsTestStatus(options.flakyAnalyticsAddress)
+    : undefined;
+  const knowledgeDeps = {
+    source,
+    deadlineMs: options.testStatusDeadlineMs ?? 2_000,
+    logger: runtime.logger,
+  };
+  const askTestEvidence: AskTestEvidence = (queue, tests) => runTestEvidence(knowledgeDeps, queue, tests);
+  if (source) runtime.shutdown.on("close-grpc", "flaky-analytics client", () => source.close());
+  const reports = new TestRunReports({ engine, queues, runs, connections, clock, askTestEvidence });
   const consumers = await startResultConsumers({
     js,
     jsm,
@@ -67,6 +84,7 @@ export async function startQueueCoordinator(
     runs,
     reports,
     pushes,
+    askTestEvidence,
     logger: runtime.logger,
   });
   const timekeeper = await Timekeeper.start({
@@ -79,6 +97,7 @@ export async function startQueueCoordinator(
     ...(options.sweepEveryMs !== undefined ? { sweepEveryMs: options.sweepEveryMs } : {}),
     ...(options.leaseTtlMs !== undefined ? { leaseTtlMs: options.leaseTtlMs } : {}),
   });
+  consumers.push(await startTargetTestConsumer({ js, jsm, engine, queues, logger: runtime.logger }));
   runtime.shutdown.on("stop-consuming", "result consumers", async () => {
     await Promise.all(consumers.map((c) => c.stop()));
   });
@@ -108,6 +127,8 @@ if (isEntryPoint(import.meta.url)) {
     const { grpc } = await startQueueCoordinator(runtime, {
       leaseTtlMs: config.COORDINATOR_LEASE_TTL_MS,
       sweepEveryMs: config.COORDINATOR_SWEEP_INTERVAL_MS,
+      flakyAnalyticsAddress: config.FLAKY_ANALYTICS_ADDR,
+      testStatusDeadlineMs: config.TEST_STATUS_DEADLINE_MS,
     });
     await serveGrpc(runtime, { port: config.GRPC_PORT, services: [grpc] });
   });

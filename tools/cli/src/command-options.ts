@@ -21,6 +21,16 @@ export function wholeNumber(min: number): (value: string) => number {
   };
 }
 
+/** commander option parser for whole numbers in an inclusive range. */
+export function wholeNumberIn([min, max]: readonly [number, number]): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
+      throw new InvalidArgumentError(`must be a whole number from ${min} to ${max}`);
+    }
+    return Number(value);
+  };
+}
+
 /** A test-aware queue setting (issue 26): on, off, or follow (the repository's quarantining decides). */
 export function onOffFollow(value: string): boolean | null {
   const word = value.trim().toLowerCase();

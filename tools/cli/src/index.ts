@@ -8,6 +8,7 @@ export type { CliIo, TextSink } from "./cli-io.js";
 export { apiUrlFrom } from "./connection-settings.js";
 export { parsePullRequestRef } from "./domain/pull-request-ref.js";
 export { quarantineVerdict, verdictExitCode } from "./domain/quarantine-verdict.js";
+export { afterRetry, firstAttempt, stopRetrying } from "./domain/flaky-retry.js";
 export { formatRepositoryRef, parseRepositoryRef } from "./domain/repository-ref.js";
 export { LiveDisplay } from "./output/live-display.js";
 export { formatTable } from "./output/table.js";

@@ -104,6 +104,8 @@ export const SERVICE_PERMISSIONS: Readonly<Record<string, ServicePermissions>> =
         SUBJECTS.queueEvent,
         ...MAINLINE_STREAMS.flatMap(provisions),
         ...reads(STREAMS.results.name),
+        // Test status changes: a broken target's test passing again ends the queue's hold (issue 26).
+        ...reads(STREAMS.events.name),
         ...reads(`OBJ_${TEST_RUN_OUTPUTS_BUCKET}`),
         ...[
           ...storeBuckets("queue-coordinator", [

@@ -7,6 +7,7 @@ import {
   type StatusCheck,
   type TestRunJob,
 } from "@mainline/proto/queue";
+import { failedTestsOf } from "@mainline/junit";
 import { MergeConflictError } from "../git/git-errors.js";
 import type { ProjectedBranch } from "../git/projected-branch.js";
 import type { RunVerdict } from "./run-tests.js";
@@ -37,7 +38,19 @@ export function verdictResult(
     junitXml: verdict.junitXml,
     ...times,
     ...(verdict.detailsUrl !== undefined && { detailsUrl: verdict.detailsUrl }),
+    ...failedTestsField(request, verdict),
   });
+}
+
+/**
+ * The tests a failed run's JUnit names as failed, for the coordinator to decide per test (issue 26). A run that
+ * passed, or wrote no JUnit, carries none: the coordinator then decides as it always did.
+ */
+function failedTestsField(request: TestRunRequest, verdict: RunVerdict): Partial<TestRunResult> {
+  const repo = request.queue.repo;
+  if (verdict.outcome === "PASSED" || verdict.junitXml.length === 0 || repo === undefined) return {};
+  const failed = failedTestsOf(verdict.junitXml, { org: request.queue.org, repo });
+  return { failedTests: { tests: failed.failed, truncated: failed.truncated } };
 }
 
 /**

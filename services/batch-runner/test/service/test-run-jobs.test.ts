@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { ResultContext } from "@mainline/proto/flaky";
 import { TestRunOutputs } from "@mainline/kit/streams/index";
 import { RunnerKind, TestRunKind, TestRunOutcome } from "@mainline/proto/queue";
+import { testId } from "@mainline/junit";
 import { RemoteFixture } from "../git/remote-fixture.js";
 import { BatchRunnerFixture, commandRunner, newRunId, QUEUE } from "./batch-runner-fixture.js";
 
@@ -58,7 +59,8 @@ describe("batch-runner: test-run jobs", () => {
       { context: "mainline/test-command", url: `/v1/test-runs/${runId}/output`, state: "success" },
     ]);
     expect(result.startedAt!.getTime()).to.be.at.most(result.finishedAt!.getTime());
-    // Nothing to ingest without JUnit, and nothing left behind in the replica's work dir.
+    // No failed tests to tell, nothing to ingest without JUnit, and nothing left behind in the replica's work dir.
+    expect(result.failedTests).to.equal(undefined);
     expect(service.uploads.all(runId)).to.deep.equal([]);
     expect(await service.leftoverWorktrees()).to.deep.equal([]);
   });
@@ -85,6 +87,18 @@ describe("batch-runner: test-run jobs", () => {
     expect(await outputs.read(runId)).to.contain("divides: expected 2");
     expect(result.junitXml).to.deep.equal([FAILING_JUNIT]);
     expect(result.statusChecks[0]!.state).to.equal("failure");
+    // The coordinator learns which test failed, under the id flaky-analytics knows it by.
+    const divides = testId({
+      org: "acme",
+      repo: QUEUE.repo,
+      classname: "app",
+      parent: "app",
+      name: "divides",
+    });
+    expect(result.failedTests).to.deep.equal({
+      tests: [{ id: divides, name: "app › divides" }],
+      truncated: false,
+    });
 
     const upload = await service.uploads.first(runId);
     expect(upload).to.deep.include({

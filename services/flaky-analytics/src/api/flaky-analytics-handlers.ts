@@ -12,6 +12,7 @@ import {
   parseUpload,
   requireOrg,
 } from "./command-parser.js";
+import { getTestsStatus } from "./tests-status-handler.js";
 import { toProtoFailingTest, toProtoRecentRun, toProtoSettings } from "./proto-mapping.js";
 
 /** The FlakyAnalytics gRPC service: proto in, parsed once (command-parser.ts), use case, proto out. */
@@ -82,5 +83,7 @@ export function flakyAnalyticsHandlers(app: FlakyAnalytics): AsyncImplementation
     async listRepositories(request) {
       return { repositories: await app.listRepositories(requireOrg(request.org)) };
     },
+
+    getTestsStatus: (request) => getTestsStatus(app, request),
   };
 }

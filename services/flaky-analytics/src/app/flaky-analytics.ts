@@ -25,6 +25,7 @@ import type { SnapshotPolicy } from "./test-indexes.js";
 import type { TestResultsUpload } from "./test-results-upload.js";
 
 import { getTest, type TestDetails } from "./get-test.js";
+import { testsStatus, type TestStatusAnswer, type TestsStatusQuery } from "./tests-status.js";
 export interface FlakyAnalyticsOptions {
   store: FlakyStore;
   publishStatusChange: PublishStatusChange;
@@ -104,6 +105,13 @@ export class FlakyAnalytics {
       repo,
       testId,
     );
+  }
+
+  /** The merge queue's question when a run fails: a batch of tests, answered from memory. */
+  getTestsStatus(
+    query: TestsStatusQuery,
+  ): Promise<{ tests: TestStatusAnswer[]; quarantiningEnabled: boolean }> {
+    return testsStatus({ store: this.options.store, testIndexes: this.testIndexes, now: this.now }, query);
   }
 
   getQuarantineConfig(org: string, repo: RepositoryRef): Promise<QuarantineConfig> {

@@ -255,13 +255,23 @@ export class OutboxBuilder {
         n.type === "TARGET_BROKEN" || n.type === "TARGET_RECOVERED"
           ? {
               eventId,
-              type: QueueEventType.STATE_CHANGED,
+              // TARGET_BROKEN is also the queue.target_broken webhook (the webhooks service).
+              type:
+                n.type === "TARGET_BROKEN" ? QueueEventType.TARGET_BROKEN : QueueEventType.TARGET_RECOVERED,
               timestamp: new Date(n.at),
               queue: this.queueRef(),
               state: QueueState[this.ctx.state.queueState],
               previousState: QueueState[this.ctx.state.queueState],
               mode: QueueMode[this.ctx.state.settings.mode],
               previousMode: QueueMode[this.ctx.state.settings.mode],
+              ...(n.type === "TARGET_BROKEN" && {
+                targetBroken: {
+                  testId: n.test.id,
+                  testName: n.test.name,
+                  since: new Date(n.since),
+                  reason: n.reason,
+                },
+              }),
             }
           : n.type === "QUEUE_STATE_CHANGED"
             ? {

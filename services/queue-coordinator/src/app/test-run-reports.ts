@@ -13,6 +13,8 @@ import type { QueueDocument, QueueRepository } from "../store/queue-repository.j
 import type { RepositoryConnections } from "../store/repository-connections.js";
 import type { TestRunRecord, TestRunRecords, TestRunReport } from "../store/test-run-records.js";
 import type { Extras, QueueEngine } from "./queue-engine.js";
+import { failedTestsOf } from "@mainline/junit";
+import { testEvidenceFields, type AskTestEvidence } from "./run-test-knowledge.js";
 import { incarnation, localId } from "./run-ids.js";
 
 export interface TestRunReportsDeps {
@@ -21,6 +23,8 @@ export interface TestRunReportsDeps {
   runs: TestRunRecords;
   connections: RepositoryConnections;
   clock: () => Date;
+  /** What flaky-analytics knows of a failed run's tests; none: decided without. */
+  askTestEvidence?: AskTestEvidence;
 }
 
 /**
@@ -80,9 +84,22 @@ export class TestRunReports {
     const local = localId(record.runId, incarnation(doc._id, doc.createdAt));
     if (!local) throw new NotFoundError(`test run ${record.runId} does not exist`);
     const address = { org: doc.org, repo: doc.repo, targetBranch: doc.targetBranch };
+    // An external CI's JUnit names the failed tests as a COMMAND runner's result does (the same parser and ids).
+    const evidence =
+      !report.passed && report.junitXml.length > 0
+        ? await this.deps.askTestEvidence?.(
+            address,
+            failedTestsOf(report.junitXml, { org: doc.org, repo: doc.repo }),
+          )
+        : undefined;
     await this.deps.engine.apply(
       address,
-      { type: "TEST_RUN_FINISHED", runId: local, outcome: reportedOutcome(report.passed) },
+      {
+        type: "TEST_RUN_FINISHED",
+        runId: local,
+        outcome: reportedOutcome(report.passed),
+        ...(evidence !== undefined ? testEvidenceFields(evidence) : {}),
+      },
       finishedRunMessages(local, record, report),
     );
     const state = statusCheckStateOf(reportedOutcome(report.passed));

@@ -7,8 +7,10 @@ import { MergeOutcome, MergeResult, TestRunPushed, TestRunResult } from "@mainli
 import { runOutcomeOfWire, testRunStatusOf } from "@mainline/contract";
 import type { QueueEngine } from "../app/queue-engine.js";
 import type { TestRunReports } from "../app/test-run-reports.js";
+import type { AskTestEvidence } from "../app/run-test-knowledge.js";
 import { queueAddress, queueKey } from "../app/queue-key.js";
 import { incarnation, localId } from "../app/run-ids.js";
+import { testEvidenceFields } from "../app/run-test-knowledge.js";
 import type { QueueRepository } from "../store/queue-repository.js";
 import type { BranchPushes } from "../store/branch-pushes.js";
 import type { TestRunRecords } from "../store/test-run-records.js";
@@ -26,6 +28,8 @@ export async function startResultConsumers(deps: {
   reports: TestRunReports;
   /** Heads the queue's own merges left on a target: their push events are not the target moving. */
   pushes?: BranchPushes;
+  /** What flaky-analytics knows of a failed run's tests; none: decided without. */
+  askTestEvidence?: AskTestEvidence;
   logger: Logger;
 }): Promise<ConsumerHandle[]> {
   const { engine, queues, runs, reports, logger } = deps;
@@ -80,6 +84,14 @@ export async function startResultConsumers(deps: {
           { testRunId: data.testRunId, outcome: data.outcome },
           "result without an outcome; ignored",
         );
+      // Asked before the step, outside the queue's commit: a redelivery asks again, which changes nothing twice.
+      const evidence =
+        outcome === "FAILED" && data.failedTests !== undefined
+          ? await deps.askTestEvidence?.(found.address, {
+              failed: data.failedTests.tests,
+              truncated: data.failedTests.truncated,
+            })
+          : undefined;
       // The record first: a merge decided in the same step reads the tested commits from it.
       const record = await runs.get(queueKey(found.address), data.testRunId);
       await runs.finished(queueKey(found.address), data.testRunId, {
@@ -98,6 +110,7 @@ export async function startResultConsumers(deps: {
           runId: found.local,
           outcome,
           ...(data.conflictingPrNumber !== undefined ? { conflictingPr: data.conflictingPrNumber } : {}),
+          ...(evidence !== undefined ? testEvidenceFields(evidence) : {}),
         },
         // A run already cancelled has ended for the metrics too: its late result is no second end.
         (builder) => {

@@ -45,6 +45,7 @@ export function applyEvent(d: Draft, event: QueueEvent): void {
       return finishTestRun(d, event.runId, event.outcome, event.conflictingPr, {
         tests: event.tests,
         knowledge: event.knowledge,
+        knowledgeUnavailable: event.knowledgeUnavailable,
       });
     case "TARGET_TEST_PASSED":
       if (d.state.targetBroken?.test.id === event.testId) releaseTargetHold(d, "TEST_PASSED_ON_TARGET");

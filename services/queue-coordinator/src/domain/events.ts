@@ -39,6 +39,8 @@ export type QueueEvent =
       tests?: RunTestFailures;
       /** What flaky-analytics knows of those tests; absent or null: it could not say, decided as before. */
       knowledge?: FailedTestsKnowledge | null;
+      /** Why knowledge is null although tests failed (flaky-analytics down or slow): the history says so. */
+      knowledgeUnavailable?: string;
     }
   /** `mergedPrs`: for TARGET_MOVED, the PRs of the merge that did land (a merge through GitHub refused midway). */
   | { type: "MERGE_FINISHED"; mergeId: string; outcome: "MERGED" | "TARGET_MOVED"; mergedPrs?: number[] }

@@ -10,6 +10,14 @@ import type { TestRun, TestRunOutcome } from "./test-run.js";
 export interface RunTestEvidence {
   tests?: RunTestFailures | undefined;
   knowledge?: FailedTestsKnowledge | null | undefined;
+  /** Why there is no knowledge (flaky-analytics down or slow): the failed run's history says so. */
+  knowledgeUnavailable?: string | undefined;
+}
+
+/** The history detail of a run decided without knowledge of its tests, so no one reads it as a verdict on them. */
+export function unavailableDetail(evidence: RunTestEvidence): string | undefined {
+  if (evidence.knowledgeUnavailable === undefined) return undefined;
+  return `decided without test knowledge (${evidence.knowledgeUnavailable})`;
 }
 
 const AS_TODAY: RunFailureDecision = { kind: "FAIL_AS_TODAY" };

@@ -11,6 +11,7 @@ import {
   retryFlakyRun,
   retryOutcomeDetail,
   type RunTestEvidence,
+  unavailableDetail,
 } from "./run-failure.js";
 import { releaseTargetHold } from "./target-hold.js";
 import { setPrState } from "./transitions.js";
@@ -99,8 +100,9 @@ export function finishTestRun(
     return;
   }
   edited.failure = { reason: reason as FailureReason, at: d.now, runId };
+  const failedDetail = [retried, unavailableDetail(evidence)].filter((s) => s !== undefined).join("; ");
   for (const n of edited.prs) {
-    setPrState(d, n, "PENDING_FAILURE", reason as FailureReason, runId, false, retried);
+    setPrState(d, n, "PENDING_FAILURE", reason as FailureReason, runId, false, failedDetail || undefined);
   }
   d.notify({ type: "BATCH_PENDING_FAILURE", batchId: batch.id, prs: [...edited.prs], runId, at: d.now });
 }

@@ -2,13 +2,19 @@ import type { JetStreamClient, JetStreamManager } from "nats";
 import { consume, ensureConsumer, type ConsumerHandle, type MessageCodec } from "@mainline/kit/bus/index";
 import type { Logger } from "@mainline/kit/logging/index";
 import { STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
-import { BatchLifecycleEvent, PullRequestLifecycleEvent, TestRunLifecycleEvent } from "@mainline/proto/queue";
+import {
+  BatchLifecycleEvent,
+  PullRequestLifecycleEvent,
+  QueueLifecycleEvent,
+  TestRunLifecycleEvent,
+} from "@mainline/proto/queue";
 import { TestStatusChanged } from "@mainline/proto/flaky";
 import { filterAccepts } from "../domain/event-types.js";
 import { webhookIdOf } from "../domain/signing.js";
 import {
   batchWebhookEvent,
   pullRequestWebhookEvent,
+  queueWebhookEvent,
   testRunWebhookEvent,
   testStatusWebhookEvent,
   type WebhookEvent,
@@ -27,6 +33,7 @@ const DECODERS: Record<string, (bytes: Uint8Array) => WebhookEvent | undefined> 
   [SUBJECTS.batchEvent]: (b) => batchWebhookEvent(BatchLifecycleEvent.decode(b)),
   [SUBJECTS.testRunEvent]: (b) => testRunWebhookEvent(TestRunLifecycleEvent.decode(b)),
   [SUBJECTS.testStatusEvent]: (b) => testStatusWebhookEvent(TestStatusChanged.decode(b)),
+  [SUBJECTS.queueEvent]: (b) => queueWebhookEvent(QueueLifecycleEvent.decode(b)),
 };
 
 /**

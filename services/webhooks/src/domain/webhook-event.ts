@@ -2,9 +2,10 @@ import { batchWebhookEventType, pullRequestWebhookEventType, runKindOfWire } fro
 import type {
   BatchLifecycleEvent,
   PullRequestLifecycleEvent,
+  QueueLifecycleEvent,
   TestRunLifecycleEvent,
 } from "@mainline/proto/queue/messages";
-import { PullRequestState, TestRunEventType } from "@mainline/proto/queue/messages";
+import { PullRequestState, QueueEventType, TestRunEventType } from "@mainline/proto/queue/messages";
 import { TestStatus, type TestStatusChanged } from "@mainline/proto/flaky/messages";
 import type { RepoRef } from "@mainline/proto/common";
 import type { WebhookEventType } from "./event-types.js";
@@ -83,6 +84,31 @@ export function testRunWebhookEvent(event: TestRunLifecycleEvent): WebhookEvent 
       pr_numbers: [...event.prNumbers],
       tested_pr_numbers: [...event.testedPrNumbers],
       reason: event.reason || null,
+    },
+  };
+}
+
+/**
+ * The queue stopped starting runs because tests fail on its target itself (issue 26): whoever owns the target
+ * should fix it; no PR is blamed. Other queue events are for the open pages only.
+ */
+export function queueWebhookEvent(event: QueueLifecycleEvent): WebhookEvent | undefined {
+  if (event.type !== QueueEventType.TARGET_BROKEN || event.queue === undefined) return undefined;
+  const type = "queue.target_broken";
+  const broken = event.targetBroken;
+  return {
+    eventId: event.eventId,
+    org: event.queue.org,
+    type,
+    payload: {
+      type,
+      timestamp: isoOf(event.timestamp),
+      repository: repositoryOf(event.queue.repo),
+      target_branch: event.queue.targetBranch,
+      test_id: broken?.testId || null,
+      test_name: broken?.testName || null,
+      since: broken?.since ? broken.since.toISOString() : null,
+      reason: broken?.reason || null,
     },
   };
 }

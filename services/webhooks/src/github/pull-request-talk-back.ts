@@ -83,6 +83,7 @@ export function startPullRequestTalkBack(options: TalkBackOptions): Promise<Cons
           ...(event.failureReason !== undefined && { failureReason: event.failureReason }),
           ...(event.cancellationReason !== undefined && { cancellationReason: event.cancellationReason }),
           ...(detailsUrl !== undefined && { failureDetailsUrl: detailsUrl }),
+          ...(pr.notes !== undefined && { notes: pr.notes }),
           pageUrl,
         });
         await outbox.setCheckRun(target, pr.headSha, view, pageUrl, streamSequence, now());

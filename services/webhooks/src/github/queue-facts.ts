@@ -1,5 +1,5 @@
 import { callUnary, RemoteCallError } from "@mainline/kit/grpc/index";
-import type { PullRequestState, QueueCoordinatorClient } from "@mainline/proto/queue";
+import { PullRequestState, type QueueCoordinatorClient } from "@mainline/proto/queue";
 import type { RepoTarget } from "../store/github-outbox.js";
 
 /** A submitted PR as talking back needs it: its head, and why it failed or left. */
@@ -9,6 +9,8 @@ export interface SubmittedFacts {
   readonly failureReason?: string;
   readonly cancellationReason?: string;
   readonly failureDetailsUrl?: string;
+  /** What the queue said of the PR since its latest run started ("passed; failures ignored: quarantined tests X"). */
+  readonly notes?: readonly string[];
 }
 
 export interface QueueStanding {
@@ -24,6 +26,23 @@ export interface QueueStanding {
  * it does not know the PR / queue / a covering installation; a coordinator that cannot answer now throws a
  * retryable RemoteCallError.
  */
+/** Most notes a check run quotes: the latest run's story, not the PR's whole history. */
+const MAX_NOTES = 3;
+
+/** The details of the PR's transitions since its latest run started, oldest first. */
+export function notesSinceLatestRun(
+  history: readonly { to: PullRequestState; detail?: string | undefined }[],
+): string[] {
+  let start = 0;
+  history.forEach((t, index) => {
+    if (t.to === PullRequestState.TESTING) start = index;
+  });
+  return history
+    .slice(start)
+    .flatMap((t) => (t.detail ? [t.detail] : []))
+    .slice(-MAX_NOTES);
+}
+
 export class QueueFacts {
   constructor(private readonly coordinator: QueueCoordinatorClient) {}
 
@@ -47,6 +66,7 @@ export class QueueFacts {
       ...(pr.failureReason !== undefined && { failureReason: pr.failureReason }),
       ...(pr.cancellationReason !== undefined && { cancellationReason: pr.cancellationReason }),
       ...(pr.failureDetailsUrl !== undefined && { failureDetailsUrl: pr.failureDetailsUrl }),
+      notes: notesSinceLatestRun(pr.history),
     };
   }
 

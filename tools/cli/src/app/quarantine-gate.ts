@@ -54,25 +54,8 @@ export async function applyQuarantine(
     notQuarantined: [],
     ...extra,
   });
-  let upload: UploadSummary | undefined;
-  let uploadError: string | undefined;
-  if (files.length > 0) {
-    try {
-      upload = await api.post<UploadSummary>("/flaky-tests/upload", {
-        repo: facts.repo,
-        commit_sha: facts.commitSha,
-        branch: facts.branch,
-        run_started_at: facts.startedAt.toISOString(),
-        junit: files.map((file) => file.content),
-        ...(facts.prNumber !== undefined ? { pr_number: facts.prNumber } : {}),
-        ...(facts.variant ? { variant: facts.variant } : {}),
-        ...(facts.jobName ? { job_name: facts.jobName } : {}),
-      });
-    } catch (error) {
-      uploadError = (error as Error).message;
-      if (error instanceof ServiceUnreachableError) return outcome(uploadError, { uploadError });
-    }
-  }
+  const { upload, uploadError, unreachable } = await uploadResults(api, facts, files);
+  if (unreachable && uploadError) return outcome(uploadError, { uploadError });
   const withUpload = upload ? { upload } : uploadError ? { uploadError } : {};
   if (commandExitCode === 0) return outcome("the command passed", { ...withUpload, verdict: "passed" });
   if (files.length === 0) {
@@ -112,6 +95,33 @@ export async function applyQuarantine(
         quarantined: verdict.quarantined,
         notQuarantined: verdict.notQuarantined,
       });
+  }
+}
+
+/**
+ * Uploads one attempt's JUnit reports (none: nothing to upload). Never throws: a report that could not be
+ * uploaded is said, and `unreachable` tells a service that could not be reached from one that refused.
+ */
+export async function uploadResults(
+  api: MainlineApi,
+  facts: TestRunFacts,
+  files: readonly JunitFile[],
+): Promise<{ upload?: UploadSummary; uploadError?: string; unreachable?: boolean }> {
+  if (files.length === 0) return {};
+  try {
+    const upload = await api.post<UploadSummary>("/flaky-tests/upload", {
+      repo: facts.repo,
+      commit_sha: facts.commitSha,
+      branch: facts.branch,
+      run_started_at: facts.startedAt.toISOString(),
+      junit: files.map((file) => file.content),
+      ...(facts.prNumber !== undefined ? { pr_number: facts.prNumber } : {}),
+      ...(facts.variant ? { variant: facts.variant } : {}),
+      ...(facts.jobName ? { job_name: facts.jobName } : {}),
+    });
+    return { upload };
+  } catch (error) {
+    return { uploadError: (error as Error).message, unreachable: error instanceof ServiceUnreachableError };
   }
 }
 

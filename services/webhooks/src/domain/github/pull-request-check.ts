@@ -24,6 +24,8 @@ export interface PullRequestStanding {
   readonly failureDetailsUrl?: string;
   /** Mainline's page of this PR. */
   readonly pageUrl: string;
+  /** What the queue said of its latest run (tests ignored as quarantined, a flaky retry, a broken target). */
+  readonly notes?: readonly string[];
 }
 
 const FAILURE_TITLES: Record<string, string> = {
@@ -35,6 +37,14 @@ const FAILURE_TITLES: Record<string, string> = {
 
 /** The check run for a PR's standing: queued (with its place), testing, merged, failed (why) or removed. */
 export function checkRunView(standing: PullRequestStanding): CheckRunView {
+  const view = baseView(standing);
+  const notes = standing.notes ?? [];
+  if (notes.length === 0) return view;
+  // GitHub shows the summary as Markdown: one line per note, after what the state says.
+  return { ...view, summary: `${view.summary}\n\n${notes.map((note) => `- ${note}`).join("\n")}` };
+}
+
+function baseView(standing: PullRequestStanding): CheckRunView {
   const target = `\`${standing.targetBranch}\``;
   const page = `[Mainline's page of this pull request](${standing.pageUrl})`;
   switch (standing.state) {

@@ -33,6 +33,10 @@ import {
   resultContextFromJSON,
   resultContextToJSON,
   resultContextToNumber,
+  TestStatus,
+  testStatusFromJSON,
+  testStatusToJSON,
+  testStatusToNumber,
 } from "./flaky.js";
 import { GetTestRequest, GetTestResponse } from "./test_details.js";
 
@@ -201,6 +205,43 @@ export interface ListRepositoriesRequest {
 export interface ListRepositoriesResponse {
   /** Sorted by host, owner, name. */
   repositories: RepoRef[];
+}
+
+export interface GetTestsStatusRequest {
+  org: string;
+  repo?:
+    | RepoRef
+    | undefined;
+  /** At most 500 (contract MAX_FAILED_TESTS_PER_RUN: one run's failed tests), each a test id. */
+  testIds: string[];
+  /** The branch whose latest run counts as the target's own (e.g. the queue's target branch); empty: not asked. */
+  targetBranch: string;
+}
+
+export interface TestStatusAnswer {
+  testId: string;
+  /** False for an id the repository has no record of (the rest of the answer is then empty). */
+  known: boolean;
+  status: TestStatus;
+  /** Quarantining is on for the repository and the test is quarantined (auto or ALWAYS_QUARANTINE). */
+  quarantined: boolean;
+  /** The test's latest run on target_branch failed; absent when no run on that branch is kept. */
+  failedOnTarget?:
+    | boolean
+    | undefined;
+  /** When that latest run on target_branch happened. */
+  targetRunAt?:
+    | Date
+    | undefined;
+  /** Since when the test has its status. */
+  statusSince?: Date | undefined;
+}
+
+export interface GetTestsStatusResponse {
+  /** In the order of the request's test_ids. */
+  tests: TestStatusAnswer[];
+  /** The repository's quarantining is on (the queue's test-aware settings left unset follow it). */
+  quarantiningEnabled: boolean;
 }
 
 function createBaseUploadTestResultsRequest(): UploadTestResultsRequest {
@@ -2459,6 +2500,409 @@ export const ListRepositoriesResponse: MessageFns<ListRepositoriesResponse> = {
   },
 };
 
+function createBaseGetTestsStatusRequest(): GetTestsStatusRequest {
+  return { org: "", repo: undefined, testIds: [], targetBranch: "" };
+}
+
+export const GetTestsStatusRequest: MessageFns<GetTestsStatusRequest> = {
+  encode(message: GetTestsStatusRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.org !== "") {
+      writer.uint32(10).string(message.org);
+    }
+    if (message.repo !== undefined) {
+      RepoRef.encode(message.repo, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.testIds) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.targetBranch !== "") {
+      writer.uint32(34).string(message.targetBranch);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTestsStatusRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTestsStatusRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.org = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.repo = RepoRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.testIds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.targetBranch = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTestsStatusRequest {
+    return {
+      org: isSet(object.org) ? globalThis.String(object.org) : "",
+      repo: isSet(object.repo) ? RepoRef.fromJSON(object.repo) : undefined,
+      testIds: globalThis.Array.isArray(object?.testIds)
+        ? object.testIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.test_ids)
+        ? object.test_ids.map((e: any) => globalThis.String(e))
+        : [],
+      targetBranch: isSet(object.targetBranch)
+        ? globalThis.String(object.targetBranch)
+        : isSet(object.target_branch)
+        ? globalThis.String(object.target_branch)
+        : "",
+    };
+  },
+
+  toJSON(message: GetTestsStatusRequest): unknown {
+    const obj: any = {};
+    if (message.org !== "") {
+      obj.org = message.org;
+    }
+    if (message.repo !== undefined) {
+      obj.repo = RepoRef.toJSON(message.repo);
+    }
+    if (message.testIds?.length) {
+      obj.testIds = message.testIds;
+    }
+    if (message.targetBranch !== "") {
+      obj.targetBranch = message.targetBranch;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTestsStatusRequest>, I>>(base?: I): GetTestsStatusRequest {
+    return GetTestsStatusRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTestsStatusRequest>, I>>(object: I): GetTestsStatusRequest {
+    const message = createBaseGetTestsStatusRequest();
+    message.org = object.org ?? "";
+    message.repo = (object.repo !== undefined && object.repo !== null) ? RepoRef.fromPartial(object.repo) : undefined;
+    message.testIds = object.testIds?.map((e) => e) || [];
+    message.targetBranch = object.targetBranch ?? "";
+    return message;
+  },
+};
+
+function createBaseTestStatusAnswer(): TestStatusAnswer {
+  return {
+    testId: "",
+    known: false,
+    status: TestStatus.UNSPECIFIED,
+    quarantined: false,
+    failedOnTarget: undefined,
+    targetRunAt: undefined,
+    statusSince: undefined,
+  };
+}
+
+export const TestStatusAnswer: MessageFns<TestStatusAnswer> = {
+  encode(message: TestStatusAnswer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.testId !== "") {
+      writer.uint32(10).string(message.testId);
+    }
+    if (message.known !== false) {
+      writer.uint32(16).bool(message.known);
+    }
+    if (message.status !== TestStatus.UNSPECIFIED) {
+      writer.uint32(24).int32(testStatusToNumber(message.status));
+    }
+    if (message.quarantined !== false) {
+      writer.uint32(32).bool(message.quarantined);
+    }
+    if (message.failedOnTarget !== undefined) {
+      writer.uint32(40).bool(message.failedOnTarget);
+    }
+    if (message.targetRunAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.targetRunAt), writer.uint32(50).fork()).join();
+    }
+    if (message.statusSince !== undefined) {
+      Timestamp.encode(toTimestamp(message.statusSince), writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TestStatusAnswer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTestStatusAnswer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.testId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.known = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.status = testStatusFromJSON(reader.int32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.quarantined = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.failedOnTarget = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.targetRunAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.statusSince = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TestStatusAnswer {
+    return {
+      testId: isSet(object.testId)
+        ? globalThis.String(object.testId)
+        : isSet(object.test_id)
+        ? globalThis.String(object.test_id)
+        : "",
+      known: isSet(object.known) ? globalThis.Boolean(object.known) : false,
+      status: isSet(object.status) ? testStatusFromJSON(object.status) : TestStatus.UNSPECIFIED,
+      quarantined: isSet(object.quarantined) ? globalThis.Boolean(object.quarantined) : false,
+      failedOnTarget: isSet(object.failedOnTarget)
+        ? globalThis.Boolean(object.failedOnTarget)
+        : isSet(object.failed_on_target)
+        ? globalThis.Boolean(object.failed_on_target)
+        : undefined,
+      targetRunAt: isSet(object.targetRunAt)
+        ? fromJsonTimestamp(object.targetRunAt)
+        : isSet(object.target_run_at)
+        ? fromJsonTimestamp(object.target_run_at)
+        : undefined,
+      statusSince: isSet(object.statusSince)
+        ? fromJsonTimestamp(object.statusSince)
+        : isSet(object.status_since)
+        ? fromJsonTimestamp(object.status_since)
+        : undefined,
+    };
+  },
+
+  toJSON(message: TestStatusAnswer): unknown {
+    const obj: any = {};
+    if (message.testId !== "") {
+      obj.testId = message.testId;
+    }
+    if (message.known !== false) {
+      obj.known = message.known;
+    }
+    if (message.status !== TestStatus.UNSPECIFIED) {
+      obj.status = testStatusToJSON(message.status);
+    }
+    if (message.quarantined !== false) {
+      obj.quarantined = message.quarantined;
+    }
+    if (message.failedOnTarget !== undefined) {
+      obj.failedOnTarget = message.failedOnTarget;
+    }
+    if (message.targetRunAt !== undefined) {
+      obj.targetRunAt = message.targetRunAt.toISOString();
+    }
+    if (message.statusSince !== undefined) {
+      obj.statusSince = message.statusSince.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TestStatusAnswer>, I>>(base?: I): TestStatusAnswer {
+    return TestStatusAnswer.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TestStatusAnswer>, I>>(object: I): TestStatusAnswer {
+    const message = createBaseTestStatusAnswer();
+    message.testId = object.testId ?? "";
+    message.known = object.known ?? false;
+    message.status = object.status ?? TestStatus.UNSPECIFIED;
+    message.quarantined = object.quarantined ?? false;
+    message.failedOnTarget = object.failedOnTarget ?? undefined;
+    message.targetRunAt = object.targetRunAt ?? undefined;
+    message.statusSince = object.statusSince ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGetTestsStatusResponse(): GetTestsStatusResponse {
+  return { tests: [], quarantiningEnabled: false };
+}
+
+export const GetTestsStatusResponse: MessageFns<GetTestsStatusResponse> = {
+  encode(message: GetTestsStatusResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.tests) {
+      TestStatusAnswer.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.quarantiningEnabled !== false) {
+      writer.uint32(16).bool(message.quarantiningEnabled);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTestsStatusResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTestsStatusResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tests.push(TestStatusAnswer.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.quarantiningEnabled = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTestsStatusResponse {
+    return {
+      tests: globalThis.Array.isArray(object?.tests) ? object.tests.map((e: any) => TestStatusAnswer.fromJSON(e)) : [],
+      quarantiningEnabled: isSet(object.quarantiningEnabled)
+        ? globalThis.Boolean(object.quarantiningEnabled)
+        : isSet(object.quarantining_enabled)
+        ? globalThis.Boolean(object.quarantining_enabled)
+        : false,
+    };
+  },
+
+  toJSON(message: GetTestsStatusResponse): unknown {
+    const obj: any = {};
+    if (message.tests?.length) {
+      obj.tests = message.tests.map((e) => TestStatusAnswer.toJSON(e));
+    }
+    if (message.quarantiningEnabled !== false) {
+      obj.quarantiningEnabled = message.quarantiningEnabled;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTestsStatusResponse>, I>>(base?: I): GetTestsStatusResponse {
+    return GetTestsStatusResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTestsStatusResponse>, I>>(object: I): GetTestsStatusResponse {
+    const message = createBaseGetTestsStatusResponse();
+    message.tests = object.tests?.map((e) => TestStatusAnswer.fromPartial(e)) || [];
+    message.quarantiningEnabled = object.quarantiningEnabled ?? false;
+    return message;
+  },
+};
+
 /** The flaky-analytics service: the one writer of tests, results, status and quarantine. */
 export type FlakyAnalyticsService = typeof FlakyAnalyticsService;
 export const FlakyAnalyticsService = {
@@ -2577,6 +3021,18 @@ export const FlakyAnalyticsService = {
       Buffer.from(ListRepositoriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListRepositoriesResponse => ListRepositoriesResponse.decode(value),
   },
+  /** What Mainline knows of a run's failed tests, from memory (the merge queue asks when a run fails). */
+  getTestsStatus: {
+    path: "/mainline.flaky.v1.FlakyAnalytics/GetTestsStatus" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTestsStatusRequest): Buffer =>
+      Buffer.from(GetTestsStatusRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTestsStatusRequest => GetTestsStatusRequest.decode(value),
+    responseSerialize: (value: GetTestsStatusResponse): Buffer =>
+      Buffer.from(GetTestsStatusResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTestsStatusResponse => GetTestsStatusResponse.decode(value),
+  },
 } as const;
 
 export interface FlakyAnalyticsServer extends UntypedServiceImplementation {
@@ -2596,6 +3052,8 @@ export interface FlakyAnalyticsServer extends UntypedServiceImplementation {
   setCodeowners: handleUnaryCall<SetCodeownersRequest, SetCodeownersResponse>;
   /** The organisation's repositories that have test results (the web page's picker). */
   listRepositories: handleUnaryCall<ListRepositoriesRequest, ListRepositoriesResponse>;
+  /** What Mainline knows of a run's failed tests, from memory (the merge queue asks when a run fails). */
+  getTestsStatus: handleUnaryCall<GetTestsStatusRequest, GetTestsStatusResponse>;
 }
 
 export interface FlakyAnalyticsClient extends Client {
@@ -2754,6 +3212,22 @@ export interface FlakyAnalyticsClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListRepositoriesResponse) => void,
+  ): ClientUnaryCall;
+  /** What Mainline knows of a run's failed tests, from memory (the merge queue asks when a run fails). */
+  getTestsStatus(
+    request: GetTestsStatusRequest,
+    callback: (error: ServiceError | null, response: GetTestsStatusResponse) => void,
+  ): ClientUnaryCall;
+  getTestsStatus(
+    request: GetTestsStatusRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTestsStatusResponse) => void,
+  ): ClientUnaryCall;
+  getTestsStatus(
+    request: GetTestsStatusRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTestsStatusResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -28,6 +28,7 @@ import {
   queueStateToNumber,
   Runner,
   StatusCheck,
+  TargetBroken,
 } from "./queue.js";
 
 export enum TestRunKind {
@@ -454,6 +455,10 @@ export enum QueueEventType {
   STATE_CHANGED = "STATE_CHANGED",
   /** MODE_CHANGED - SINGLE <-> PARALLEL took effect. */
   MODE_CHANGED = "MODE_CHANGED",
+  /** TARGET_BROKEN - A test fails on the target itself: the queue starts no new runs and blames no PR (webhook queue.target_broken). */
+  TARGET_BROKEN = "TARGET_BROKEN",
+  /** TARGET_RECOVERED - The target passes the tests again (or an operator resumed): the queue starts runs again. */
+  TARGET_RECOVERED = "TARGET_RECOVERED",
   UNRECOGNIZED = "UNRECOGNIZED",
 }
 
@@ -468,6 +473,12 @@ export function queueEventTypeFromJSON(object: any): QueueEventType {
     case 2:
     case "QUEUE_EVENT_TYPE_MODE_CHANGED":
       return QueueEventType.MODE_CHANGED;
+    case 3:
+    case "QUEUE_EVENT_TYPE_TARGET_BROKEN":
+      return QueueEventType.TARGET_BROKEN;
+    case 4:
+    case "QUEUE_EVENT_TYPE_TARGET_RECOVERED":
+      return QueueEventType.TARGET_RECOVERED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -483,6 +494,10 @@ export function queueEventTypeToJSON(object: QueueEventType): string {
       return "QUEUE_EVENT_TYPE_STATE_CHANGED";
     case QueueEventType.MODE_CHANGED:
       return "QUEUE_EVENT_TYPE_MODE_CHANGED";
+    case QueueEventType.TARGET_BROKEN:
+      return "QUEUE_EVENT_TYPE_TARGET_BROKEN";
+    case QueueEventType.TARGET_RECOVERED:
+      return "QUEUE_EVENT_TYPE_TARGET_RECOVERED";
     case QueueEventType.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -497,6 +512,10 @@ export function queueEventTypeToNumber(object: QueueEventType): number {
       return 1;
     case QueueEventType.MODE_CHANGED:
       return 2;
+    case QueueEventType.TARGET_BROKEN:
+      return 3;
+    case QueueEventType.TARGET_RECOVERED:
+      return 4;
     case QueueEventType.UNRECOGNIZED:
     default:
       return -1;
@@ -565,7 +584,28 @@ export interface TestRunResult {
   junitXml: string[];
   startedAt?: Date | undefined;
   finishedAt?: Date | undefined;
-  detailsUrl?: string | undefined;
+  detailsUrl?:
+    | string
+    | undefined;
+  /**
+   * The tests that failed, read from junit_xml (the coordinator decides a failed run per test with them).
+   * Absent when the run wrote no JUnit: the run is decided as before.
+   */
+  failedTests?: FailedTests | undefined;
+}
+
+/** A test that failed in a run, under the id flaky-analytics gives it. */
+export interface FailedTest {
+  id: string;
+  /** Bounded (contract MAX_FAILED_TEST_NAME_LENGTH). */
+  name: string;
+}
+
+/** At most contract MAX_FAILED_TESTS_PER_RUN tests, sorted by id. */
+export interface FailedTests {
+  tests: FailedTest[];
+  /** More tests failed than are listed, or a report could not be read: the list is not the whole story. */
+  truncated: boolean;
 }
 
 export interface MergePullRequest {
@@ -721,6 +761,8 @@ export interface QueueLifecycleEvent {
   previousState: QueueState;
   mode: QueueMode;
   previousMode: QueueMode;
+  /** For TARGET_BROKEN. */
+  targetBroken?: TargetBroken | undefined;
 }
 
 /**
@@ -1324,6 +1366,7 @@ function createBaseTestRunResult(): TestRunResult {
     startedAt: undefined,
     finishedAt: undefined,
     detailsUrl: undefined,
+    failedTests: undefined,
   };
 }
 
@@ -1370,6 +1413,9 @@ export const TestRunResult: MessageFns<TestRunResult> = {
     }
     if (message.detailsUrl !== undefined) {
       writer.uint32(114).string(message.detailsUrl);
+    }
+    if (message.failedTests !== undefined) {
+      FailedTests.encode(message.failedTests, writer.uint32(122).fork()).join();
     }
     return writer;
   },
@@ -1499,6 +1545,14 @@ export const TestRunResult: MessageFns<TestRunResult> = {
             message.detailsUrl = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.failedTests = FailedTests.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1569,6 +1623,11 @@ export const TestRunResult: MessageFns<TestRunResult> = {
         : isSet(object.details_url)
         ? globalThis.String(object.details_url)
         : undefined,
+      failedTests: isSet(object.failedTests)
+        ? FailedTests.fromJSON(object.failedTests)
+        : isSet(object.failed_tests)
+        ? FailedTests.fromJSON(object.failed_tests)
+        : undefined,
     };
   },
 
@@ -1616,6 +1675,9 @@ export const TestRunResult: MessageFns<TestRunResult> = {
     if (message.detailsUrl !== undefined) {
       obj.detailsUrl = message.detailsUrl;
     }
+    if (message.failedTests !== undefined) {
+      obj.failedTests = FailedTests.toJSON(message.failedTests);
+    }
     return obj;
   },
 
@@ -1640,6 +1702,179 @@ export const TestRunResult: MessageFns<TestRunResult> = {
     message.startedAt = object.startedAt ?? undefined;
     message.finishedAt = object.finishedAt ?? undefined;
     message.detailsUrl = object.detailsUrl ?? undefined;
+    message.failedTests = (object.failedTests !== undefined && object.failedTests !== null)
+      ? FailedTests.fromPartial(object.failedTests)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseFailedTest(): FailedTest {
+  return { id: "", name: "" };
+}
+
+export const FailedTest: MessageFns<FailedTest> = {
+  encode(message: FailedTest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FailedTest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFailedTest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FailedTest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: FailedTest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FailedTest>, I>>(base?: I): FailedTest {
+    return FailedTest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FailedTest>, I>>(object: I): FailedTest {
+    const message = createBaseFailedTest();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseFailedTests(): FailedTests {
+  return { tests: [], truncated: false };
+}
+
+export const FailedTests: MessageFns<FailedTests> = {
+  encode(message: FailedTests, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.tests) {
+      FailedTest.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.truncated !== false) {
+      writer.uint32(16).bool(message.truncated);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FailedTests {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFailedTests();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tests.push(FailedTest.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.truncated = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FailedTests {
+    return {
+      tests: globalThis.Array.isArray(object?.tests) ? object.tests.map((e: any) => FailedTest.fromJSON(e)) : [],
+      truncated: isSet(object.truncated) ? globalThis.Boolean(object.truncated) : false,
+    };
+  },
+
+  toJSON(message: FailedTests): unknown {
+    const obj: any = {};
+    if (message.tests?.length) {
+      obj.tests = message.tests.map((e) => FailedTest.toJSON(e));
+    }
+    if (message.truncated !== false) {
+      obj.truncated = message.truncated;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FailedTests>, I>>(base?: I): FailedTests {
+    return FailedTests.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FailedTests>, I>>(object: I): FailedTests {
+    const message = createBaseFailedTests();
+    message.tests = object.tests?.map((e) => FailedTest.fromPartial(e)) || [];
+    message.truncated = object.truncated ?? false;
     return message;
   },
 };
@@ -3399,6 +3634,7 @@ function createBaseQueueLifecycleEvent(): QueueLifecycleEvent {
     previousState: QueueState.UNSPECIFIED,
     mode: QueueMode.UNSPECIFIED,
     previousMode: QueueMode.UNSPECIFIED,
+    targetBroken: undefined,
   };
 }
 
@@ -3427,6 +3663,9 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
     }
     if (message.previousMode !== QueueMode.UNSPECIFIED) {
       writer.uint32(64).int32(queueModeToNumber(message.previousMode));
+    }
+    if (message.targetBroken !== undefined) {
+      TargetBroken.encode(message.targetBroken, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -3508,6 +3747,14 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
             message.previousMode = queueModeFromJSON(reader.int32());
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.targetBroken = TargetBroken.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3542,6 +3789,11 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
         : isSet(object.previous_mode)
         ? queueModeFromJSON(object.previous_mode)
         : QueueMode.UNSPECIFIED,
+      targetBroken: isSet(object.targetBroken)
+        ? TargetBroken.fromJSON(object.targetBroken)
+        : isSet(object.target_broken)
+        ? TargetBroken.fromJSON(object.target_broken)
+        : undefined,
     };
   },
 
@@ -3571,6 +3823,9 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
     if (message.previousMode !== QueueMode.UNSPECIFIED) {
       obj.previousMode = queueModeToJSON(message.previousMode);
     }
+    if (message.targetBroken !== undefined) {
+      obj.targetBroken = TargetBroken.toJSON(message.targetBroken);
+    }
     return obj;
   },
 
@@ -3589,6 +3844,9 @@ export const QueueLifecycleEvent: MessageFns<QueueLifecycleEvent> = {
     message.previousState = object.previousState ?? QueueState.UNSPECIFIED;
     message.mode = object.mode ?? QueueMode.UNSPECIFIED;
     message.previousMode = object.previousMode ?? QueueMode.UNSPECIFIED;
+    message.targetBroken = (object.targetBroken !== undefined && object.targetBroken !== null)
+      ? TargetBroken.fromPartial(object.targetBroken)
+      : undefined;
     return message;
   },
 };

@@ -1,0 +1,335 @@
+import { expect } from "chai";
+import { git } from "@mainline/testing";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { connect, type NatsConnection } from "nats";
+import {
+  callUnary,
+  createGrpcClient,
+  startGrpcServer,
+  type GrpcServerHandle,
+} from "@mainline/kit/grpc/index";
+import { createLogger } from "@mainline/kit/logging/index";
+import { openStore, type Store } from "@mainline/kit/store/index";
+import type { ConsumerHandle } from "@mainline/kit/bus/index";
+import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
+import { createFlakyService } from "@mainline/flaky-analytics";
+import { FlakyAnalyticsClient, QuarantineOverride, ResultContext } from "@mainline/proto/flaky";
+import { testId } from "@mainline/junit";
+import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
+
+const repo = { host: "git.example.com", owner: "acme", name: "shop" };
+const queue = { repo, targetBranch: "main" };
+const idOf = (name: string) => testId({ org: "acme", repo, classname: "shop", parent: "shop", name });
+
+/**
+ * The test command of the repository: one JUnit case per test. "quarantined" fails while the file Q exists,
+ * "flaky" fails on its first run after the file F appears (a counter outside the worktree), "stable" fails while
+ * BAD exists, "target" while TARGET_BROKEN exists.
+ */
+const testScript = (
+  counterDir: string,
+) => `case_() { if [ "$2" = fail ]; then echo "<testcase classname=\\"shop\\" name=\\"$1\\"><failure message=\\"no\\"/></testcase>"; failed=1; else echo "<testcase classname=\\"shop\\" name=\\"$1\\"/>"; fi; }
+failed=0
+mkdir -p reports
+flaky=pass
+if [ -e F ] && [ ! -e "${counterDir}/flaky-failed-once" ]; then touch "${counterDir}/flaky-failed-once"; flaky=fail; fi
+{
+  echo '<testsuite name="shop">'
+  case_ quarantined $([ -e Q ] && echo fail)
+  case_ flaky $flaky
+  case_ stable $([ -e BAD ] && echo fail)
+  case_ target $([ -e TARGET_BROKEN ] && echo fail)
+  echo '</testsuite>'
+} > reports/junit.xml
+exit $failed
+`;
+
+const report = (cases: Record<string, "pass" | "fail">) =>
+  `<testsuite name="shop">${Object.entries(cases)
+    .map(([name, r]) =>
+      r === "fail"
+        ? `<testcase classname="shop" name="${name}"><failure message="no"/></testcase>`
+        : `<testcase classname="shop" name="${name}"/>`,
+    )
+    .join("")}</testsuite>`;
+
+describe("the merge queue uses what Mainline knows about tests (real git, a COMMAND runner writing JUnit)", function () {
+  this.timeout(240_000);
+  let dir: string;
+  let remote: string;
+  let work: string;
+  let coordinator: CoordinatorHarness;
+  let flakyNats: NatsConnection;
+  let flakyStore: Store;
+  let flakyServer: GrpcServerHandle;
+  let flakyConsumer: ConsumerHandle;
+  let flaky: FlakyAnalyticsClient;
+  let runnerNats: NatsConnection;
+  let runner: BatchRunner;
+  let gw: GatewayHarness;
+  let token: string;
+  let commit = 0;
+
+  const call = async (route: string, body: unknown) => {
+    const response = await gw.post(route, body, token);
+    const text = await response.text();
+    expect(response.status, `${route}: ${text}`).to.equal(200);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+  const upload = (cases: Record<string, "pass" | "fail">, commitSha = "c".repeat(40)) =>
+    callUnary(flaky.uploadTestResults.bind(flaky), {
+      org: "acme",
+      repo,
+      commitSha,
+      branch: "main",
+      variant: "",
+      jobName: "ci",
+      runStartedAt: new Date(Date.now() - 60_000 + commit++),
+      context: ResultContext.CI,
+      junitXml: [report(cases)],
+      impactedPrNumbers: [],
+    });
+
+  /** A PR branch off main adding `files`, pushed as refs/pull/N/head, and announced to the queue. */
+  const openPullRequest = async (n: number, files: Record<string, string>) => {
+    git(work, "fetch", "-q", "origin", "main");
+    git(work, "checkout", "-q", "-B", `feature-${n}`, "origin/main");
+    for (const [file, content] of Object.entries(files)) await writeFile(path.join(work, file), content);
+    git(work, "add", ".");
+    git(work, "commit", "-q", "-m", `Change ${n}`);
+    git(work, "push", "-q", "origin", `HEAD:refs/heads/feature-${n}`, `HEAD:refs/pull/${n}/head`);
+    await call("/code-host/pull-request-events", {
+      action: "opened",
+      number: n,
+      pull_request: {
+        title: `Change ${n}`,
+        state: "open",
+        user: { login: "dev" },
+        head: { ref: `feature-${n}`, sha: git(work, "rev-parse", "HEAD") },
+        base: { ref: "main" },
+      },
+      repository: {
+        name: repo.name,
+        owner: { login: repo.owner },
+        html_url: `https://${repo.host}/acme/shop`,
+      },
+    });
+    await call("/submitPullRequest", { ...queue, pr: { number: n } });
+  };
+  const pr = (n: number) => call("/getSubmittedPullRequest", { ...queue, pr: { number: n } });
+  const until = async <T>(what: string, probe: () => Promise<T | undefined>, ms = 120_000): Promise<T> => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const got = await probe();
+      if (got !== undefined) return got;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+  const ended = (n: number) =>
+    until(`PR ${n} to end`, async () => {
+      const got = await pr(n);
+      return ["MERGED", "FAILED", "CANCELLED"].includes(got.state as string) ? got : undefined;
+    });
+  const details = (got: Record<string, unknown>) =>
+    (got.history as { detail?: string }[]).map((h) => h.detail).filter(Boolean);
+
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "mainline-test-aware-"));
+    remote = path.join(dir, "remote.git");
+    work = path.join(dir, "work");
+    const counterDir = path.join(dir, "counters");
+    await mkdir(counterDir);
+    git(dir, "init", "--bare", "--initial-branch=main", remote);
+    git(dir, "clone", "-q", remote, work);
+    git(work, "checkout", "-q", "-b", "main");
+    await writeFile(path.join(work, "test.sh"), testScript(counterDir));
+    git(work, "add", ".");
+    git(work, "commit", "-q", "-m", "initial");
+    git(work, "push", "-q", "origin", "main");
+
+    coordinator = await CoordinatorHarness.start();
+    // flaky-analytics on the same NATS: it ingests the queue's JUnit and answers the coordinator's question.
+    flakyNats = await connect(coordinator.nats.connectOptions());
+    flakyStore = await openStore({ database: "flaky-e2e", nats: flakyNats });
+    const service = await createFlakyService({
+      nats: flakyNats,
+      store: flakyStore,
+      logger: createLogger("flaky-e2e", process.env.TEST_LOG_LEVEL ?? "silent"),
+      pageTokenKey: "test-aware-queue-page-token-key",
+      publicBaseUrl: "http://mainline.test",
+    });
+    flakyConsumer = await service.startConsuming();
+    flakyServer = await startGrpcServer({ host: "127.0.0.1", port: 0, services: [service.grpc] });
+    flakyServer.setServing(true);
+    const flakyAddress = `127.0.0.1:${flakyServer.port}`;
+    flaky = createGrpcClient(FlakyAnalyticsClient, flakyAddress);
+    await coordinator.stop();
+    coordinator = await CoordinatorHarness.startOn(coordinator.nats, { flakyAnalyticsAddress: flakyAddress });
+
+    runnerNats = await connect(coordinator.nats.connectOptions());
+    runner = await startBatchRunner({
+      nats: runnerNats,
+      logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),
+      settings: {
+        workDir: path.join(dir, "runner"),
+        gitIdentity: { name: "Mainline", email: "mainline@localhost" },
+        jobConcurrency: 2,
+        maxRunSeconds: 120,
+      },
+    });
+    gw = await GatewayHarness.start({ queue: coordinator.address });
+    token = await gw.organization("acme");
+    await call("/createQueue", { ...queue, concurrency: 1, batch: false });
+    await call("/repositories/connection", {
+      repo,
+      remoteUrl: remote,
+      runner: { kind: "COMMAND", command: "sh test.sh", junitGlobs: ["reports/*.xml"] },
+    });
+
+    // What the target's own CI told flaky-analytics: "flaky" failed and passed on one commit (flaky), the rest
+    // passed; quarantining is on and "quarantined" is forced into quarantine.
+    await upload({ quarantined: "pass", flaky: "fail", stable: "pass", target: "pass" });
+    await upload({ quarantined: "pass", flaky: "pass", stable: "pass", target: "pass" });
+    await callUnary(flaky.updateRepositorySettings.bind(flaky), {
+      org: "acme",
+      repo,
+      quarantiningEnabled: true,
+      brokenAfterConsecutiveFailures: 2,
+    });
+    await callUnary(flaky.setTestQuarantineOverride.bind(flaky), {
+      org: "acme",
+      repo,
+      testId: idOf("quarantined"),
+      quarantineOverride: QuarantineOverride.ALWAYS_QUARANTINE,
+    });
+  });
+
+  after(async () => {
+    await gw?.stop();
+    await runner?.stop();
+    await runnerNats?.close();
+    await coordinator?.stop();
+    flaky?.close();
+    await flakyConsumer?.stop();
+    await flakyServer?.shutdown(100);
+    await flakyStore?.close();
+    await flakyNats?.close();
+    await coordinator?.nats.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("merges a PR whose only failure is a quarantined test, and its history says which test was ignored", async () => {
+    await openPullRequest(1, { Q: "breaks the quarantined test\n" });
+    const done = await ended(1);
+    expect(done.state, JSON.stringify(done)).to.equal("MERGED");
+    expect(details(done)).to.include("passed; failures ignored: quarantined tests shop › quarantined");
+  });
+
+  it("retries a run that failed only on a known flaky test once, and merges when the retry passes", async () => {
+    await openPullRequest(2, { F: "arms the flaky test\n" });
+    const done = await ended(2);
+    expect(done.state, JSON.stringify(done)).to.equal("MERGED");
+    const said = details(done);
+    expect(said).to.include("known flaky tests failed: shop › flaky; retrying once in place");
+    // main holds PR 1's change, so the quarantined test fails along: both are said.
+    expect(
+      said.some((d) => d?.startsWith("retry after known flaky tests shop › flaky failed: passed")),
+    ).to.equal(true);
+  });
+
+  it("still finds and fails a genuinely bad PR", async () => {
+    await openPullRequest(3, { BAD: "breaks the stable test\n" });
+    const done = await ended(3);
+    expect(done.state).to.equal("FAILED");
+    expect(done.failureReason).to.equal("TESTS_FAILED");
+  });
+
+  it("counts an external CI's failed report as passed when its JUnit fails only a quarantined test", async () => {
+    // A repository without a connection: its CI reports each run with reportTestRun and its JUnit.
+    const api = { host: "git.example.com", owner: "acme", name: "api" };
+    const apiQueue = { repo: api, targetBranch: "main" };
+    const apiReport = (result: "pass" | "fail") => report({ quarantined: result, stable: "pass" });
+    await callUnary(flaky.uploadTestResults.bind(flaky), {
+      org: "acme",
+      repo: api,
+      commitSha: "f".repeat(40),
+      branch: "main",
+      variant: "",
+      jobName: "ci",
+      runStartedAt: new Date(Date.now() - 30_000),
+      context: ResultContext.CI,
+      junitXml: [apiReport("pass")],
+      impactedPrNumbers: [],
+    });
+    await callUnary(flaky.updateRepositorySettings.bind(flaky), {
+      org: "acme",
+      repo: api,
+      quarantiningEnabled: true,
+    });
+    await callUnary(flaky.setTestQuarantineOverride.bind(flaky), {
+      org: "acme",
+      repo: api,
+      testId: testId({ org: "acme", repo: api, classname: "shop", parent: "shop", name: "quarantined" }),
+      quarantineOverride: QuarantineOverride.ALWAYS_QUARANTINE,
+    });
+    await call("/createQueue", { ...apiQueue, concurrency: 1, batch: false });
+    await call("/code-host/pull-request-events", {
+      action: "opened",
+      number: 7,
+      pull_request: {
+        title: "Change 7",
+        state: "open",
+        user: { login: "dev" },
+        head: { ref: "feature-7", sha: "7".repeat(40) },
+        base: { ref: "main" },
+      },
+      repository: { name: api.name, owner: { login: api.owner }, html_url: `https://${api.host}/acme/api` },
+    });
+    await call("/submitPullRequest", { ...apiQueue, pr: { number: 7 } });
+    const testRunId = await until("PR 7's run", async () => {
+      const q = await call("/getQueue", apiQueue);
+      return (q.enqueuedPullRequests as { testRunId?: string }[])[0]?.testRunId;
+    });
+    await call("/reportTestRun", { testRunId, passed: false, junit: [apiReport("fail")] });
+    const done = await until("PR 7 to merge", async () => {
+      const got = await call("/getSubmittedPullRequest", { ...apiQueue, pr: { number: 7 } });
+      return got.state === "MERGED" ? got : undefined;
+    });
+    expect(details(done)).to.include("passed; failures ignored: quarantined tests shop › quarantined");
+  });
+
+  it("holds the queue for a test broken on the target without failing the PR, and resumes when it is fixed", async () => {
+    // main breaks outside the queue, and its own CI says so twice (broken after 2 consecutive failures).
+    git(work, "fetch", "-q", "origin", "main");
+    git(work, "checkout", "-q", "-B", "main", "origin/main");
+    await writeFile(path.join(work, "TARGET_BROKEN"), "main is broken\n");
+    git(work, "add", ".");
+    git(work, "commit", "-q", "-m", "break main");
+    git(work, "push", "-q", "origin", "main");
+    await upload({ target: "fail" }, "d".repeat(40));
+    await upload({ target: "fail" }, "d".repeat(40));
+
+    await openPullRequest(4, { "pr-4.txt": "an innocent change\n" });
+    const held = await until("the queue to hold for the broken target", async () => {
+      const q = await call("/getQueue", queue);
+      return q.targetBroken ? (q.targetBroken as { reason: string; testName: string }) : undefined;
+    });
+    expect(held.testName).to.equal("shop › target");
+    expect(held.reason).to.match(/^target broken: test shop › target failing on main since /);
+    expect((await pr(4)).state).to.not.equal("FAILED");
+
+    // main is fixed, and its CI passes the test: the queue resumes by itself and the PR merges.
+    git(work, "checkout", "-q", "main");
+    git(work, "rm", "-q", "TARGET_BROKEN");
+    git(work, "commit", "-q", "-m", "fix main");
+    git(work, "push", "-q", "origin", "main");
+    await upload({ target: "pass" }, "e".repeat(40));
+    const done = await ended(4);
+    expect(done.state, JSON.stringify(done)).to.equal("MERGED");
+    expect((await call("/getQueue", queue)).targetBroken).to.equal(undefined);
+  });
+});
