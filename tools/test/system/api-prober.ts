@@ -49,9 +49,13 @@ export class ApiProber {
   }
 }
 
-/** A POST the gateway should answer 200 within `timeoutMs`. */
-export function postProbe(url: string, token: string, body: unknown, timeoutMs = 2_000): Probe {
-  return async () => {
+/**
+ * A POST a gateway should answer 200 within `timeoutMs`. With several gateway replicas it goes to the one that
+ * answered last and, when that one fails, straight to the next, as a load balancer in front of them would.
+ */
+export function postProbe(urls: readonly string[], token: string, body: unknown, timeoutMs = 2_000): Probe {
+  let current = 0;
+  const once = async (url: string) => {
     const response = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-token": token },
@@ -60,5 +64,12 @@ export function postProbe(url: string, token: string, body: unknown, timeoutMs =
     });
     await response.arrayBuffer();
     return response.status === 200;
+  };
+  return async () => {
+    for (let tried = 0; tried < urls.length; tried++) {
+      if (await once(urls[current]!).catch(() => false)) return true;
+      current = (current + 1) % urls.length;
+    }
+    return false;
   };
 }

@@ -51,7 +51,7 @@ describe("system test: a cluster keeps merging, ingesting and notifying through 
     this.timeout(420_000);
     dir = await mkdtemp(path.join(tmpdir(), "mainline-system-"));
     sut = await SystemUnderTest.start(root, path.join(dir, "data"));
-    api = new SystemApi(sut.apiUrl, sut.apiToken);
+    api = new SystemApi(sut.apiUrls, sut.apiToken);
     receiver = await WebhookReceiver.start(SECRET);
     await api.ok("/webhooks/subscriptions", {
       url: receiver.url,
@@ -78,10 +78,14 @@ describe("system test: a cluster keeps merging, ingesting and notifying through 
     };
     await submitWave(0);
     prober = new ApiProber(
-      postProbe(`${sut.apiUrl}/getSubmittedPullRequest`, sut.apiToken, {
-        ...commandQueue.queue,
-        pr: { number: 1 },
-      }),
+      postProbe(
+        sut.apiUrls.map((url) => `${url}/getSubmittedPullRequest`),
+        sut.apiToken,
+        {
+          ...commandQueue.queue,
+          pr: { number: 1 },
+        },
+      ),
     );
     await sleep(3_000);
 

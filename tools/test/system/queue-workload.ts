@@ -128,13 +128,13 @@ export class QueueWorkload {
           ...this.queue,
           pr: { number: pr.number },
         });
-        const state = String(answer.json.state ?? "");
+        const state = typeof answer.json.state === "string" ? answer.json.state : "";
         if (["MERGED", "FAILED", "CANCELLED"].includes(state)) {
           const reason = answer.json.failureReason;
           done.set(pr.number, {
             number: pr.number,
             state,
-            ...(reason ? { failureReason: String(reason) } : {}),
+            ...(typeof reason === "string" && reason ? { failureReason: reason } : {}),
           });
         }
       }

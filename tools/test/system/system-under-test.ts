@@ -44,8 +44,8 @@ export class SystemUnderTest {
     return new SystemUnderTest(system, base + 1);
   }
 
-  get apiUrl(): string {
-    return this.system.apiUrl;
+  get apiUrls(): string[] {
+    return [this.system.apiUrl];
   }
 
   get apiToken(): string {
@@ -56,9 +56,10 @@ export class SystemUnderTest {
     return 1;
   }
 
-  async killNatsNode(_index: number): Promise<void> {
+  killNatsNode(_index: number): Promise<void> {
     const pid = this.system.nats.pid;
     if (pid) process.kill(pid, "SIGKILL");
+    return Promise.resolve();
   }
 
   async restartNatsNode(_index: number): Promise<void> {

@@ -24,20 +24,20 @@ export class WebhookReceiver {
   ) {}
 
   static async start(secret: string): Promise<WebhookReceiver> {
-    let receiver: WebhookReceiver | undefined;
+    const received: { to?: WebhookReceiver } = {};
     const server = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on("data", (chunk: Buffer) => chunks.push(chunk));
       request.on("end", () => {
         const body = Buffer.concat(chunks).toString("utf8");
-        receiver?.record(request.headers, body);
+        received.to?.record(request.headers, body);
         response.writeHead(204).end();
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
-    receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}/hooks`, secret);
-    return receiver;
+    received.to = new WebhookReceiver(server, `http://127.0.0.1:${port}/hooks`, secret);
+    return received.to;
   }
 
   private record(headers: NodeJS.Dict<string | string[]>, body: string): void {
@@ -52,9 +52,10 @@ export class WebhookReceiver {
       const given = Buffer.from(value, "base64");
       return version === "v1" && given.length === expected.length && timingSafeEqual(given, expected);
     });
-    let type = "";
+    let type: string;
     try {
-      type = String((JSON.parse(body) as { type?: unknown }).type ?? "");
+      const parsed = (JSON.parse(body) as { type?: unknown }).type;
+      type = typeof parsed === "string" ? parsed : "(no type)";
     } catch {
       type = "(not JSON)";
     }
