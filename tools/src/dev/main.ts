@@ -12,12 +12,28 @@ const log = (message: string) => process.stdout.write(`[dev] ${message}\n`);
 const quiet = process.env.DEV_QUIET === "1";
 const logFormat = devLogOptions(process.env);
 
+/** DEV_NATS_CLUSTER / DEV_REPLICAS: a whole number in [1, max], or 1 when unset; anything else stops here. */
+function count(variable: string, max: number): number {
+  const raw = process.env[variable];
+  if (raw === undefined || raw === "") return 1;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    process.stderr.write(
+      `[dev] ${variable}: expected a whole number from 1 to ${max} (got ${JSON.stringify(raw)})\n`,
+    );
+    process.exit(2);
+  }
+  return value;
+}
+
 const system = await startSystem({
   root,
   dataDir: path.resolve(root, process.env.DEV_DATA_DIR ?? ".data"),
   gatewayPort: Number(process.env.GATEWAY_PORT ?? 8080),
   natsPort: Number(process.env.DEV_NATS_PORT ?? 14222),
   grpcBasePort: Number(process.env.DEV_GRPC_BASE_PORT ?? 50050),
+  natsCluster: count("DEV_NATS_CLUSTER", 5),
+  replicas: count("DEV_REPLICAS", 4),
   apiToken: process.env.DEV_API_TOKEN,
   env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "info", WEBHOOKS_ALLOW_LOOPBACK: "true" },
   output: (line) => {
@@ -48,6 +64,7 @@ process.on("SIGTERM", stop);
 
 if (await waitForHttp(`${system.apiUrl}/healthz`, 60_000)) {
   log(`Mainline API: ${system.apiUrl}`);
+  for (const other of system.apiUrls.slice(1)) log(`Mainline API (another gateway replica): ${other}`);
   log(`API token for org "dev": ${system.apiToken}`);
   log(`web page: ${new URL(system.apiUrl).origin}/ (sign in with the token above)`);
   log(`try: curl -s ${system.apiUrl}/healthz`);

@@ -144,17 +144,17 @@ describe("make dev: the whole system under its supervisor", function () {
 
   it("restarts nats-server killed with SIGKILL, and the services work again", async () => {
     const s = system!;
-    const pid = s.nats.pid!;
+    const pid = s.nats!.pid!;
     process.kill(pid, "SIGKILL");
     const deadline = Date.now() + 60_000;
     for (;;) {
       // A write goes through the coordinator's store, which lives on NATS (the embedded store).
       const response = await post(s, "/updateQueue", { ...queue, concurrency: 3 }).catch(() => undefined);
-      if (response?.status === 200 && s.nats.pid !== pid) break;
+      if (response?.status === 200 && s.nats!.pid !== pid) break;
       if (Date.now() > deadline) throw new Error("the system did not work again within 60 s of killing NATS");
       await new Promise((r) => setTimeout(r, 250));
     }
-    expect(s.nats.restarts).to.equal(1);
+    expect(s.nats!.restarts).to.equal(1);
     const response = await post(s, "/getQueue", queue);
     expect(await response.json()).to.include({ concurrency: 3 });
     // Later tests expect the original settings.

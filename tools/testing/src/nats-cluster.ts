@@ -164,7 +164,7 @@ export class NatsCluster {
     this.servers[at] = undefined;
     // A dead server's config (it holds the passwords) goes; the store is the cluster's and stays.
     await old?.stop("SIGKILL");
-    this.servers[at] = await NatsServer.start(this.nodeOptions[at]!);
+    this.servers[at] = await NatsServer.start(this.nodeOptions[at]);
   }
 
   /** Whether node i's monitoring endpoint says its JetStream is current (meta leader known, streams caught up). */
@@ -184,7 +184,7 @@ export class NatsCluster {
    */
   async waitReady(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    let last = "not asked yet";
+    let last: string;
     for (;;) {
       const running = this.servers.flatMap((s, i) => (s ? [i] : []));
       const healthy = await Promise.all(running.map((i) => this.nodeHealthy(i)));
@@ -213,7 +213,7 @@ export class NatsCluster {
   /** Stops every node (SIGTERM by default) and removes the data unless it was given or kept. */
   async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
     const servers = this.servers.splice(0, this.servers.length, ...this.servers.map(() => undefined));
-    await Promise.all(servers.map((s) => s?.stop(signal)));
+    await Promise.all(servers.map(async (s) => s?.stop(signal)));
     if (this.removeDataDir) await rm(this.dataDir, { recursive: true, force: true });
   }
 

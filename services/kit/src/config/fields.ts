@@ -13,10 +13,31 @@ export const port = (fallback: number) =>
     .max(65535, "expected an integer from 1 to 65535")
     .default(fallback);
 
+/**
+ * One NATS URL, or every node of a cluster separated by commas: the client tries them in turn and moves to
+ * another when its node goes away (the cluster also tells it about the others once it is connected).
+ */
 export const natsUrl = z
   .string()
-  .regex(/^(nats|tls|ws|wss):\/\/[^\s]+$/, "expected a NATS URL such as nats://127.0.0.1:4222")
+  .max(4096, "expected at most 4096 characters")
+  .regex(
+    /^(nats|tls|ws|wss):\/\/[^\s,]+(,(nats|tls|ws|wss):\/\/[^\s,]+)*$/,
+    "expected a NATS URL such as nats://127.0.0.1:4222, or several separated by commas",
+  )
   .default("nats://127.0.0.1:4222");
+
+/** The servers the `nats` client takes from NATS_URL (it does not split a comma-separated string itself). */
+export function natsServers(url: string): string[] {
+  return url.split(",");
+}
+
+/** How many replicas JetStream keeps of every stream, bucket and object store: 1 on one node, 3 on a cluster. */
+export const natsReplicas = z.coerce
+  .number({ message: "expected a whole number from 1 to 5" })
+  .int("expected a whole number from 1 to 5")
+  .min(1, "expected a whole number from 1 to 5")
+  .max(5, "expected a whole number from 1 to 5")
+  .default(1);
 
 export const optionalUrl = unsetIfEmpty(z.url({ message: "expected an absolute URL" }).optional());
 
@@ -26,11 +47,18 @@ export const logLevel = z
   })
   .default("info");
 
-/** A `host:port` address of another service. */
+/**
+ * The `host:port` address of another service, or several IPv4 `ip:port` separated by commas (its replicas, such
+ * as `make dev` runs them): calls are then spread round-robin over those that answer (grpc-client.ts).
+ */
 export const address = (fallback: string) =>
   z
     .string()
-    .regex(/^[^\s:]+:\d{1,5}$/, "expected host:port, e.g. 127.0.0.1:50051")
+    .max(1024, "expected at most 1024 characters")
+    .regex(
+      /^([^\s:,]+:\d{1,5}|\d{1,3}(\.\d{1,3}){3}:\d{1,5}(,\d{1,3}(\.\d{1,3}){3}:\d{1,5})+)$/,
+      "expected host:port, e.g. 127.0.0.1:50051, or several ip:port separated by commas",
+    )
     .default(fallback);
 
 /**
@@ -52,6 +80,7 @@ export const commonConfig = {
   NATS_URL: natsUrl,
   NATS_USER: natsUser,
   NATS_PASSWORD: natsPassword,
+  NATS_REPLICAS: natsReplicas,
   MONGODB_URI: unsetIfEmpty(
     z
       .string()

@@ -35,6 +35,20 @@ const traceInterceptor: Interceptor = (options, nextCall) =>
     },
   });
 
+/**
+ * Calls are spread over every address the target resolves to (the replicas listed in a `*_ADDR`, or a headless
+ * Kubernetes service's pods) and skip one that stopped answering; the default, pick_first, would send every call
+ * to one replica until it dies.
+ */
+export const ROUND_ROBIN = {
+  "grpc.service_config": JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+};
+
+/** `a:1,b:2` (replicas, IPv4) becomes grpc-js's static list `ipv4:a:1,b:2`; one `host:port` stays as it is. */
+export function grpcTarget(address: string): string {
+  return address.includes(",") ? `ipv4:${address}` : address;
+}
+
 type ClientConstructor<C extends Client> = new (
   address: string,
   creds: ReturnType<typeof credentials.createInsecure>,
@@ -42,7 +56,8 @@ type ClientConstructor<C extends Client> = new (
 ) => C;
 
 export function createGrpcClient<C extends Client>(Ctor: ClientConstructor<C>, address: string): C {
-  return new Ctor(address, credentials.createInsecure(), {
+  return new Ctor(grpcTarget(address), credentials.createInsecure(), {
+    ...ROUND_ROBIN,
     interceptors: [traceInterceptor],
     "grpc.max_send_message_length": 32 * 1024 * 1024,
     "grpc.max_receive_message_length": 32 * 1024 * 1024,

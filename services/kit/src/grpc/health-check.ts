@@ -14,9 +14,15 @@ const HealthClient = makeGenericClientConstructor(healthService, "Health") as un
 
 /**
  * Asks a service's grpc.health.v1 whether it is SERVING. Used by the gateway's /readyz, the dev supervisor
- * and tests; Kubernetes probes use the same protocol.
+ * and tests; Kubernetes probes use the same protocol. For several replicas (`a:1,b:2`), whether one of them
+ * is: calls go round-robin to those that answer, so one serving replica serves.
  */
 export async function checkGrpcHealth(address: string, timeoutMs = 1000): Promise<boolean> {
+  const replicas = address.split(",");
+  if (replicas.length > 1) {
+    const answers = await Promise.all(replicas.map((replica) => checkGrpcHealth(replica, timeoutMs)));
+    return answers.some(Boolean);
+  }
   const client = new HealthClient(address, credentials.createInsecure());
   try {
     return await new Promise<boolean>((resolve) => {

@@ -3,7 +3,7 @@ import { createLogger, type Logger } from "../logging/index.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { openStore, type Store } from "../store/index.js";
 import { startGrpcServer, type GrpcServerHandle, type GrpcService } from "../grpc/index.js";
-import { ConfigError } from "../config/index.js";
+import { ConfigError, natsServers } from "../config/index.js";
 import { Shutdown } from "./shutdown.js";
 
 export interface RuntimeOptions {
@@ -36,7 +36,7 @@ export async function startServiceRuntime(options: RuntimeOptions): Promise<Serv
   const shutdown = new Shutdown(logger);
   shutdown.on("flush-telemetry", "telemetry", () => telemetry.shutdown());
   const nats = await connect({
-    servers: options.natsUrl,
+    servers: natsServers(options.natsUrl),
     ...credentials,
     name: options.name,
     // A NATS restart must not kill the service: keep reconnecting, and let health/readiness tell the story.

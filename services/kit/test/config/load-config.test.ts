@@ -1,9 +1,9 @@
 import { expect } from "chai";
 import { spawnSync } from "node:child_process";
 import { z } from "zod";
-import { commonConfig, ConfigError, loadConfig, port } from "../../src/config/index.js";
+import { address, commonConfig, ConfigError, loadConfig, natsServers, port } from "../../src/config/index.js";
 
-const schema = z.object({ ...commonConfig, GRPC_PORT: port(50051) });
+const schema = z.object({ ...commonConfig, GRPC_PORT: port(50051), PEER_ADDR: address("127.0.0.1:50051") });
 
 describe("loadConfig", () => {
   it("applies defaults when variables are unset", () => {
@@ -36,6 +36,31 @@ describe("loadConfig", () => {
     expect(config.OTEL_EXPORTER_OTLP_ENDPOINT).to.equal(undefined);
     const set = loadConfig(schema, { MONGODB_URI: "mongodb://db:27017/x" });
     expect(set.MONGODB_URI).to.equal("mongodb://db:27017/x");
+  });
+
+  it("takes every node of a NATS cluster in NATS_URL, and NATS_REPLICAS from 1 to 5 (1 when unset)", () => {
+    const cluster = "nats://10.0.0.1:4222,nats://10.0.0.2:4222,nats://10.0.0.3:4222";
+    const config = loadConfig(schema, { NATS_URL: cluster, NATS_REPLICAS: "3" });
+    expect(natsServers(config.NATS_URL)).to.deep.equal(cluster.split(","));
+    expect(config.NATS_REPLICAS).to.equal(3);
+    expect(loadConfig(schema, {}).NATS_REPLICAS).to.equal(1);
+    for (const bad of ["0", "6", "2.5", "three"])
+      expect(() => loadConfig(schema, { NATS_REPLICAS: bad }), bad).to.throw(
+        ConfigError,
+        /NATS_REPLICAS: expected a whole number from 1 to 5/,
+      );
+    expect(() => loadConfig(schema, { NATS_URL: "nats://a:4222,localhost:4222" })).to.throw(
+      ConfigError,
+      /NATS_URL/,
+    );
+  });
+
+  it("takes one host:port of another service, or several ip:port of its replicas", () => {
+    expect(loadConfig(schema, { PEER_ADDR: "coordinator:50051" }).PEER_ADDR).to.equal("coordinator:50051");
+    const replicas = "127.0.0.1:50051,127.0.0.1:50056";
+    expect(loadConfig(schema, { PEER_ADDR: replicas }).PEER_ADDR).to.equal(replicas);
+    // grpc-js lists only IP addresses; a host name resolves to its replicas through DNS instead.
+    expect(() => loadConfig(schema, { PEER_ADDR: "a:50051,b:50051" })).to.throw(ConfigError, /PEER_ADDR/);
   });
 
   it("rejects an out-of-range port", () => {
