@@ -46,6 +46,7 @@ describe("system test: a cluster keeps merging, ingesting and notifying through 
   let prober: ApiProber | undefined;
   const finals = new Map<QueueWorkload, PullRequestFinal[]>();
   const gaps: FaultGap[] = [];
+  const submitErrors: string[] = [];
 
   before(async function () {
     this.timeout(420_000);
@@ -70,13 +71,22 @@ describe("system test: a cluster keeps merging, ingesting and notifying through 
       [9, 10],
       [11, 12],
     ];
-    const submitWave = async (i: number) => {
-      for (const n of waves[i] ?? []) {
-        if (n <= commandQueue.prs.length) await commandQueue.submit(n);
-        if (n <= externalQueue.prs.length) await externalQueue.submit(n);
-      }
+    // Waves are not awaited in the fault timeline: a submission that waits out an outage must not delay the
+    // faults; its failure is kept and shows in the PR's final state.
+    const submissions: Promise<void>[] = [];
+    const submitWave = (i: number) => {
+      const wave = (async () => {
+        for (const n of waves[i] ?? []) {
+          if (n <= commandQueue.prs.length) await commandQueue.submit(n);
+          if (n <= externalQueue.prs.length) await externalQueue.submit(n);
+        }
+      })();
+      const settled = wave.catch((error: Error) => void submitErrors.push(error.message));
+      submissions.push(settled);
+      return settled;
     };
     await submitWave(0);
+    expect(submitErrors, "the first wave, before any fault").to.deep.equal([]);
     prober = new ApiProber(
       postProbe(
         sut.apiUrls.map((url) => `${url}/getSubmittedPullRequest`),
@@ -99,17 +109,17 @@ describe("system test: a cluster keeps merging, ingesting and notifying through 
     let at = Date.now();
     await sut.killNatsNode(0);
     await sleep(NODE_DOWN_MS / 2);
-    await submitWave(1);
+    void submitWave(1);
     await sleep(NODE_DOWN_MS / 2);
     await sut.restartNatsNode(0);
     const restartedAt = Date.now();
-    await sut.natsCaughtUp(60_000);
+    await sut.natsCaughtUp(60_000).catch((error: Error) => console.log(`      ${error.message}`));
     console.log(`      the restarted node caught up in ${((Date.now() - restartedAt) / 1000).toFixed(1)} s`);
     await sleep(5_000);
     measure("(a) SIGKILL of a nats-server, 60 s down, restart", at, Date.now());
 
     // (b) one process of every service killed; the supervisor starts them again.
-    await submitWave(2);
+    void submitWave(2);
     at = Date.now();
     const killed = sut.killOneReplicaOfEach();
     console.log(`      killed ${Object.keys(killed).join(", ")}`);
@@ -117,7 +127,7 @@ describe("system test: a cluster keeps merging, ingesting and notifying through 
     measure("(b) SIGKILL of one replica of every service", at, Date.now());
 
     // (c) one NATS node frozen for 20 s, then thawed.
-    await submitWave(3);
+    void submitWave(3);
     at = Date.now();
     sut.pauseNatsNode(1);
     await sleep(NODE_FROZEN_MS);
@@ -125,8 +135,9 @@ describe("system test: a cluster keeps merging, ingesting and notifying through 
     await sleep(5_000);
     measure("(c) SIGSTOP of a nats-server for 20 s, then SIGCONT", at, Date.now());
 
+    await Promise.all(submissions);
     for (const workload of [commandQueue, externalQueue])
-      finals.set(workload, await workload.finals(180_000));
+      finals.set(workload, await workload.finals(150_000));
     await uploads.stop();
     await ci.stop();
     await prober.stop();
@@ -157,7 +168,9 @@ describe("system test: a cluster keeps merging, ingesting and notifying through 
           ? { number: pr.number, state: "FAILED", failureReason: "TESTS_FAILED" }
           : { number: pr.number, state: "MERGED" },
       );
-      expect(finals.get(workload), workload.queue.repo.name).to.deep.equal(planned);
+      expect(finals.get(workload), `${workload.queue.repo.name} (${submitErrors.join("; ")})`).to.deep.equal(
+        planned,
+      );
     }
   });
 

@@ -116,7 +116,10 @@ export class QueueWorkload {
     return bad;
   }
 
-  /** Waits until every PR is MERGED, FAILED or CANCELLED, recording the target head as it goes. */
+  /**
+   * Waits until every PR is MERGED, FAILED or CANCELLED, recording the target head as it goes; after
+   * `timeoutMs` a PR still open is given as "NOT FINISHED: <its state>", so the test names it.
+   */
   async finals(timeoutMs: number): Promise<PullRequestFinal[]> {
     const deadline = Date.now() + timeoutMs;
     const done = new Map<number, PullRequestFinal>();
@@ -140,8 +143,18 @@ export class QueueWorkload {
       }
       if (done.size === this.prs.length) return [...done.values()].sort((a, b) => a.number - b.number);
       if (Date.now() > deadline) {
-        const open = this.prs.filter((pr) => !done.has(pr.number)).map((pr) => pr.number);
-        throw new Error(`${this.queue.repo.name}: PRs ${open.join(", ")} did not finish in ${timeoutMs} ms`);
+        for (const pr of this.prs) {
+          if (done.has(pr.number)) continue;
+          const answer = await this.api.post("/getSubmittedPullRequest", {
+            ...this.queue,
+            pr: { number: pr.number },
+          });
+          done.set(pr.number, {
+            number: pr.number,
+            state: `NOT FINISHED: ${answer.status} ${answer.text.slice(0, 200)}`,
+          });
+        }
+        return [...done.values()].sort((a, b) => a.number - b.number);
       }
       await sleep(500);
     }
