@@ -56,10 +56,11 @@ export class UploadStream {
     await this.loop;
   }
 
-  /** The failing tests list-failing-tests gives for the stream's repository, every page. */
-  async failingTests(org: string): Promise<number> {
+  /** The failing tests list-failing-tests gives for the stream's repository, every page, and each page's total_rows. */
+  async failingTests(org: string): Promise<{ tests: number; totalRows: number[] }> {
     const start = Date.parse(this.runStartedAt) - 3_600_000;
     let count = 0;
+    const totalRows: number[] = [];
     let token = "";
     for (let page = 0; page < 1_000; page++) {
       const answer = await this.api.ok("/flaky-tests/list-failing-tests", {
@@ -70,8 +71,10 @@ export class UploadStream {
         page_query: { page_size: 100, ...(token ? { page_token: token } : {}) },
       });
       count += (answer.tests as unknown[]).length;
-      token = String((answer.page as { next_page_token?: string }).next_page_token ?? "");
-      if (!token) return count;
+      const page = answer.page as { next_page_token?: string; total_rows?: number };
+      totalRows.push(page.total_rows ?? -1);
+      token = page.next_page_token ?? "";
+      if (!token) return { tests: count, totalRows };
     }
     throw new Error("list-failing-tests gave more than 1000 pages");
   }
