@@ -13,7 +13,10 @@
  *   from the kill until each prober's requests succeed again, and the longest gap without a success.
  *
  *   node --conditions=mainline-source --import tsx tools/bench/cluster-bench.ts
- *   ... --seconds 10 --connections 10 --upload-concurrency 4 --results-per-upload 200 --replicas 2
+ *   ... --seconds 5 --rounds 3 --connections 10 --upload-concurrency 4 --results-per-upload 200 --replicas 2
+ *
+ * Both systems run at once and are measured in alternating rounds (medians printed), so a shared machine's
+ * load falls on both alike.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -27,7 +30,8 @@ import { leaderNode, Prober } from "./cluster-bench-probes.js";
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: "string", default: "10" },
+    seconds: { type: "string", default: "5" },
+    rounds: { type: "string", default: "3" },
     connections: { type: "string", default: "10" },
     "upload-concurrency": { type: "string", default: "4" },
     "results-per-upload": { type: "string", default: "200" },
@@ -35,6 +39,7 @@ const { values } = parseArgs({
   },
 });
 const seconds = Number(values.seconds);
+const rounds = Number(values.rounds);
 const connections = Number(values.connections);
 const uploadConcurrency = Number(values["upload-concurrency"]);
 const resultsPerUpload = Number(values["results-per-upload"]);
@@ -101,7 +106,7 @@ async function load(workers: number, call: (worker: number, n: number) => Promis
   return { latencies: latencies.sort((a, b) => a - b), failures };
 }
 
-async function measure(system: RunningSystem, label: string): Promise<Figures> {
+async function prepare(system: RunningSystem): Promise<void> {
   const { apiUrls, apiToken } = system;
   const api = apiUrls[0]!;
   await must(api, apiToken, "/createQueue", { ...queue, concurrency: 1 });
@@ -122,13 +127,17 @@ async function measure(system: RunningSystem, label: string): Promise<Figures> {
     },
   });
   await must(api, apiToken, "/submitPullRequest", { ...queue, pr: { number: 1 } });
+}
 
+/** One round on one system: uploads for `seconds`, then polls for `seconds`. */
+async function measureRound(system: RunningSystem, label: string, round: number): Promise<Figures> {
+  const { apiUrls, apiToken } = system;
   const uploads = await load(uploadConcurrency, async (worker, n) => {
     const response = await post(apiUrls[worker % apiUrls.length]!, apiToken, "/flaky-tests/upload", {
       repo: flakyRepo,
-      commit_sha: (n + 1).toString(16).padStart(40, "0"),
+      commit_sha: (round * 1_000_000 + n + 1).toString(16).padStart(40, "0"),
       branch: "main",
-      upload_id: `bench-${label}-${n}`,
+      upload_id: `bench-${round}-${n}`,
       junit: [junit(n)],
     });
     await response.arrayBuffer();
@@ -150,12 +159,26 @@ async function measure(system: RunningSystem, label: string): Promise<Figures> {
     requestsPerSecond: polls.latencies.length / seconds,
   };
   console.log(
-    `${label}: ${figures.uploadsPerSecond.toFixed(1)} uploads/s (${Math.round(figures.resultsPerSecond)} results/s, ` +
+    `round ${round + 1}, ${label}: ${figures.uploadsPerSecond.toFixed(1)} uploads/s (${Math.round(figures.resultsPerSecond)} results/s, ` +
       `${uploads.failures} failed), getSubmittedPullRequest p50 ${figures.p50.toFixed(1)} ms, p95 ${figures.p95.toFixed(1)} ms, ` +
       `${Math.round(figures.requestsPerSecond)} req/s (${polls.failures} failed)`,
   );
-  if (system.natsCluster) figures.failover = await failover(system);
   return figures;
+}
+
+/** Each figure's median over the rounds. */
+function median(all: readonly Figures[]): Figures {
+  const mid = (pick: (f: Figures) => number) => {
+    const sorted = all.map(pick).sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? 0;
+  };
+  return {
+    uploadsPerSecond: mid((f) => f.uploadsPerSecond),
+    resultsPerSecond: mid((f) => f.resultsPerSecond),
+    p50: mid((f) => f.p50),
+    p95: mid((f) => f.p95),
+    requestsPerSecond: mid((f) => f.requestsPerSecond),
+  };
 }
 
 async function failover(system: RunningSystem): Promise<string[]> {
@@ -200,7 +223,13 @@ async function failover(system: RunningSystem): Promise<string[]> {
   return [`node ${index} (${why})`, ...lines];
 }
 
-async function run(label: string, natsCluster: number): Promise<Figures> {
+interface Started {
+  label: string;
+  system: RunningSystem;
+  dataDir: string;
+}
+
+async function start(label: string, natsCluster: number): Promise<Started> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "mainline-cluster-bench-"));
   const base = await freePortBlock(40);
   const began = performance.now();
@@ -216,24 +245,31 @@ async function run(label: string, natsCluster: number): Promise<Figures> {
     output: () => undefined,
     log: () => undefined,
   });
-  try {
-    if (!(await waitForHttp(`${system.apiUrl}/readyz`, 180_000)))
-      throw new Error(`${label}: not ready in 180 s`);
-    for (const url of system.apiUrls) await waitForHttp(`${url}/readyz`, 60_000);
-    console.log(
-      `${label}: ${replicas} processes of every service ready in ${((performance.now() - began) / 1000).toFixed(0)} s`,
-    );
-    return await measure(system, label);
-  } finally {
-    await system.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  }
+  const ready = await Promise.all(system.apiUrls.map((url) => waitForHttp(`${url}/readyz`, 240_000)));
+  if (!ready.every(Boolean)) throw new Error(`${label}: not ready in 240 s`);
+  console.log(
+    `${label}: ${replicas} processes of every service ready in ${((performance.now() - began) / 1000).toFixed(0)} s`,
+  );
+  await prepare(system);
+  return { label, system, dataDir };
 }
 
-const single = await run("1 node", 1);
-const cluster = await run("3-node cluster", 3);
+// Both systems run at once and are measured in alternating rounds, so both see the same machine (a shared one).
+const started = await Promise.all([start("1 node", 1), start("3-node cluster", 3)]);
+const perSystem: Figures[][] = started.map(() => []);
+for (let round = 0; round < rounds; round++) {
+  for (const [i, s] of started.entries()) perSystem[i]!.push(await measureRound(s.system, s.label, round));
+}
+const single = median(perSystem[0]!);
+const cluster = median(perSystem[1]!);
+await started[0].system.stop();
+cluster.failover = await failover(started[1].system);
+await started[1].system.stop();
+for (const s of started) await rm(s.dataDir, { recursive: true, force: true });
+
 const ratio = (a: number, b: number) => (a === 0 ? "-" : (b / a).toFixed(2));
 console.log("");
+console.log(`medians of ${rounds} alternating rounds of ${seconds} s each:`);
 console.log(`| figure | 1 node | 3-node cluster | cluster / 1 node |`);
 console.log(`|---|---|---|---|`);
 console.log(
@@ -250,6 +286,6 @@ console.log(
 );
 console.log(`failover after a node kill: ${(cluster.failover ?? []).join("; ")}`);
 console.log(
-  `command: node --conditions=mainline-source --import tsx tools/bench/cluster-bench.ts --seconds ${seconds} ` +
+  `command: node --conditions=mainline-source --import tsx tools/bench/cluster-bench.ts --seconds ${seconds} --rounds ${rounds} ` +
     `--connections ${connections} --upload-concurrency ${uploadConcurrency} --results-per-upload ${resultsPerUpload} --replicas ${replicas}`,
 );
