@@ -4,6 +4,7 @@ import {
   type ConsumerHandle,
   type DeliveryHandler,
   type MessageCodec,
+  type Replication,
 } from "@mainline/kit/bus/index";
 import type { Logger } from "@mainline/kit/logging/index";
 import { provisionMainlineStreams, STREAMS, TestRunOutputs } from "@mainline/kit/streams/index";
@@ -60,6 +61,8 @@ export interface BatchRunnerDeps {
   readonly logger: Logger;
   readonly settings: BatchRunnerSettings;
   readonly clock?: () => Date;
+  /** NATS_REPLICAS: copies of the streams, buckets and object stores it creates (or raises); one when omitted. */
+  readonly replication?: Replication | undefined;
 }
 
 /** A started batch-runner replica; its two stop steps follow the DESIGN shutdown order. */
@@ -85,7 +88,7 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
   const consumerSettings = settings.consumers ?? DEFAULT_JOB_CONSUMER_SETTINGS;
   const js = nats.jetstream();
   const jsm = await nats.jetstreamManager();
-  await provisionMainlineStreams(jsm);
+  await provisionMainlineStreams(jsm, deps.replication);
   await provisionJobConsumers(jsm, consumerSettings);
   await provisionCancellationConsumer(jsm, consumerSettings.ackWaitMs);
 
@@ -97,9 +100,9 @@ export async function startBatchRunner(deps: BatchRunnerDeps): Promise<BatchRunn
     credentials: new GitCredentials(settings.credentialsDir, settings.github),
   });
   const [ledger, cancelledRuns, outputs] = await Promise.all([
-    TestRunResultLedger.open(js),
-    RunCancellationBoard.open(js),
-    TestRunOutputs.open(js),
+    TestRunResultLedger.open(js, deps.replication),
+    RunCancellationBoard.open(js, deps.replication),
+    TestRunOutputs.open(js, deps.replication),
   ]);
   const cancellations = new RunCancellations(cancelledRuns);
   const cancellationWatch = await cancelledRuns.watch(
@@ -188,6 +191,7 @@ if (isEntryPoint(import.meta.url)) {
     const runner = await startBatchRunner({
       nats: runtime.nats,
       logger: runtime.logger,
+      replication: runtime.replication,
       settings: {
         workDir: config.BATCH_RUNNER_WORK_DIR,
         gitIdentity: { name: config.BATCH_RUNNER_GIT_NAME, email: config.BATCH_RUNNER_GIT_EMAIL },

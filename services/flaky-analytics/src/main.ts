@@ -1,5 +1,5 @@
 import type { NatsConnection } from "nats";
-import type { ConsumerHandle } from "@mainline/kit/bus/index";
+import type { ConsumerHandle, Replication } from "@mainline/kit/bus/index";
 import type { GrpcService } from "@mainline/kit/grpc/index";
 import { toGrpcImplementation } from "@mainline/kit/grpc/index";
 import type { Logger } from "@mainline/kit/logging/index";
@@ -26,6 +26,8 @@ export interface FlakyServiceOptions {
   publicBaseUrl: string;
   now?: () => number;
   snapshotPolicy?: SnapshotPolicy;
+  /** NATS_REPLICAS: copies of the streams, buckets and object stores it creates (or raises); one when omitted. */
+  replication?: Replication | undefined;
 }
 
 export interface FlakyService {
@@ -38,7 +40,7 @@ export interface FlakyService {
 /** Wires the flaky-analytics service: streams, store, use cases, gRPC handlers and the consumer. */
 export async function createFlakyService(options: FlakyServiceOptions): Promise<FlakyService> {
   const jsm = await options.nats.jetstreamManager();
-  await provisionMainlineStreams(jsm);
+  await provisionMainlineStreams(jsm, options.replication);
   const js = options.nats.jetstream();
   const app = new FlakyAnalytics({
     store: await openFlakyStore(options.store),
@@ -70,6 +72,7 @@ if (isEntryPoint(import.meta.url)) {
     }
     const service = await createFlakyService({
       nats: runtime.nats,
+      replication: runtime.replication,
       store: runtime.store,
       logger: runtime.logger,
       pageTokenKey: config.FLAKY_PAGE_TOKEN_KEY,

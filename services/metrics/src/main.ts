@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { JetStreamManager, NatsConnection } from "nats";
-import type { ConsumerHandle } from "@mainline/kit/bus/index";
+import type { ConsumerHandle, Replication } from "@mainline/kit/bus/index";
 import { toGrpcImplementation, type GrpcService } from "@mainline/kit/grpc/index";
 import type { Logger } from "@mainline/kit/logging/index";
 import type { Store } from "@mainline/kit/store/index";
@@ -68,11 +68,13 @@ export class MetricsApp {
     coordinator: QueueCoordinatorClient;
     settings: MetricsSettings;
     clock?: () => number;
+    /** NATS_REPLICAS: copies of the streams, buckets and object stores it creates (or raises); one when omitted. */
+    replication?: Replication | undefined;
   }): Promise<MetricsApp> {
     const { nats, store, logger, settings } = options;
     const clock = options.clock ?? Date.now;
     const jsm = await nats.jetstreamManager();
-    await provisionMainlineStreams(jsm);
+    await provisionMainlineStreams(jsm, options.replication);
     await provisionLifecycleConsumer(jsm, settings.METRICS_ACK_WAIT_MS);
     const state = await MetricsState.load(
       {
@@ -182,6 +184,7 @@ if (isEntryPoint(import.meta.url)) {
     const coordinator = createGrpcClient(QueueCoordinatorClient, config.QUEUE_COORDINATOR_ADDR);
     const app = await MetricsApp.start({
       nats: runtime.nats,
+      replication: runtime.replication,
       store: runtime.store,
       logger: runtime.logger,
       coordinator,

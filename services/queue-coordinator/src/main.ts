@@ -39,7 +39,7 @@ export async function startQueueCoordinator(
   const clock = options.clock ?? (() => new Date());
   const js = runtime.nats.jetstream();
   const jsm = await runtime.nats.jetstreamManager();
-  await provisionMainlineStreams(jsm);
+  await provisionMainlineStreams(jsm, runtime.replication);
   const queues = await QueueRepository.open(runtime.store);
   const records = await PullRequestRecords.open(runtime.store);
   const runs = await TestRunRecords.open(runtime.store);
@@ -47,7 +47,7 @@ export async function startQueueCoordinator(
   const installations = await GitHubInstallations.open(runtime.store);
   const pushes = await BranchPushes.open(runtime.store, clock);
   const requestKeys = await RequestKeys.open(runtime.store);
-  const outputs = await TestRunOutputs.open(js);
+  const outputs = await TestRunOutputs.open(js, runtime.replication);
   const engine = new QueueEngine({
     queues,
     records,
@@ -74,6 +74,7 @@ export async function startQueueCoordinator(
     queues,
     js,
     replicaId: options.replicaId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`,
+    replication: runtime.replication,
     logger: runtime.logger,
     ...(options.sweepEveryMs !== undefined ? { sweepEveryMs: options.sweepEveryMs } : {}),
     ...(options.leaseTtlMs !== undefined ? { leaseTtlMs: options.leaseTtlMs } : {}),

@@ -1,5 +1,5 @@
 import type { NatsConnection } from "nats";
-import type { ConsumerHandle } from "@mainline/kit/bus/index";
+import type { ConsumerHandle, Replication } from "@mainline/kit/bus/index";
 import type { Logger } from "@mainline/kit/logging/index";
 import type { Store } from "@mainline/kit/store/index";
 import { provisionMainlineStreams } from "@mainline/kit/streams/index";
@@ -72,13 +72,15 @@ export class WebhooksApp {
     store: Store;
     logger: Logger;
     settings: WebhooksSettings;
+    /** NATS_REPLICAS: copies of the streams, buckets and object stores it creates (or raises); one when omitted. */
+    replication?: Replication | undefined;
     github?: GitHubTalkBackSettings;
   }): Promise<WebhooksApp> {
     const { nats, store, logger, settings, github } = options;
     const jsm = await nats.jetstreamManager();
     const js = nats.jetstream();
-    await provisionMainlineStreams(jsm);
-    await provisionDeliveryStream(jsm);
+    await provisionMainlineStreams(jsm, options.replication);
+    await provisionDeliveryStream(jsm, options.replication);
     await provisionFanoutConsumer(jsm, settings.WEBHOOKS_ACK_WAIT_MS);
 
     const subscriptions = await SubscriptionRepository.open(store);
@@ -171,6 +173,7 @@ if (isEntryPoint(import.meta.url)) {
     const gitHubApp = gitHubAppSettings(config);
     const app = await WebhooksApp.start({
       nats: runtime.nats,
+      replication: runtime.replication,
       store: runtime.store,
       logger: runtime.logger,
       settings: config,

@@ -113,7 +113,7 @@ describe("Helm chart deploy/helm/mainline", function () {
     const [gateway, ...others] = sessionKeyRefs(defaults);
     expect(others, "only the gateway reads GATEWAY_SESSION_KEY").to.deep.equal([]);
     expect(gateway?.component).to.equal("gateway");
-    expect(gateway?.replicas).to.equal(1);
+    expect(gateway?.replicas).to.equal(2);
     expect(gateway?.ref?.key).to.equal("session-key");
     expect(gateway?.ref?.name).to.equal(ofKind(defaults, "Secret")[0]?.metadata.name);
     // The gateway refuses a key under 32 characters (services/gateway/src/config.ts).
@@ -239,21 +239,55 @@ describe("Helm chart deploy/helm/mainline", function () {
     });
   });
 
-  it("runs the embedded store by default, one replica each, and MongoDB when mongodb.uri is set", () => {
+  it("runs two replicas of every service on the embedded store with three copies in NATS, and MongoDB when mongodb.uri is set", () => {
     const envNames = (manifests: Manifest[]) =>
       ofKind(manifests, "Deployment").flatMap((d) =>
         spec<DeploymentSpec>(d).template.spec.containers.flatMap((c) => (c.env ?? []).map((e) => e.name)),
       );
     const defaults = renderChart();
     expect(envNames(defaults)).to.not.include("MONGODB_URI");
-    for (const d of ofKind(defaults, "Deployment"))
-      expect(spec<DeploymentSpec>(d).replicas, componentOf(d)).to.equal(1);
-    const mongo = renderChart(
-      undefined,
-      "mongodb.uri=mongodb://mongodb:27017/mainline",
-      "components.gateway.replicas=2",
+    expect(ofKind(defaults, "Deployment").map(componentOf).sort()).to.deep.equal(
+      [...runnableServices()].sort(),
     );
+    for (const d of ofKind(defaults, "Deployment"))
+      expect(spec<DeploymentSpec>(d).replicas, componentOf(d)).to.equal(2);
+    expect((ofKind(defaults, "ConfigMap")[0]?.data as JsonObject).NATS_REPLICAS).to.equal("3");
+    const singleNode = renderChart(undefined, "nats.replicas=1");
+    expect((ofKind(singleNode, "ConfigMap")[0]?.data as JsonObject).NATS_REPLICAS).to.equal("1");
+    const mongo = renderChart(undefined, "mongodb.uri=mongodb://mongodb:27017/mainline");
     expect(envNames(mongo).filter((n) => n === "MONGODB_URI")).to.have.length(runnableServices().length);
+  });
+
+  it("keeps one replica of every service through a drain (PDB minAvailable 1) and spreads replicas over nodes", () => {
+    const defaults = renderChart();
+    for (const pdb of ofKind(defaults, "PodDisruptionBudget"))
+      expect(pdb.spec, pdb.metadata.name).to.deep.include({ minAvailable: 1 });
+    for (const d of ofKind(defaults, "Deployment")) {
+      const pod = spec<DeploymentSpec & { template: { spec: { affinity?: JsonObject } } }>(d).template;
+      const preferred = (pod.spec.affinity?.podAntiAffinity as JsonObject | undefined)
+        ?.preferredDuringSchedulingIgnoredDuringExecution as
+        | {
+            podAffinityTerm: { topologyKey: string; labelSelector: { matchLabels: Record<string, string> } };
+          }[]
+        | undefined;
+      const term = preferred?.[0]?.podAffinityTerm;
+      expect(term?.topologyKey, componentOf(d)).to.equal("kubernetes.io/hostname");
+      // Its own replicas only: the selector is the Deployment's own.
+      expect(term?.labelSelector.matchLabels).to.deep.equal(
+        (d.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels,
+      );
+    }
+    // One replica: minAvailable 1 would forbid every eviction, so that PDB allows one pod down instead.
+    const single = renderChart(
+      undefined,
+      "components.metrics.replicas=1",
+      "components.metrics.antiAffinity=none",
+    );
+    const metricsPdb = ofKind(single, "PodDisruptionBudget").find((p) => componentOf(p) === "metrics");
+    expect(metricsPdb?.spec).to.deep.include({ maxUnavailable: 1 });
+    expect(metricsPdb?.spec).to.not.have.property("minAvailable");
+    const metrics = ofKind(single, "Deployment").find((d) => componentOf(d) === "metrics")!;
+    expect(spec<{ template: { spec: JsonObject } }>(metrics).template.spec).to.not.have.property("affinity");
   });
 
   it("refuses settings the services cannot run with", () => {
@@ -263,7 +297,6 @@ describe("Helm chart deploy/helm/mainline", function () {
         ["components.webhooks.singleton=true", "components.webhooks.autoscaling.enabled=true"],
         /webhooks is a singleton/,
       ],
-      [["components.gateway.replicas=2"], /more than one replica needs MongoDB/],
       [["components.gateway.port=http"], /components\.gateway\.port/],
       [["logLevel=loud"], /logLevel/],
       [["nats.url=localhost:4222"], /nats\.url/],
@@ -291,6 +324,8 @@ describe("Helm chart deploy/helm/mainline", function () {
       { auth: { sessionKey: "shorter-than-thirty-two-chars" } },
       { components: { gateway: { secretEnv: { DEV_API_TOKEN: "noSuchKey" } } } },
       { mongodb: { uri: "postgres://db" } },
+      { nats: { url: "nats://nats:4222", replicas: 6 } },
+      { componentDefaults: { antiAffinity: "sometimes" } },
       { image: { digest: "latest" } },
       { ingress: { hosts: ["https://mainline.example.com"] } },
       { ingress: { tls: [{ hosts: ["mainline.example.com"] }] } },

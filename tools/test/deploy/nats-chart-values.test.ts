@@ -14,9 +14,14 @@ import { natsWithAuthorization } from "./nats-with-config.js";
 // real nats-server on that config: it must refuse a client without credentials and let a component in.
 
 interface NatsChartValues {
-  config: { jetstream: { enabled: boolean }; merge: Record<string, string> };
+  config: {
+    cluster: { enabled: boolean; replicas: number };
+    jetstream: { enabled: boolean; fileStore: { enabled: boolean } };
+    merge: Record<string, string>;
+  };
   container: { patch: { op: string; path: string; value: { name: string; mountPath: string } }[] };
   podTemplate: {
+    topologySpreadConstraints: Record<string, { whenUnsatisfiable: string }>;
     patch: {
       op: string;
       path: string;
@@ -72,6 +77,16 @@ describe("deploy/helm/nats-values.yaml: the official NATS chart with Mainline's 
     // Under /etc/ the chart's config reloader mounts it too, and reloads NATS when the Secret changes.
     expect(mount.mountPath.startsWith("/etc/")).to.equal(true);
     expect(resolve(NATS_CONFIG_DIR, include)).to.equal(join(mount.mountPath, volume.secret.items[0]!.path));
+  });
+
+  it("runs three NATS nodes as one JetStream cluster with file storage, one per Kubernetes node", () => {
+    // Mainline's chart keeps three copies of everything (nats.replicas): JetStream needs that many nodes.
+    const mainlineValues = readYaml<{ nats: { replicas: number } }>("deploy/helm/mainline/values.yaml");
+    expect(values.config.cluster).to.deep.include({ enabled: true, replicas: mainlineValues.nats.replicas });
+    expect(values.config.jetstream.fileStore.enabled).to.equal(true);
+    expect(
+      values.podTemplate.topologySpreadConstraints["kubernetes.io/hostname"]?.whenUnsatisfiable,
+    ).to.equal("DoNotSchedule");
   });
 
   it("gives a NATS that refuses a client without credentials and lets each component in", async () => {

@@ -99,14 +99,10 @@ app.kubernetes.io/component: {{ .name }}
 {{/* Fails the render on settings the services cannot run with. */}}
 {{- define "mainline.validate" -}}
 {{- $components := include "mainline.components" . | fromJson }}
-{{- $shared := not (include "mainline.usesMongodb" .) }}
 {{- range $name, $c := $components }}
 {{- $scales := or (gt (int $c.replicas) 1) $c.autoscaling.enabled }}
 {{- if and $c.singleton $scales }}
 {{- fail (printf "components.%s is a singleton: set replicas to 1 and autoscaling.enabled to false" $name) }}
-{{- end }}
-{{- if and $shared $scales }}
-{{- fail (printf "components.%s: more than one replica needs MongoDB (mongodb.uri or secrets.existingSecret); the embedded store is per process" $name) }}
 {{- end }}
 {{- end }}
 {{- if and .Values.ingress.enabled (not .Values.ingress.hosts) }}

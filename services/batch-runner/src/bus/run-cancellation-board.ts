@@ -1,4 +1,5 @@
 import { KvWatchInclude, type JetStreamClient, type KV } from "nats";
+import { openReplicatedKv, type Replication } from "@mainline/kit/bus/index";
 
 export const CANCELLED_RUNS_BUCKET = "mainline_batch_runner_cancelled_runs";
 const WEEK_MS = 7 * 24 * 60 * 60_000;
@@ -16,8 +17,14 @@ export interface CancellationWatch {
 export class RunCancellationBoard {
   private constructor(private readonly kv: KV) {}
 
-  static async open(js: JetStreamClient, ttlMs = WEEK_MS): Promise<RunCancellationBoard> {
-    return new RunCancellationBoard(await js.views.kv(CANCELLED_RUNS_BUCKET, { history: 1, ttl: ttlMs }));
+  static async open(
+    js: JetStreamClient,
+    replication?: Replication,
+    ttlMs = WEEK_MS,
+  ): Promise<RunCancellationBoard> {
+    return new RunCancellationBoard(
+      await openReplicatedKv(js, CANCELLED_RUNS_BUCKET, { history: 1, ttl: ttlMs }, replication),
+    );
   }
 
   /** Idempotent: a redelivered cancellation overwrites itself. */

@@ -1,4 +1,5 @@
 import type { JetStreamClient, KV } from "nats";
+import { openReplicatedKv, type Replication } from "@mainline/kit/bus/index";
 import { TestRunResult } from "@mainline/proto/queue";
 
 export const TEST_RUN_RESULTS_BUCKET = "mainline_batch_runner_test_run_results";
@@ -14,8 +15,14 @@ const WEEK_MS = 7 * 24 * 60 * 60_000;
 export class TestRunResultLedger {
   private constructor(private readonly kv: KV) {}
 
-  static async open(js: JetStreamClient, ttlMs = WEEK_MS): Promise<TestRunResultLedger> {
-    return new TestRunResultLedger(await js.views.kv(TEST_RUN_RESULTS_BUCKET, { history: 1, ttl: ttlMs }));
+  static async open(
+    js: JetStreamClient,
+    replication?: Replication,
+    ttlMs = WEEK_MS,
+  ): Promise<TestRunResultLedger> {
+    return new TestRunResultLedger(
+      await openReplicatedKv(js, TEST_RUN_RESULTS_BUCKET, { history: 1, ttl: ttlMs }, replication),
+    );
   }
 
   async read(testRunId: string): Promise<TestRunResult | undefined> {

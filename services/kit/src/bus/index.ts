@@ -4,6 +4,7 @@ export * from "./consumer.js";
 export * from "./lease.js";
 export * from "./lease-keeper.js";
 export * from "./publisher.js";
+export * from "./replication.js";
 export * from "./retry-delay.js";
 export * from "./streams.js";
 export { BUS_TRACER_NAME } from "./telemetry.js";

@@ -1,6 +1,7 @@
 import type { JetStreamClient, KV, KvEntry } from "nats";
 import { InternalError, InvalidArgumentError, MainlineError } from "../errors/index.js";
 import { hasJsErrCode, JsErrCode } from "./jetstream-errors.js";
+import { openReplicatedKv, type Replication } from "./replication.js";
 
 /** What the bucket stores per key. */
 export interface LeaseRecord {
@@ -21,6 +22,8 @@ export interface LeasesOptions {
   ttlMs: number;
   /** Epoch milliseconds; injected so tests move time without sleeping. */
   now?: () => number;
+  /** NATS_REPLICAS of the bucket; one copy when omitted. */
+  replication?: Replication | undefined;
 }
 
 /** Thrown by renew when another owner took the key or this process never held it. */
@@ -60,7 +63,7 @@ export class Leases {
     if (!Number.isInteger(options.ttlMs) || options.ttlMs <= 0) {
       throw new InvalidArgumentError("ttlMs", "a whole number of milliseconds > 0");
     }
-    const kv = await js.views.kv(bucket, { history: 1 });
+    const kv = await openReplicatedKv(js, bucket, { history: 1 }, options.replication);
     return new Leases(kv, options.owner, options.ttlMs, options.now);
   }
 

@@ -21,6 +21,8 @@ export type ProvisionAction = "created" | "updated" | "unchanged";
 export interface ProvisionResult<Info> {
   action: ProvisionAction;
   info: Info;
+  /** The replicas the stream had when ensureStream raised them to the spec's. */
+  replicasRaisedFrom?: number;
 }
 
 export interface StreamSpec {
@@ -33,6 +35,11 @@ export interface StreamSpec {
   /** Window in which a repeated `Nats-Msg-Id` is dropped; omitted keeps the server's (2 min). */
   duplicateWindowMs?: number;
   storage?: "file" | "memory";
+  /**
+   * Copies JetStream keeps (NATS_REPLICAS); 1 when omitted. A stream found with fewer is raised to this many
+   * (never lowered), and the result says from how many (`replicasRaisedFrom`).
+   */
+  replicas?: number;
 }
 
 export interface ConsumerSpec {
@@ -77,14 +84,17 @@ export async function ensureStream(
     const current = await streamInfoOrUndefined(jsm, spec.name);
     if (current === undefined) {
       try {
-        return { action: "created", info: await jsm.streams.add(wanted) };
+        const created = { ...wanted, ...(spec.replicas !== undefined && { num_replicas: spec.replicas }) };
+        return { action: "created", info: await jsm.streams.add(created) };
       } catch (error) {
         if (attempt === 0 && hasJsErrCode(error, JsErrCode.StreamNameInUse)) continue;
         throw asProvisioningError(`stream ${spec.name}`, error);
       }
     }
     const differences = streamDifferences(current.config, wanted);
-    if (differences.length === 0) return { action: "unchanged", info: current };
+    const had = current.config.num_replicas || 1;
+    const raise = spec.replicas !== undefined && had < spec.replicas;
+    if (differences.length === 0 && !raise) return { action: "unchanged", info: current };
     for (const immutable of ["retention", "storage"] as const) {
       if (differences.includes(immutable)) {
         throw new FailedPreconditionError(
@@ -94,7 +104,10 @@ export async function ensureStream(
       }
     }
     try {
-      return { action: "updated", info: await jsm.streams.update(spec.name, wanted) };
+      // The update merges into the current config: replicas are only named when raised, never lowered.
+      const update = raise ? { ...wanted, num_replicas: spec.replicas } : wanted;
+      const info = await jsm.streams.update(spec.name, update);
+      return { action: "updated", info, ...(raise ? { replicasRaisedFrom: had } : {}) };
     } catch (error) {
       throw asProvisioningError(`stream ${spec.name}`, error);
     }

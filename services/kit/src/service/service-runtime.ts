@@ -2,6 +2,7 @@ import { connect, Events, type NatsConnection } from "nats";
 import { createLogger, type Logger } from "../logging/index.js";
 import { startTelemetry } from "../telemetry/index.js";
 import { openStore, type Store } from "../store/index.js";
+import type { Replication } from "../bus/index.js";
 import { startGrpcServer, type GrpcServerHandle, type GrpcService } from "../grpc/index.js";
 import { ConfigError, natsServers } from "../config/index.js";
 import { Shutdown } from "./shutdown.js";
@@ -18,6 +19,8 @@ export interface RuntimeOptions {
   mongodbUri?: string | undefined;
   /** The service's own database; defaults to "mainline-<name>". */
   database?: string;
+  /** NATS_REPLICAS: copies of every stream, bucket and object store the service creates; 1 when omitted. */
+  natsReplicas?: number;
 }
 
 /** What every service has once started: its logger, its NATS connection, its store and its shutdown plan. */
@@ -27,6 +30,8 @@ export interface ServiceRuntime {
   readonly nats: NatsConnection;
   readonly store: Store;
   readonly shutdown: Shutdown;
+  /** What the service's streams, buckets and object stores are created (or raised) with. */
+  readonly replication?: Replication;
 }
 
 export async function startServiceRuntime(options: RuntimeOptions): Promise<ServiceRuntime> {
@@ -42,6 +47,10 @@ export async function startServiceRuntime(options: RuntimeOptions): Promise<Serv
     // A NATS restart must not kill the service: keep reconnecting, and let health/readiness tell the story.
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
+    // A frozen node (a hung machine) keeps the socket open and answers nothing: two missed pings a second
+    // apart take the service to another node of the cluster, instead of the client's default of minutes.
+    pingInterval: 1_000,
+    maxPingOut: 2,
   });
   shutdown.on("drain-nats", "nats", () => nats.drain());
   void (async () => {
@@ -54,10 +63,12 @@ export async function startServiceRuntime(options: RuntimeOptions): Promise<Serv
     database: options.database ?? `mainline-${options.name}`,
     mongodbUri: options.mongodbUri,
     nats,
+    replicas: options.natsReplicas,
   });
   shutdown.on("close-store", "store", () => store.close());
   logger.info({ nats: options.natsUrl, store: options.mongodbUri ? "mongodb" : "embedded" }, "connected");
-  return { name: options.name, logger, nats, store, shutdown };
+  const replication = { replicas: options.natsReplicas ?? 1, logger };
+  return { name: options.name, logger, nats, store, shutdown, replication };
 }
 
 function natsCredentials(options: RuntimeOptions): { user: string; pass: string } | Record<string, never> {

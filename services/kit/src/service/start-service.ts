@@ -24,6 +24,7 @@ export function startService<S extends z.ZodType<CommonConfig>>(
       natsUrl: config.NATS_URL,
       natsUser: config.NATS_USER,
       natsPassword: config.NATS_PASSWORD,
+      natsReplicas: config.NATS_REPLICAS,
       mongodbUri: config.MONGODB_URI,
       logLevel: config.LOG_LEVEL,
       otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,

@@ -11,6 +11,8 @@ export interface OpenStoreOptions {
   mongodbUri?: string | undefined;
   /** Required by the embedded store; left open by store.close(). */
   nats?: NatsConnection | undefined;
+  /** The embedded store's JetStream replicas per bucket (NATS_REPLICAS); 1 by default. */
+  replicas?: number | undefined;
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
@@ -21,5 +23,5 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       "the embedded store needs a NATS connection when no MongoDB URI is set",
     );
   }
-  return new EmbeddedStore({ nats: options.nats, database: options.database });
+  return new EmbeddedStore({ nats: options.nats, database: options.database, replicas: options.replicas });
 }

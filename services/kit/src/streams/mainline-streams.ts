@@ -1,5 +1,5 @@
 import type { JetStreamManager } from "nats";
-import { ensureStream, type StreamSpec } from "../bus/index.js";
+import { ensureStream, type Replication, type StreamSpec } from "../bus/index.js";
 
 /**
  * The JetStream topology every service shares (DESIGN rule 3). Jobs and results are work queues: each message
@@ -55,8 +55,28 @@ export const STREAMS = {
   },
 } as const satisfies Record<string, StreamSpec>;
 
-/** Idempotent: every service calls it at start, whichever starts first creates the streams. */
-export async function provisionMainlineStreams(jsm: JetStreamManager): Promise<void> {
+/**
+ * Idempotent: every service calls it at start, whichever starts first creates the streams, with the configured
+ * replicas (one when no replication is given), and raises those of streams found with fewer.
+ */
+export async function provisionMainlineStreams(
+  jsm: JetStreamManager,
+  replication?: Replication,
+): Promise<void> {
   for (const spec of Object.values(STREAMS))
-    await ensureStream(jsm, { ...spec, subjects: [...spec.subjects] });
+    await ensureReplicatedStream(jsm, { ...spec, subjects: [...spec.subjects] }, replication);
+}
+
+/** ensureStream with NATS_REPLICAS, saying in the service's log when it raised a stream's replicas. */
+export async function ensureReplicatedStream(
+  jsm: JetStreamManager,
+  spec: StreamSpec,
+  replication: Replication | undefined,
+): Promise<void> {
+  const result = await ensureStream(jsm, { ...spec, ...(replication && { replicas: replication.replicas }) });
+  if (replication && result.replicasRaisedFrom !== undefined)
+    replication.logger.info(
+      { asset: spec.name, from: result.replicasRaisedFrom, to: replication.replicas },
+      `raised replicas of ${spec.name} from ${result.replicasRaisedFrom} to ${replication.replicas}`,
+    );
 }

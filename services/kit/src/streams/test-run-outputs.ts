@@ -1,4 +1,5 @@
 import { nanos, type JetStreamClient, type ObjectStore } from "nats";
+import { openReplicatedObjectStore, type Replication } from "../bus/index.js";
 
 export const TEST_RUN_OUTPUTS_BUCKET = "mainline_test_run_outputs";
 /** The end of a run's output that is kept: enough to see why it failed, bounded per run. */
@@ -14,8 +15,14 @@ const RETENTION_MS = 30 * 24 * 60 * 60_000;
 export class TestRunOutputs {
   private constructor(private readonly store: ObjectStore) {}
 
-  static async open(js: JetStreamClient, retentionMs = RETENTION_MS): Promise<TestRunOutputs> {
-    return new TestRunOutputs(await js.views.os(TEST_RUN_OUTPUTS_BUCKET, { ttl: nanos(retentionMs) }));
+  static async open(
+    js: JetStreamClient,
+    replication?: Replication,
+    retentionMs = RETENTION_MS,
+  ): Promise<TestRunOutputs> {
+    return new TestRunOutputs(
+      await openReplicatedObjectStore(js, TEST_RUN_OUTPUTS_BUCKET, { ttl: nanos(retentionMs) }, replication),
+    );
   }
 
   /** Idempotent: a redelivered run overwrites its own output. Only the last TEST_RUN_OUTPUT_MAX_BYTES are kept. */

@@ -1,5 +1,5 @@
 import type { JetStreamClient } from "nats";
-import { LeaseKeeper, Leases } from "@mainline/kit/bus/index";
+import { LeaseKeeper, Leases, type Replication } from "@mainline/kit/bus/index";
 import type { Logger } from "@mainline/kit/logging/index";
 import type { QueueRepository } from "../store/queue-repository.js";
 import type { QueueEngine } from "./queue-engine.js";
@@ -36,11 +36,13 @@ export class Timekeeper {
     logger: Logger;
     leaseTtlMs?: number;
     sweepEveryMs?: number;
+    replication?: Replication | undefined;
   }): Promise<Timekeeper> {
     const ttlMs = options.leaseTtlMs ?? 15_000;
     const leases = await Leases.open(options.js, "mainline_coordinator_leases", {
       owner: options.replicaId,
       ttlMs,
+      replication: options.replication,
     });
     const keeper = new Timekeeper(
       options.engine,

@@ -7,7 +7,8 @@ import {
   type JetStreamManager,
   type ConsumerConfig,
 } from "nats";
-import { ensureStream, publish, type StreamSpec } from "@mainline/kit/bus/index";
+import { publish, type Replication, type StreamSpec } from "@mainline/kit/bus/index";
+import { ensureReplicatedStream } from "@mainline/kit/streams/index";
 import { DeliveryJob } from "@mainline/proto/webhooks";
 
 /**
@@ -35,8 +36,11 @@ export function deliveryConsumerName(subscriptionId: string): string {
   return `webhooks-${subscriptionId}`;
 }
 
-export async function provisionDeliveryStream(jsm: JetStreamManager): Promise<void> {
-  await ensureStream(jsm, DELIVERY_STREAM);
+export async function provisionDeliveryStream(
+  jsm: JetStreamManager,
+  replication?: Replication,
+): Promise<void> {
+  await ensureReplicatedStream(jsm, DELIVERY_STREAM, replication);
 }
 
 /**
