@@ -35,7 +35,7 @@ interface FaultGap {
  * killed for 60 s, one process of every service is killed, and a NATS node is frozen for 20 s.
  */
 describe("system test: a cluster keeps merging, ingesting and notifying through node and process faults", function () {
-  this.timeout(420_000);
+  this.timeout(600_000);
   let dir: string;
   let sut: SystemUnderTest | undefined;
   let receiver: WebhookReceiver | undefined;
@@ -51,7 +51,7 @@ describe("system test: a cluster keeps merging, ingesting and notifying through 
   const submitErrors: string[] = [];
 
   before(async function () {
-    this.timeout(420_000);
+    this.timeout(600_000);
     dir = await mkdtemp(path.join(tmpdir(), "mainline-system-"));
     sut = await SystemUnderTest.start(root, path.join(dir, "data"));
     api = new SystemApi(sut.apiUrls, sut.apiToken);
@@ -156,7 +156,7 @@ describe("system test: a cluster keeps merging, ingesting and notifying through 
 
     await Promise.all(submissions);
     for (const workload of [commandQueue, externalQueue])
-      finals.set(workload, await workload.finals(150_000));
+      finals.set(workload, await workload.finals(120_000));
     await uploads.stop();
     await ci.stop();
     await prober.stop();
