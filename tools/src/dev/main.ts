@@ -62,12 +62,21 @@ const stop = () => {
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
 
-if (await waitForHttp(`${system.apiUrl}/healthz`, 60_000)) {
+// A fresh cluster (DEV_NATS_CLUSTER) places every stream and bucket on three nodes: on a busy machine a service may
+// time out creating them and be restarted by its supervisor, so keep waiting after saying so.
+let up = await waitForHttp(`${system.apiUrl}/healthz`, 60_000);
+if (!up) {
+  log(
+    `the gateway did not answer ${system.apiUrl}/healthz within 60 s; still waiting (see the log lines above)`,
+  );
+  up = await waitForHttp(`${system.apiUrl}/healthz`, 540_000);
+}
+if (up) {
   log(`Mainline API: ${system.apiUrl}`);
   for (const other of system.apiUrls.slice(1)) log(`Mainline API (another gateway replica): ${other}`);
   log(`API token for org "dev": ${system.apiToken}`);
   log(`web page: ${new URL(system.apiUrl).origin}/ (sign in with the token above)`);
   log(`try: curl -s ${system.apiUrl}/healthz`);
 } else {
-  log(`the gateway did not answer ${system.apiUrl}/healthz within 60 s; see the log lines above`);
+  log(`the gateway did not answer ${system.apiUrl}/healthz within 10 minutes; see the log lines above`);
 }
