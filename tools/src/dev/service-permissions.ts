@@ -188,6 +188,7 @@ export const SERVICE_PERMISSIONS: Readonly<Record<string, ServicePermissions>> =
           "test_statuses",
           "active_test_runs",
           "pull_request_timelines",
+          "known_queues",
         ]).flatMap(ownsBucket),
       ],
     },

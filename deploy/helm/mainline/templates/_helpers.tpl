@@ -689,6 +689,19 @@ MAINLINE_METRICS = {
       "$JS.ACK.KV_mainline-2dmetrics_pull-5frequest-5ftimelines.>"
       "$JS.FC.KV_mainline-2dmetrics_pull-5frequest-5ftimelines.>"
       "$KV.mainline-2dmetrics_pull-5frequest-5ftimelines.>"
+      "$JS.API.STREAM.INFO.KV_mainline-2dmetrics_known-5fqueues"
+      "$JS.API.STREAM.CREATE.KV_mainline-2dmetrics_known-5fqueues"
+      "$JS.API.STREAM.UPDATE.KV_mainline-2dmetrics_known-5fqueues"
+      "$JS.API.STREAM.MSG.GET.KV_mainline-2dmetrics_known-5fqueues"
+      "$JS.API.DIRECT.GET.KV_mainline-2dmetrics_known-5fqueues"
+      "$JS.API.DIRECT.GET.KV_mainline-2dmetrics_known-5fqueues.>"
+      "$JS.API.CONSUMER.*.KV_mainline-2dmetrics_known-5fqueues"
+      "$JS.API.CONSUMER.*.KV_mainline-2dmetrics_known-5fqueues.>"
+      "$JS.API.CONSUMER.DURABLE.CREATE.KV_mainline-2dmetrics_known-5fqueues.>"
+      "$JS.API.CONSUMER.MSG.NEXT.KV_mainline-2dmetrics_known-5fqueues.>"
+      "$JS.ACK.KV_mainline-2dmetrics_known-5fqueues.>"
+      "$JS.FC.KV_mainline-2dmetrics_known-5fqueues.>"
+      "$KV.mainline-2dmetrics_known-5fqueues.>"
     ]
   }
   subscribe: {

@@ -56,8 +56,11 @@ type ClientConstructor<C extends Client> = new (
 ) => C;
 
 export function createGrpcClient<C extends Client>(Ctor: ClientConstructor<C>, address: string): C {
+  // One address keeps pick_first: round_robin fails every call at once while its only subchannel backs off after
+  // the service restarted, where pick_first reconnects on the next call.
+  const replicas = address.includes(",") ? ROUND_ROBIN : {};
   return new Ctor(grpcTarget(address), credentials.createInsecure(), {
-    ...ROUND_ROBIN,
+    ...replicas,
     interceptors: [traceInterceptor],
     "grpc.max_send_message_length": 32 * 1024 * 1024,
     "grpc.max_receive_message_length": 32 * 1024 * 1024,

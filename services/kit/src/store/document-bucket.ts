@@ -1,5 +1,6 @@
 import { headers, type JetStreamClient, type KV, type KvEntry } from "nats";
 import { UnavailableError } from "../errors/index.js";
+import { BucketFeed } from "./bucket-feed.js";
 import { idOfKey, isReservationKey, keyOfId } from "./bucket-naming.js";
 import { decodeDocument } from "./document-codec.js";
 import { storeErrorOfKv } from "./kv-errors.js";
@@ -41,6 +42,8 @@ export interface OpenedBucket {
 
 /** How long a read barrier waits for the feed to reach the bucket's last revision. */
 const BARRIER_TIMEOUT_MS = 10_000;
+/** How long a read barrier waits before it takes the feed for stalled and resumes it on a new consumer. */
+const FEED_STALL_MS = 1_500;
 
 function lazyDocument(entry: KvEntry): () => StoredDocument | null {
   return () => (entry.operation === "PUT" ? decodeDocument<StoredDocument>(entry.string()) : null);
@@ -75,6 +78,7 @@ export class DocumentBucket {
   private barriersSent = 0;
   private barriersPassed = 0;
   private barrierInFlight: { id: number; done: Promise<void> } | undefined;
+  private feed: BucketFeed | undefined;
 
   constructor(
     private readonly bucket: OpenedBucket,
@@ -95,37 +99,35 @@ export class DocumentBucket {
     reserve: (entry: FollowedReservation) => void,
     onEnd: (error?: unknown) => void,
   ): Promise<BucketFollower> {
-    let watcher: Awaited<ReturnType<KV["watch"]>>;
-    let lastRevision: number;
-    try {
-      lastRevision = await this.lastRevision();
-      watcher = await this.kv.watch();
-    } catch (error) {
-      throw storeErrorOfKv(error, `loading collection ${this.collectionName}`);
-    }
-    let stopped = false;
-    const initial = this.reached(lastRevision);
     let failed: (error: unknown) => void = () => undefined;
     const failure = new Promise<never>((_resolve, reject) => (failed = reject));
     failure.catch(() => undefined);
-    void (async () => {
-      try {
-        for await (const entry of watcher) {
-          this.take(entry, apply, reserve);
-          // Entries arrive in revision order, so nothing older than this one is still to come.
-          this.advance(entry.revision);
-        }
-        if (!stopped) onEnd();
-      } catch (error) {
-        failed(storeErrorOfKv(error, `loading collection ${this.collectionName}`));
-        if (!stopped) onEnd(error);
-      }
-    })();
-    await Promise.race([initial, failure]);
+    const feed = new BucketFeed(
+      this.kv,
+      () => this.applied,
+      (entry) => {
+        this.take(entry, apply, reserve);
+        // Entries arrive in revision order, so nothing older than this one is still to come.
+        this.advance(entry.revision);
+      },
+      (error) => {
+        if (error !== undefined) failed(storeErrorOfKv(error, `loading collection ${this.collectionName}`));
+        onEnd(error);
+      },
+    );
+    let lastRevision: number;
+    try {
+      lastRevision = await this.lastRevision();
+      await feed.start();
+    } catch (error) {
+      throw storeErrorOfKv(error, `loading collection ${this.collectionName}`);
+    }
+    this.feed = feed;
+    await Promise.race([this.reached(lastRevision), failure]);
     return {
       stop: () => {
-        stopped = true;
-        watcher.stop();
+        this.feed = undefined;
+        feed.stop();
       },
     };
   }
@@ -212,10 +214,13 @@ export class DocumentBucket {
         reject(new UnavailableError(why));
       }, BARRIER_TIMEOUT_MS);
     });
+    // A feed still short of the target after a while is resumed on a new consumer (see BucketFeed).
+    const stall = setTimeout(() => this.feed?.restart(), FEED_STALL_MS);
     try {
       await Promise.race([this.reached(target), timeout]);
     } finally {
       clearTimeout(timer);
+      clearTimeout(stall);
     }
   }
 
