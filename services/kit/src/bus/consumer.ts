@@ -237,15 +237,31 @@ const WORTH_A_WARNING = new Set<string>([
   ConsumerEvents.NoResponders,
 ]);
 
+/** One warning per kind of notice in this window: a stream without a leader yet answers every pull at once. */
+const STATUS_WARNING_WINDOW_MS = 10_000;
+
 function watchStatus<T>(messages: ConsumerMessages, options: ConsumeOptions<T>, logger: BusLogger): void {
+  const warned = new Map<string, { at: number; since: number }>();
   void (async () => {
     for await (const status of await messages.status()) {
-      if (WORTH_A_WARNING.has(status.type)) {
-        logger.warn(
-          { stream: options.stream, durable: options.durable, status: status.type, data: status.data },
-          "bus consumer status",
-        );
+      if (!WORTH_A_WARNING.has(status.type)) continue;
+      const now = Date.now();
+      const last = warned.get(status.type);
+      if (last !== undefined && now - last.at < STATUS_WARNING_WINDOW_MS) {
+        last.since++;
+        continue;
       }
+      logger.warn(
+        {
+          stream: options.stream,
+          durable: options.durable,
+          status: status.type,
+          data: status.data,
+          ...(last?.since ? { repeatedSinceLastWarning: last.since } : {}),
+        },
+        "bus consumer status",
+      );
+      warned.set(status.type, { at: now, since: 0 });
     }
   })().catch(() => undefined);
 }
