@@ -46,8 +46,13 @@ describe("Helm chart: NATS credentials per component", function () {
     });
   });
   after(async () => {
-    server?.kill("SIGTERM");
-    if (dir) await rm(dir, { recursive: true, force: true });
+    // The server writes its store while it shuts down: remove the folder once it has exited.
+    if (server && server.exitCode === null && server.signalCode === null) {
+      const exited = new Promise((resolve) => server!.once("exit", resolve));
+      server.kill("SIGTERM");
+      await exited;
+    }
+    if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 3 });
   });
 
   it("sets NATS_USER to the component and NATS_PASSWORD from its key in the chart's Secret", () => {

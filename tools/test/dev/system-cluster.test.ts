@@ -34,36 +34,6 @@ describe("make dev in cluster mode: three nats-servers and two processes of ever
     }
   };
 
-  /**
-   * Writes through both gateways in turn (a write goes through JetStream; a read may be answered from a process's
-   * copy of its store) while `fault` runs and for `afterMs` after it, and returns the longest time between two
-   * successful writes.
-   */
-  const longestWriteGap = async (fault: () => Promise<void>, afterMs: number): Promise<number> => {
-    let longest = 0;
-    let lastSuccess = Date.now();
-    let faultOver = false;
-    let stopAt = Number.POSITIVE_INFINITY;
-    const faulting = fault().finally(() => {
-      faultOver = true;
-      stopAt = Date.now() + afterMs;
-    });
-    for (let i = 0; !faultOver || Date.now() < stopAt; i += 1) {
-      const body = { ...queue, concurrency: 2 + (i % 2) };
-      const ok = await post(system.apiUrls[i % 2]!, "/updateQueue", body).then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      if (ok) {
-        longest = Math.max(longest, Date.now() - lastSuccess);
-        lastSuccess = Date.now();
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await faulting;
-    return Math.max(longest, Date.now() - lastSuccess);
-  };
-
   before(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), "mainline-dev-cluster-"));
     // 2 gateways, 9 NATS ports (3 nodes x client, route, monitoring), 10 gRPC ports (2 x 5 services).
@@ -118,37 +88,8 @@ describe("make dev in cluster mode: three nats-servers and two processes of ever
     }
   });
 
-  it("keeps taking writes while a nats-server is down, and takes the node back", async () => {
-    const cluster = system.natsCluster!;
-    const gapMs = await longestWriteGap(async () => {
-      await cluster.down(0);
-      expect(cluster.pid(0)).to.equal(undefined);
-      await new Promise((r) => setTimeout(r, 15_000));
-      await cluster.up(0);
-    }, 5_000);
-    console.log(`      longest gap without a successful write, node killed for 15 s: ${gapMs} ms`);
-    // Measured 5.4 s on a quiet machine and 15.4 s inside a loaded `make test`; the goal (under 5 s) is
-    // reported, not asserted (tools/test/system/cluster-faults.test.ts prints it too). A write path that waits for
-    // the node to come back would pass 25 s.
-    expect(gapMs).to.be.below(25_000);
-    await cluster.waitReady(60_000);
-    const response = await post(system.apiUrls[1]!, "/getQueue", queue);
-    expect(response.status).to.equal(200);
-  });
-
-  it("keeps taking writes while a nats-server is frozen (SIGSTOP) and after it thaws", async () => {
-    const cluster = system.natsCluster!;
-    const gapMs = await longestWriteGap(async () => {
-      cluster.pause(2);
-      await new Promise((r) => setTimeout(r, 15_000));
-      cluster.resume(2);
-    }, 5_000);
-    console.log(`      longest gap without a successful write, node frozen for 15 s: ${gapMs} ms`);
-    // 10-15 s measured: JetStream elects new stream leaders (4-9 s in nats-server 2.10) while requests to the
-    // frozen one time out (5 s); a write path that waits for the thaw would pass 25 s.
-    expect(gapMs).to.be.below(25_000);
-    await cluster.waitReady(60_000);
-  });
+  // Writes through a killed or frozen nats-server, and the gaps they leave, are measured under a whole merge-queue
+  // workload by tools/test/system/cluster-faults.test.ts.
 
   it("restarts a nats-server killed from outside, as it restarts a service", async () => {
     const cluster = system.natsCluster!;

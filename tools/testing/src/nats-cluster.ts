@@ -194,7 +194,9 @@ export class NatsCluster {
           try {
             const jsm = await nc.jetstreamManager({ timeout: 2000 });
             await jsm.getAccountInfo();
-            return;
+            const offline = await this.peersNotCurrent(running);
+            if (offline === undefined) return;
+            last = `the meta leader does not see ${offline} as current`;
           } finally {
             await nc.close();
           }
@@ -208,6 +210,37 @@ export class NatsCluster {
         throw new Error(`the NATS cluster was not ready within ${timeoutMs} ms (${last})`);
       await sleep(200);
     }
+  }
+
+  /**
+   * Which running nodes the JetStream meta leader does not count as current peers ("none" when it has no leader
+   * yet), or undefined when it counts them all: until then an R3 asset cannot be placed on every node.
+   */
+  private async peersNotCurrent(running: readonly number[]): Promise<string | undefined> {
+    type Jsz = {
+      server_name?: string;
+      meta_cluster?: { leader?: string; replicas?: { name: string; current?: boolean; offline?: boolean }[] };
+    };
+    for (const i of running) {
+      const port = this.nodeOptions[i]!.httpPort;
+      let jsz: Jsz;
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/jsz`, { signal: AbortSignal.timeout(2000) });
+        jsz = (await response.json()) as Jsz;
+      } catch {
+        continue;
+      }
+      const meta = jsz.meta_cluster;
+      if (meta?.leader === undefined || meta.leader === "") return "none (no meta leader)";
+      if (meta.leader !== this.nodes[i]!.name) continue;
+      const current = new Set([
+        meta.leader,
+        ...(meta.replicas ?? []).filter((r) => r.current === true && r.offline !== true).map((r) => r.name),
+      ]);
+      const missing = running.map((k) => this.nodes[k]!.name).filter((name) => !current.has(name));
+      return missing.length === 0 ? undefined : missing.join(", ");
+    }
+    return "none (no node answered as the meta leader)";
   }
 
   /** Stops every node (SIGTERM by default) and removes the data unless it was given or kept. */

@@ -124,8 +124,9 @@ export class TestIndexes {
       let testIndex = await this.get(org, repoKey);
       const entries = await this.deps.store.uploads.entriesAfter(org, repoKey, testIndex.seq);
       const first = entries[0];
-      if (first !== undefined && first.seq > testIndex.seq + 1) {
-        // Another replica snapshotted and dropped the entries between: start again from its snapshot.
+      if (first === undefined ? head > testIndex.seq : first.seq > testIndex.seq + 1) {
+        // Another replica snapshotted and dropped the entries between (or every entry up to the head): start
+        // again from its snapshot.
         const snapshot = await this.deps.store.snapshots.current(org, repoKey);
         if (snapshot !== null && snapshot.seq > testIndex.seq) {
           this.unload(org, repoKey);
