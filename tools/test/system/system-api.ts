@@ -32,6 +32,10 @@ export class SystemApi {
     return this.send("GET", route, undefined);
   }
 
+  async delete(route: string): Promise<Answer> {
+    return this.send("DELETE", route, undefined);
+  }
+
   private async send(method: string, route: string, body: unknown): Promise<Answer> {
     const deadline = Date.now() + this.patienceMs;
     for (;;) {
