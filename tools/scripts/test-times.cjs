@@ -1,6 +1,7 @@
 // The test files' last wall times, kept in node_modules/.cache (never tracked), so that `make test` starts the
 // slowest files first: the run then ends with many short files in parallel instead of one long one alone.
-//   node test-times.cjs order FILE...   prints the files, unknown ones first, then the slowest first
+//   node test-times.cjs order FILE...   prints the files, unknown ones first (longest declared timeout first),
+//                                       then the slowest first
 //   node test-times.cjs record LINES    merges a run's times (file-times.cjs lines) and prints the slowest files
 const fs = require("node:fs");
 const path = require("node:path");
@@ -16,10 +17,27 @@ const read = () => {
 };
 
 const [command, ...args] = process.argv.slice(2);
+// A file never timed here (a fresh clone) ranks by the longest mocha timeout it declares: the files that start a
+// whole system declare minutes, and left in path order the longest of them would start last and run alone.
+const declaredTimeout = (file) => {
+  try {
+    const found = fs.readFileSync(path.resolve(root, file), "utf8").matchAll(/timeout\(([0-9_]+)\)/g);
+    return Math.max(0, ...[...found].map((m) => Number(m[1].replaceAll("_", ""))));
+  } catch {
+    return 0;
+  }
+};
+
 if (command === "order") {
   const times = read();
-  const ms = (file) => times[file] ?? Infinity;
-  console.log([...args].sort((a, b) => ms(b) - ms(a)).join("\n"));
+  const unknown = args.filter((file) => times[file] === undefined);
+  const declared = new Map(unknown.map((file) => [file, declaredTimeout(file)]));
+  const rank = (file) => (times[file] === undefined ? [1, declared.get(file)] : [0, times[file]]);
+  const byRank = (a, b) => {
+    const [x, y] = [rank(a), rank(b)];
+    return y[0] - x[0] || y[1] - x[1];
+  };
+  console.log([...args].sort(byRank).join("\n"));
 } else if (command === "record") {
   const times = read();
   const run = fs
