@@ -35,6 +35,9 @@ export interface DeliveryWorkerOptions {
   random?: () => number;
 }
 
+/** How long a delivered job keeps trying to log its success before it gives up (and may be sent again). */
+const RECORD_DELIVERED_PATIENCE_MS = 20_000;
+
 /** Delivers one job: one signed attempt, one log entry, then done, retry later, or disable the subscription. */
 export class DeliveryWorker {
   private readonly now: () => Date;
@@ -61,7 +64,7 @@ export class DeliveryWorker {
       { url: subscription.url, secret: subscription.secret, webhookId: job.webhookId, body: job.body },
       this.now,
     );
-    await log.record({
+    const entry = {
       org: subscription.org,
       subscriptionId: subscription._id,
       webhookId: job.webhookId,
@@ -72,8 +75,12 @@ export class DeliveryWorker {
       ...(outcome.error !== undefined && { error: outcome.error }),
       durationMs: outcome.durationMs,
       succeeded: outcome.succeeded,
-    });
-    if (outcome.succeeded) return;
+    };
+    if (outcome.succeeded) {
+      await this.recordDelivered(entry);
+      return;
+    }
+    await log.record(entry);
 
     const delay = delayAfterFailure(schedule, attempt, this.random());
     if (delay !== undefined) {
@@ -97,5 +104,25 @@ export class DeliveryWorker {
     this.options.onDisabled(subscription._id);
     // Held, not dropped: re-enabling the subscription delivers this event first.
     throw new RetryDeliveryLater(reason, HELD_DELAY_MS);
+  }
+
+  /**
+   * The receiver has it: the log must say so, or the job comes back and the receiver gets it again under the
+   * same webhook-id. A store that is briefly out of reach (a NATS node lost, its streams electing leaders) is
+   * waited out here rather than by a redelivery.
+   */
+  private async recordDelivered(entry: Parameters<DeliveryLog["record"]>[0]): Promise<void> {
+    const giveUpAt = Date.now() + RECORD_DELIVERED_PATIENCE_MS;
+    for (let delay = 250; ; delay = Math.min(delay * 2, 2_000)) {
+      try {
+        await this.options.log.record(entry);
+        return;
+      } catch (error) {
+        const retryable = error instanceof MainlineError && error.retryable;
+        if (!retryable || Date.now() + delay > giveUpAt) throw error;
+        this.options.logger.warn({ webhookId: entry.webhookId, err: error }, "delivered; recording it again");
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
   }
 }
