@@ -23,43 +23,23 @@ export interface WebhookEvent {
 export function pullRequestWebhookEvent(event: PullRequestLifecycleEvent): WebhookEvent | undefined {
   const type = pullRequestWebhookEventType(event.type);
   if (type === undefined) return undefined;
-  return {
-    eventId: event.eventId,
-    org: event.org,
-    type,
-    payload: {
-      type,
-      timestamp: isoOf(event.timestamp),
-      repository: repositoryOf(event.repository),
-      target_branch: event.targetBranch,
-      pr_number: event.prNumber,
-      // PR states are written UPPERCASE, as the HTTP API writes them.
-      status: PullRequestState[event.status] ?? "UNSPECIFIED",
-      batched: event.batched,
-      is_bisection: event.isBisection,
-      test_branch: event.testBranch || null,
-      test_branch_sha: event.testBranchSha || null,
-      ...(event.failureReason !== undefined && { failure_reason: event.failureReason }),
-      ...(event.cancellationReason !== undefined && { cancellation_reason: event.cancellationReason }),
-    },
-  };
+  return queueScopedEvent({ ...event, repo: event.repository }, type, {
+    pr_number: event.prNumber,
+    // PR states are written UPPERCASE, as the HTTP API writes them.
+    status: PullRequestState[event.status] ?? "UNSPECIFIED",
+    batched: event.batched,
+    is_bisection: event.isBisection,
+    test_branch: event.testBranch || null,
+    test_branch_sha: event.testBranchSha || null,
+    ...(event.failureReason !== undefined && { failure_reason: event.failureReason }),
+    ...(event.cancellationReason !== undefined && { cancellation_reason: event.cancellationReason }),
+  });
 }
 
 export function batchWebhookEvent(event: BatchLifecycleEvent): WebhookEvent | undefined {
   const type = batchWebhookEventType(event.type);
   if (type === undefined) return undefined;
-  return {
-    eventId: event.eventId,
-    org: event.org,
-    type,
-    payload: {
-      type,
-      timestamp: isoOf(event.timestamp),
-      repository: repositoryOf(event.repository),
-      target_branch: event.targetBranch,
-      pr_numbers: [...event.prNumbers],
-    },
-  };
+  return queueScopedEvent({ ...event, repo: event.repository }, type, { pr_numbers: [...event.prNumbers] });
 }
 
 /**
@@ -68,24 +48,14 @@ export function batchWebhookEvent(event: BatchLifecycleEvent): WebhookEvent | un
  */
 export function testRunWebhookEvent(event: TestRunLifecycleEvent): WebhookEvent | undefined {
   if (event.type !== TestRunEventType.CANCELLED || event.queue === undefined) return undefined;
-  const type = "test_run.cancelled";
-  return {
-    eventId: event.eventId,
-    org: event.queue.org,
-    type,
-    payload: {
-      type,
-      timestamp: isoOf(event.timestamp),
-      repository: repositoryOf(event.queue.repo),
-      target_branch: event.queue.targetBranch,
-      test_run_id: event.testRunId,
-      kind: runKindOfWire(event.kind),
-      test_branch: event.testBranch || null,
-      pr_numbers: [...event.prNumbers],
-      tested_pr_numbers: [...event.testedPrNumbers],
-      reason: event.reason || null,
-    },
-  };
+  return queueScopedEvent({ ...event, ...event.queue }, "test_run.cancelled", {
+    test_run_id: event.testRunId,
+    kind: runKindOfWire(event.kind),
+    test_branch: event.testBranch || null,
+    pr_numbers: [...event.prNumbers],
+    tested_pr_numbers: [...event.testedPrNumbers],
+    reason: event.reason || null,
+  });
 }
 
 /**
@@ -94,21 +64,37 @@ export function testRunWebhookEvent(event: TestRunLifecycleEvent): WebhookEvent 
  */
 export function queueWebhookEvent(event: QueueLifecycleEvent): WebhookEvent | undefined {
   if (event.type !== QueueEventType.TARGET_BROKEN || event.queue === undefined) return undefined;
-  const type = "queue.target_broken";
   const broken = event.targetBroken;
+  return queueScopedEvent({ ...event, ...event.queue }, "queue.target_broken", {
+    test_id: broken?.testId || null,
+    test_name: broken?.testName || null,
+    since: broken?.since ? broken.since.toISOString() : null,
+    reason: broken?.reason || null,
+  });
+}
+
+/** What every event about one queue carries: its ids, then the payload's type, time, repository and target. */
+function queueScopedEvent(
+  source: {
+    eventId: string;
+    org: string;
+    timestamp?: Date | undefined;
+    repo?: RepoRef | undefined;
+    targetBranch: string;
+  },
+  type: WebhookEventType,
+  fields: Record<string, unknown>,
+): WebhookEvent {
   return {
-    eventId: event.eventId,
-    org: event.queue.org,
+    eventId: source.eventId,
+    org: source.org,
     type,
     payload: {
       type,
-      timestamp: isoOf(event.timestamp),
-      repository: repositoryOf(event.queue.repo),
-      target_branch: event.queue.targetBranch,
-      test_id: broken?.testId || null,
-      test_name: broken?.testName || null,
-      since: broken?.since ? broken.since.toISOString() : null,
-      reason: broken?.reason || null,
+      timestamp: isoOf(source.timestamp),
+      repository: repositoryOf(source.repo),
+      target_branch: source.targetBranch,
+      ...fields,
     },
   };
 }
