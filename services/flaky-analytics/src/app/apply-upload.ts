@@ -2,6 +2,7 @@ import {
   EMPTY_EVIDENCE,
   addRunToBuckets,
   judgeStatus,
+  NO_RECENT_RUNS,
   observeTest,
   pruneBuckets,
   recordFailure,
@@ -98,7 +99,7 @@ function foldRun(
   );
   const outcome = runOutcome(outcomes);
   if (outcome !== undefined) {
-    test.recentRuns = withRecentRun(test.recentRuns ?? [], {
+    test.recentRuns = withRecentRun(test.recentRuns ?? NO_RECENT_RUNS, {
       at,
       outcome,
       context: entry.context,

@@ -1,4 +1,5 @@
 import { NotFoundError } from "@mainline/kit/errors/index";
+import { recentRunList } from "../domain/index.js";
 import type { RecentRun, RepositoryRef } from "../domain/index.js";
 import type { FlakyStore } from "../store/flaky-store.js";
 import { repositorySpelling } from "../store/repository-key.js";
@@ -39,6 +40,6 @@ export async function getTest(
   const codeowners = deps.codeowners.of(repository.codeowners);
   return {
     record: failingTestRecord(doc, repository, codeowners, deps.links, deps.now()),
-    recentRuns: [...(doc.recentRuns ?? [])].reverse(),
+    recentRuns: recentRunList(doc.recentRuns).reverse(),
   };
 }

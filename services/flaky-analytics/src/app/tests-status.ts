@@ -1,5 +1,5 @@
 import type { RepositoryRef, TestStatusValue } from "../domain/index.js";
-import { isQuarantined } from "../domain/index.js";
+import { isQuarantined, recentRunList } from "../domain/index.js";
 import type { FlakyStore } from "../store/flaky-store.js";
 import { repositorySpelling } from "../store/repository-key.js";
 import { currentStatus } from "./failing-test-record.js";
@@ -48,7 +48,7 @@ export async function testsStatus(
     const onTarget =
       query.targetBranch === ""
         ? undefined
-        : [...(doc.recentRuns ?? [])]
+        : recentRunList(doc.recentRuns)
             .reverse()
             .find((run) => run.branch === query.targetBranch && run.context === "ci");
     return {

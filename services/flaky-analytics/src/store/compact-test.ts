@@ -1,5 +1,5 @@
-import { packBuckets } from "../domain/index.js";
-import type { HourlyBucket, RepositoryRef } from "../domain/index.js";
+import { packBuckets, recentRunColumns } from "../domain/index.js";
+import type { HourlyBucket, RecentRun, RecentRuns, RepositoryRef, TestEvidence } from "../domain/index.js";
 import type { TestDocument } from "./documents.js";
 
 /**
@@ -40,21 +40,46 @@ export function compactTest(test: TestDocument, pool: StringPool): TestDocument 
     repo: pool.repo(test.repo),
     variant: s(test.variant),
     status: { ...test.status, reason: s(test.status.reason) },
-    evidence: {
-      ...test.evidence,
-      recentCommits: test.evidence.recentCommits.map((commit) => ({ ...commit, sha: s(commit.sha) })),
-    },
+    evidence: compactEvidence(test.evidence, pool),
     buckets: legacy ? packBuckets(test.buckets as unknown as HourlyBucket[]) : test.buckets,
   };
   if (test.file !== undefined) compact.file = s(test.file);
   if (test.classname !== undefined) compact.classname = s(test.classname);
   if (test.parent !== undefined) compact.parent = s(test.parent);
-  if (test.recentRuns !== undefined) {
-    compact.recentRuns = test.recentRuns.map((run) => ({
-      ...run,
-      branch: s(run.branch),
-      commitSha: s(run.commitSha),
-    }));
+  const runs = test.recentRuns as RecentRuns | RecentRun[] | undefined;
+  if (runs !== undefined) {
+    // Snapshots of before stored an object per run.
+    const columns = Array.isArray(runs) ? recentRunColumns(runs) : runs;
+    compact.recentRuns = { numbers: columns.numbers, strings: columns.strings.map(s) };
   }
   return compact;
+}
+
+/** Evidence as snapshots of before stored it: one object per run and per commit. */
+interface LegacyEvidence {
+  targetBranchRuns: { at: number; failed: boolean }[];
+  recentCommits: { sha: string; at: number; failed: boolean; passed: boolean }[];
+}
+
+/** Evidence in the form memory keeps, its commit shas shared; snapshots of before are converted. */
+function compactEvidence(
+  stored: TestEvidence | (Omit<TestEvidence, keyof LegacyEvidence> & LegacyEvidence),
+  pool: StringPool,
+): TestEvidence {
+  const runs = stored.targetBranchRuns;
+  const commits = stored.recentCommits;
+  const evidence = {
+    ...stored,
+    targetBranchRuns: Array.isArray(runs)
+      ? { at: runs.map((run) => run.at), failed: runs.map((run) => run.failed) }
+      : runs,
+    recentCommits: Array.isArray(commits)
+      ? {
+          sha: commits.map((commit) => commit.sha),
+          seen: commits.flatMap((commit) => [commit.at, (commit.failed ? 1 : 0) + (commit.passed ? 2 : 0)]),
+        }
+      : commits,
+  };
+  const { sha, seen } = evidence.recentCommits;
+  return { ...evidence, recentCommits: { sha: sha.map((commit) => pool.string(commit)), seen } };
 }

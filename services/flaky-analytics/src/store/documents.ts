@@ -3,7 +3,7 @@ import type {
   HourlyBuckets,
   IgnoredTestCase,
   QuarantineOverride,
-  RecentRun,
+  RecentRuns,
   RepositoryRef,
   RunContext,
   StatusSettings,
@@ -55,7 +55,7 @@ export interface TestDocument {
   /** Distinct failure times (epoch ms), ascending: list-failing-tests windows are exact to the millisecond. */
   failureTimes: number[];
   /** The latest runs (RECENT_RUNS_KEPT, oldest first), for the test's page; absent in tests stored before. */
-  recentRuns?: RecentRun[];
+  recentRuns?: RecentRuns;
   quarantineOverride?: QuarantineOverride;
   ticketUrl?: string;
   firstSeenAt: number;

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { connect, type NatsConnection } from "nats";
 import { NatsServer } from "@mainline/testing";
 import { EmbeddedStore } from "@mainline/kit/store/index";
+import { EMPTY_EVIDENCE } from "../../src/domain/index.js";
 import type { TestDocument } from "../../src/store/documents.js";
 import { TestSnapshots } from "../../src/store/test-snapshots.js";
 
@@ -17,7 +18,7 @@ function testsOf(writer: string, count: number): TestDocument[] {
     name: `${writer} ${i} ${"x".repeat(40)}${Math.random().toString(36)}`,
     variant: "",
     status: { value: "healthy", reason: "", timestamp: 0 },
-    evidence: { targetBranchRuns: [], recentCommits: [], mergeQueueFailureStreak: 0 },
+    evidence: { ...EMPTY_EVIDENCE },
     buckets: [],
     failureGroups: [],
     failureTimes: [],

@@ -80,8 +80,8 @@ function currentVerdict(
 
 function brokenReason(evidence: TestEvidence, settings: StatusSettings): string | undefined {
   const needed = settings.brokenAfterConsecutiveFailures;
-  const lastRuns = evidence.targetBranchRuns.slice(-needed);
-  if (lastRuns.length === needed && lastRuns.every((run) => run.failed)) {
+  const lastRuns = evidence.targetBranchRuns.failed.slice(-needed);
+  if (lastRuns.length === needed && lastRuns.every((failed) => failed)) {
     return `failed the last ${needed} runs on the target branch`;
   }
   if (evidence.mergeQueueFailureStreak >= needed) {

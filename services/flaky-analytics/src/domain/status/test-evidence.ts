@@ -15,17 +15,27 @@ export interface TestObservation {
   attempts: readonly TestOutcome[];
 }
 
-export interface TargetBranchRun {
-  at: number;
-  failed: boolean;
+/**
+ * Target-branch runs, oldest first, one column per field (the same position is the same run). Every
+ * test of every repository holds its evidence in memory: numbers in one array cost 8 bytes each, where
+ * an object per run cost about 60.
+ */
+export interface TargetBranchRuns {
+  at: number[];
+  failed: boolean[];
 }
 
-export interface CommitOutcomes {
-  sha: string;
-  at: number;
-  failed: boolean;
-  passed: boolean;
+/**
+ * Outcomes seen per commit in CI runs, most recent last: the shas, and per sha two numbers, its latest
+ * run (epoch ms) and what it did (FAILED and/or PASSED added up).
+ */
+export interface RecentCommits {
+  sha: string[];
+  seen: number[];
 }
+
+const FAILED = 1;
+const PASSED = 2;
 
 export interface FlakySignal {
   at: number;
@@ -38,9 +48,9 @@ export interface FlakySignal {
  */
 export interface TestEvidence {
   /** The most recent target-branch runs, oldest first, at most targetBranchSampleSize. */
-  targetBranchRuns: TargetBranchRun[];
+  targetBranchRuns: TargetBranchRuns;
   /** Outcomes seen per commit in CI runs, most recent last, at most recentCommitsTracked. */
-  recentCommits: CommitOutcomes[];
+  recentCommits: RecentCommits;
   /** Merge-queue runs failed in a row since the last pass in the queue or on the target branch. */
   mergeQueueFailureStreak: number;
   /** The latest flaky signal; the test stays flaky for the quiet window after it. */
@@ -48,8 +58,8 @@ export interface TestEvidence {
 }
 
 export const EMPTY_EVIDENCE: Readonly<TestEvidence> = Object.freeze({
-  targetBranchRuns: [],
-  recentCommits: [],
+  targetBranchRuns: Object.freeze({ at: [], failed: [] }),
+  recentCommits: Object.freeze({ sha: [], seen: [] }),
   mergeQueueFailureStreak: 0,
 });
 
@@ -86,8 +96,8 @@ export function recordObservation(
   }
 
   next.recentCommits = recordCommit(evidence.recentCommits, observation, failed, passed, settings);
-  const seen = next.recentCommits.find((entry) => entry.sha === observation.commitSha);
-  if (seen?.failed && seen.passed && !(failed && passed)) {
+  const seen = next.recentCommits.sha.indexOf(observation.commitSha);
+  if (seen >= 0 && next.recentCommits.seen[2 * seen + 1] === FAILED + PASSED && !(failed && passed)) {
     next.lastFlakySignal = latest(next.lastFlakySignal, {
       at: observation.at,
       reason: `failed and passed on the same commit ${commit()}`,
@@ -131,12 +141,15 @@ export function targetBranchFailureRate(
   let failures = 0;
   let failureStreaks = 0;
   let previousFailed = false;
-  for (const run of evidence.targetBranchRuns) {
-    if (run.at < since || run.at > now) continue;
+  const { at, failed } = evidence.targetBranchRuns;
+  for (let index = 0; index < at.length; index++) {
+    const runAt = at[index] as number;
+    const runFailed = failed[index] === true;
+    if (runAt < since || runAt > now) continue;
     runs++;
-    if (run.failed) failures++;
-    if (run.failed && !previousFailed) failureStreaks++;
-    previousFailed = run.failed;
+    if (runFailed) failures++;
+    if (runFailed && !previousFailed) failureStreaks++;
+    previousFailed = runFailed;
   }
   return { runs, failures, failureStreaks };
 }
@@ -148,47 +161,59 @@ export function describeHours(hours: number): string {
 
 /** Late uploads arrive out of order; runs stay sorted by time so "the last N runs" means the latest N. */
 function insertRun(
-  runs: readonly TargetBranchRun[],
-  run: TargetBranchRun,
+  runs: TargetBranchRuns,
+  run: { at: number; failed: boolean },
   settings: StatusSettings,
-): TargetBranchRun[] {
-  const next = [...runs];
-  let index = next.length;
-  while (index > 0 && (next[index - 1] as TargetBranchRun).at > run.at) index--;
-  next.splice(index, 0, run);
-  return next.slice(-settings.targetBranchSampleSize);
+): TargetBranchRuns {
+  // Copies, not changes: a reader may still hold the previous evidence.
+  const at = runs.at.slice();
+  const failed = runs.failed.slice();
+  let index = at.length;
+  while (index > 0 && (at[index - 1] as number) > run.at) index--;
+  at.splice(index, 0, run.at);
+  failed.splice(index, 0, run.failed);
+  const keep = -settings.targetBranchSampleSize;
+  return { at: at.slice(keep), failed: failed.slice(keep) };
 }
 
 function recordCommit(
-  commits: readonly CommitOutcomes[],
+  commits: RecentCommits,
   observation: TestObservation,
   failed: boolean,
   passed: boolean,
   settings: StatusSettings,
-): CommitOutcomes[] {
-  const at = commits.findIndex((entry) => entry.sha === observation.commitSha);
-  const previous = commits[at];
-  const merged: CommitOutcomes = {
-    sha: observation.commitSha,
-    at: Math.max(previous?.at ?? observation.at, observation.at),
-    failed: (previous?.failed ?? false) || failed,
-    passed: (previous?.passed ?? false) || passed,
-  };
+): RecentCommits {
+  const at = commits.sha.indexOf(observation.commitSha);
+  const mergedAt = at < 0 ? observation.at : Math.max(commits.seen[2 * at] as number, observation.at);
+  const did =
+    (at < 0 ? 0 : (commits.seen[2 * at + 1] as number)) | (failed ? FAILED : 0) | (passed ? PASSED : 0);
   // Commits are kept sorted by time: the merged entry goes after every other one not later than it
   // (where a stable sort of [...others, merged] puts it), without sorting per result.
-  const next: CommitOutcomes[] = [];
+  const count = commits.sha.length + (at < 0 ? 1 : 0);
+  const keep = Math.min(count, settings.recentCommitsTracked);
+  // Sized exactly (an array grown by push keeps half as much again spare) and filled in place.
+  const next: RecentCommits = { sha: new Array<string>(keep), seen: new Array<number>(2 * keep) };
+  let to = keep - count;
+  const put = (sha: string, time: number, what: number) => {
+    if (to >= 0) {
+      next.sha[to] = sha;
+      next.seen[2 * to] = time;
+      next.seen[2 * to + 1] = what;
+    }
+    to++;
+  };
   let placed = false;
-  for (let index = 0; index < commits.length; index++) {
-    const entry = commits[index] as CommitOutcomes;
+  for (let index = 0; index < commits.sha.length; index++) {
     if (index === at) continue;
-    if (!placed && entry.at > merged.at) {
-      next.push(merged);
+    const time = commits.seen[2 * index] as number;
+    if (!placed && time > mergedAt) {
+      put(observation.commitSha, mergedAt, did);
       placed = true;
     }
-    next.push(entry);
+    put(commits.sha[index] as string, time, commits.seen[2 * index + 1] as number);
   }
-  if (!placed) next.push(merged);
-  return next.length > settings.recentCommitsTracked ? next.slice(-settings.recentCommitsTracked) : next;
+  if (!placed) put(observation.commitSha, mergedAt, did);
+  return next;
 }
 
 function latest(current: FlakySignal | undefined, candidate: FlakySignal): FlakySignal {

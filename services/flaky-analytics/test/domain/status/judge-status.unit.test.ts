@@ -200,8 +200,10 @@ describe("test status rules", () => {
   it("keeps its evidence bounded however many results arrive", () => {
     const history = new TestHistory();
     for (let i = 0; i < 1000; i++) history.run(T0 + i * HOUR, [i % 3 === 0 ? "failed" : "passed"]);
-    expect(history.evidence.targetBranchRuns).to.have.length(DEFAULT_STATUS_SETTINGS.targetBranchSampleSize);
-    expect(history.evidence.recentCommits).to.have.length(DEFAULT_STATUS_SETTINGS.recentCommitsTracked);
+    expect(history.evidence.targetBranchRuns.at).to.have.length(
+      DEFAULT_STATUS_SETTINGS.targetBranchSampleSize,
+    );
+    expect(history.evidence.recentCommits.sha).to.have.length(DEFAULT_STATUS_SETTINGS.recentCommitsTracked);
     expect(JSON.stringify(history.evidence).length).to.be.lessThan(8000);
   });
 
