@@ -7,6 +7,7 @@
  *   node --conditions=mainline-source --import tsx tools/bench/flaky-bench.ts           # the issue's size, ~1-2 min
  *   node --conditions=mainline-source --import tsx tools/bench/flaky-bench.ts --quick   # 100,000 results, 2,000 tests
  *   ... --results 200000 --tests 4000 --failure-rate 0.03
+ *   ... --heap-snapshot /tmp/flaky.heapsnapshot   # also writes a heap snapshot where the memory figure is taken
  *
  * The workload is CI runs of one repository's whole suite spread evenly over 7 days (results =
  * tests x runs), a third of them on the default branch; a share of results fail at random, which
@@ -35,6 +36,8 @@ const { values } = parseArgs({
     results: { type: "string" },
     tests: { type: "string" },
     "failure-rate": { type: "string", default: "0.02" },
+    // What a test costs: open the file in Chrome DevTools (Memory) and read the TestIndex's retained size.
+    "heap-snapshot": { type: "string" },
   },
 });
 const tests = Number(values.tests ?? (values.quick ? 2_000 : 20_000));
@@ -213,6 +216,7 @@ console.log(
     `${verdict(perMillion(rssDelta) <= MEMORY_GOAL_MIB, `${(perMillion(rssDelta) / MEMORY_GOAL_MIB).toFixed(1)}x the goal`)} ` +
     `(the service's tests in memory, plus the embedded store's copy of its buckets)`,
 );
+if (values["heap-snapshot"]) console.log(`heap snapshot: ${v8.writeHeapSnapshot(values["heap-snapshot"])}`);
 const latencies: number[] = [];
 const firstPages: number[] = [];
 const listed: string[] = [];
