@@ -62,13 +62,15 @@ export function uploadEntry(
   },
 ): UploadEntry {
   const runs: EntryRun[] = [];
+  // One copy of each identity string per upload: the tests of one class share their file and class name.
+  const copies = new Map<string, string>();
   for (const run of ctx.runs) {
     // Failure messages only for runs with a failure; the identity only for tests not seen before.
     const failures = run.failures ?? NO_FAILURES;
     runs.push(
       ctx.isKnown(run.id)
         ? { id: run.id, outcomes: run.outcomes, failures }
-        : { id: run.id, outcomes: run.outcomes, failures, identity: identityOf(run.first) },
+        : { id: run.id, outcomes: run.outcomes, failures, identity: identityOf(run.first, copies) },
     );
   }
   return {
@@ -88,16 +90,31 @@ export function uploadEntry(
   };
 }
 
-function identityOf(result: TestCaseResult): TestIdentityFields {
+function identityOf(result: TestCaseResult, copies: Map<string, string>): TestIdentityFields {
+  const copy = (text: string) => {
+    let known = copies.get(text);
+    if (known === undefined) copies.set(text, (known = owned(text)));
+    return known;
+  };
   return {
-    name: result.name,
-    ...(result.file ? { file: result.file } : {}),
-    ...(result.classname ? { classname: result.classname } : {}),
-    ...(result.parent ? { parent: result.parent } : {}),
+    name: owned(result.name),
+    ...(result.file ? { file: copy(result.file) } : {}),
+    ...(result.classname ? { classname: copy(result.classname) } : {}),
+    ...(result.parent ? { parent: copy(result.parent) } : {}),
   };
 }
 
 function failureMessage(failure: FailureDetail | undefined): string | undefined {
   if (!failure) return undefined;
-  return failure.message ?? failure.type ?? failure.body?.split("\n", 1)[0];
+  const message = failure.message ?? failure.type ?? failure.body?.split("\n", 1)[0];
+  return message === undefined ? undefined : owned(message);
+}
+
+/**
+ * A copy of `text` that owns its characters. The JUnit parser's strings are slices of the whole report, and
+ * a test keeps its identity (and a failure group its summary) in memory: one slice kept the upload's XML,
+ * megabytes, alive for as long as the test lived. JSON keeps every code unit, lone surrogates included.
+ */
+function owned(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
