@@ -82,7 +82,8 @@ interface Pending {
   event: WorldEvent;
 }
 
-function percentile(sorted: readonly number[], p: number): number {
+/** The p-th value of sorted figures (the one at floor(p x n)); 0 for none. */
+export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
 }
