@@ -1,5 +1,5 @@
 import { createPrng } from "./prng.js";
-import { percentile, type SimulationReport } from "./simulate.js";
+import { timeToMerge, type SimulationReport } from "./simulate.js";
 import type { SimulatedPr, Workload } from "./workload.js";
 
 const MINUTE = 60_000;
@@ -177,12 +177,7 @@ export function runPlainQueue(workload: Workload, settings: PlainQueueSettings):
     flakyRetries: 0,
     runsPerMergedPr: merged.size === 0 ? 0 : (mainRuns + bisectionRuns) / merged.size,
     mergedPerHour: hours === 0 ? 0 : merged.size / hours,
-    timeToMergeMinutes: {
-      p50: percentile(times, 0.5),
-      p90: percentile(times, 0.9),
-      p99: percentile(times, 0.99),
-      mean: times.length === 0 ? 0 : times.reduce((a, b) => a + b, 0) / times.length,
-    },
+    timeToMergeMinutes: timeToMerge(times),
     hours,
     steps: 0,
     finalStates,

@@ -129,6 +129,26 @@ describe("mainline simulate", () => {
       /settings\.warp: is not a queue setting \(one of mode, concurrency, .*batchingMinSize.*\)$/m,
     ],
     ["a bad test-time range", ["--test-minutes", "35-25"], /--test-minutes 35-25: must be MIN-MAX/],
+    [
+      "a test time over a week",
+      ["--workload", workloadFile("week", { ...small, prs: [pr(1, { testMinutes: 20_000 })] })],
+      /prs\[0\]\.testMinutes: must be a number > 0 and at most 10080 \(a week\)/,
+    ],
+    [
+      "an arrival after a year",
+      ["--workload", workloadFile("year", { ...small, prs: [pr(1, { arrivesAtMinute: 600_000 })] })],
+      /prs\[0\]\.arrivesAtMinute: must be a number in 0\.\.525600 \(a year\)/,
+    ],
+    [
+      "a file with no PRs",
+      ["--workload", workloadFile("empty", { ...small, prs: [] })],
+      /prs: must list 1 to 20000 pull requests \(it lists 0\)/,
+    ],
+    [
+      "an arrival rate over 3600 an hour",
+      ["--arrivals-per-hour", "5000"],
+      /--arrivals-per-hour 5000: must be a number > 0 and at most 3600/,
+    ],
   ];
   for (const [what, args, message] of bad) {
     it(`refuses ${what} with one line naming the field, exit 2`, async () => {

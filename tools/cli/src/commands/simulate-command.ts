@@ -210,7 +210,12 @@ function generatedWorkload(opts: SimulateOptions): Workload {
       (n) => Number.isInteger(n) && n >= 1 && n <= 20_000,
       "a whole number in 1..20000",
     ),
-    arrivalsPerHour: flagNumber("--arrivals-per-hour", opts.arrivalsPerHour, (n) => n > 0, "a number > 0"),
+    arrivalsPerHour: flagNumber(
+      "--arrivals-per-hour",
+      opts.arrivalsPerHour,
+      (n) => n > 0 && n <= 3600,
+      "a number > 0 and at most 3600",
+    ),
     failureProbability: flagNumber(
       "--failure-rate",
       opts.failureRate,
@@ -219,7 +224,7 @@ function generatedWorkload(opts: SimulateOptions): Workload {
     ),
     flakeProbability: flagNumber("--flake-rate", opts.flakeRate, (n) => n >= 0 && n <= 1, "a number in 0..1"),
     testMinutes: { min, max },
-    seed: flagNumber("--seed", opts.seed, Number.isInteger, "an integer"),
+    seed: flagNumber("--seed", opts.seed, Number.isSafeInteger, "an integer"),
     // A plain load: one lane's worth of medium PRs; files describe anything richer.
     urgentProbability: 0,
     noBatchProbability: 0,
