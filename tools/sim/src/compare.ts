@@ -1,20 +1,65 @@
+import { parseQueueSettings } from "@mainline/queue-coordinator/api/command-parser";
+import {
+  checkGrid,
+  checkMaxP50,
+  DEFAULT_COMPARE_GRID,
+  defaultMaxP50,
+  fallsBehind,
+  keepUpRule,
+  pickCheapest,
+  type CompareGrid,
+  type CompareMode,
+  type KeepUpRule,
+} from "./compare-grid.js";
+import { runPlainQueue, type PlainQueueSettings } from "./plain-queue.js";
 import { runSimulation } from "./simulate.js";
 import { summarize, type SimulationSummary } from "./summary.js";
 import type { Workload } from "./workload.js";
 
-/** Keeping up: merging at least this share of the arrival rate. */
-export const KEEPS_UP = 0.95;
+export interface CompareRow {
+  label: string;
+  mode: CompareMode;
+  concurrency: number;
+  /** 1: no batching. */
+  batchSize: number;
+  keepsUp: boolean;
+  /** Why it does not keep up (empty when it does). */
+  behind: string[];
+  summary: SimulationSummary;
+}
+
+/** A figure of the chosen settings against the plain queue's on the same workload. */
+export interface Gain {
+  plain: number;
+  chosen: number;
+  /** plain / chosen for p50 and runs (how many times fewer), chosen / plain for merged per hour; null over 0. */
+  times: number | null;
+}
+
+export interface PlainBaseline {
+  /** What the plain queue was run with: the workload's own settings. */
+  settings: PlainQueueSettings;
+  summary: SimulationSummary;
+  /** null when nothing keeps up. */
+  beatenBy: { p50Minutes: Gain; ciRuns: Gain; mergedPerHour: Gain } | null;
+}
 
 export interface Comparison {
   workload: string;
   arrivalsPerHour: number;
-  rows: { label: string; keepsUp: boolean; summary: SimulationSummary }[];
-  /** The row that keeps up with the fewest CI runs (then the fewest slots), if any does. */
+  rule: KeepUpRule;
+  /** The grid as searched; PARALLEL left out when no PR names impacted targets (it would be one lane). */
+  searched: CompareGrid & { points: number; note: string | null };
+  rows: CompareRow[];
+  /** The label of the row that keeps up at the least cost, if any does. */
   cheapest: string | null;
+  plain: PlainBaseline;
 }
 
-const CONCURRENCY = [2, 4, 8];
-const BATCH_SIZES = [1, 4, 8];
+export interface CompareOptions {
+  grid?: Partial<CompareGrid>;
+  maxP50Minutes?: number;
+}
 
 /**
  * The merged-per-hour figure of a queue that keeps up exactly: every good PR merges one test
@@ -30,71 +75,98 @@ export function arrivalRate(workload: Workload): number {
   return mergeable / hours;
 }
 
+export function rowLabel(mode: CompareMode, concurrency: number, batchSize: number): string {
+  return `${mode} concurrency ${concurrency}, ${batchSize === 1 ? "no batching" : `batches of ${batchSize}`}`;
+}
+
 /**
- * Runs one workload under several concurrency and batch-size settings (the rest as given), so
- * a user learns which their load needs before trying it on real CI.
+ * Runs one workload under every setting of a bounded grid (the rest of `base` as given), names the
+ * cheapest that keeps up (fewest CI runs, then fewest slots), and holds it against the plain
+ * speculative queue at the workload's own settings, so a user learns what to set before trying it on
+ * real CI. Only the simulator's entry points are used: the planner under test may change freely.
  */
-export function compareSettings(workload: Workload, base: Record<string, unknown>): Comparison {
-  const arrivals = arrivalRate(workload);
-  const rows: Comparison["rows"] = [];
-  for (const concurrency of CONCURRENCY) {
-    for (const size of BATCH_SIZES) {
-      const settings =
-        size === 1
-          ? { ...base, concurrency, batch: false }
-          : { ...base, concurrency, batch: true, batchingMinSize: size };
-      const summary = summarize(workload.name, settings, runSimulation({ settings, workload }));
-      const label = `concurrency ${concurrency}, ${size === 1 ? "no batching" : `batches of ${size}`}`;
-      rows.push({ label, keepsUp: hundredths(summary.mergedPerHour) >= keepsUpBar(arrivals), summary });
+export function compareSettings(
+  workload: Workload,
+  base: Record<string, unknown>,
+  options: CompareOptions = {},
+): Comparison {
+  const hasTargets = workload.prs.some((p) => p.targets === "ALL" || p.targets.length > 0);
+  const asked = { ...DEFAULT_COMPARE_GRID, ...options.grid };
+  const dropParallel = options.grid?.modes === undefined && !hasTargets;
+  const grid = checkGrid(
+    { ...asked, modes: dropParallel ? asked.modes.filter((m) => m !== "PARALLEL") : asked.modes },
+    workload.prs.length,
+  );
+  const rule = keepUpRule(
+    arrivalRate(workload),
+    checkMaxP50(options.maxP50Minutes ?? defaultMaxP50(workload.prs.map((p) => p.testMinutes))),
+  );
+  const rows: CompareRow[] = [];
+  for (const mode of grid.modes) {
+    for (const concurrency of grid.concurrency) {
+      for (const batchSize of grid.batchSizes) {
+        const settings = {
+          ...base,
+          mode,
+          concurrency,
+          ...(batchSize === 1 ? { batch: false } : { batch: true, batchingMinSize: batchSize }),
+        };
+        const summary = summarize(workload.name, settings, runSimulation({ settings, workload }));
+        const behind = fallsBehind(summary, rule);
+        const label = rowLabel(mode, concurrency, batchSize);
+        rows.push({ label, mode, concurrency, batchSize, keepsUp: behind.length === 0, behind, summary });
+      }
     }
   }
-  const fit = rows.filter((r) => r.keepsUp);
-  fit.sort(
-    (a, b) =>
-      a.summary.runs.total - b.summary.runs.total ||
-      Number(a.summary.settings.concurrency) - Number(b.summary.settings.concurrency),
+  const chosen = pickCheapest(
+    rows.filter((r) => r.keepsUp).map((r) => ({ ...r, runs: r.summary.runs.total })),
   );
-  return { workload: workload.name, arrivalsPerHour: arrivals, rows, cheapest: fit[0]?.label ?? null };
+  return {
+    workload: workload.name,
+    arrivalsPerHour: rule.arrivalsPerHour,
+    rule,
+    searched: {
+      ...grid,
+      points: rows.length,
+      note: dropParallel ? "PARALLEL not searched: no PR names impacted targets" : null,
+    },
+    rows,
+    cheapest: chosen?.label ?? null,
+    plain: plainBaseline(workload, base, chosen?.summary ?? null),
+  };
 }
 
-/**
- * The table and its verdict. Rates are printed to two decimals, and the verdict prints the bar itself (not
- * "95% of" a rounded rate), so a row's "no" never sits beside a merged/h that reads as equal to the bar.
- */
-export function describeComparison(c: Comparison): string[] {
-  const head = `${"settings".padEnd(34)} ${"merged/h".padStart(8)} ${"p50 min".padStart(8)} ${"p90 min".padStart(8)} ${"CI runs".padStart(8)} ${"runs/PR".padStart(8)}  keeps up`;
-  const lines = c.rows.map(({ label, keepsUp, summary: s }) =>
-    [
-      label.padEnd(34),
-      s.mergedPerHour.toFixed(2).padStart(8),
-      s.timeToMergeMinutes.p50.toFixed(0).padStart(8),
-      s.timeToMergeMinutes.p90.toFixed(0).padStart(8),
-      String(s.runs.total).padStart(8),
-      s.runsPerMergedPr.toFixed(2).padStart(8),
-      keepsUp ? " yes" : " no",
-    ].join(" "),
+/** The plain queue ("reach") at the workload's own settings, and what the chosen settings gain on it. */
+function plainBaseline(
+  workload: Workload,
+  base: Record<string, unknown>,
+  chosen: SimulationSummary | null,
+): PlainBaseline {
+  const own = parseQueueSettings(base);
+  const settings: PlainQueueSettings = {
+    concurrency: own.concurrency,
+    batchSize: own.batch ? own.batchingMinSize : 1,
+    batchingMaxWaitTimeMinutes: own.batchingMaxWaitTimeMinutes,
+  };
+  const summary = summarize(
+    `${workload.name} (plain queue)`,
+    { ...settings },
+    runPlainQueue(workload, settings),
   );
-  const bar = keepsUpBar(c.arrivalsPerHour);
-  const rule =
-    `keeping up: merged/h of at least ${bar.toFixed(2)}, ${KEEPS_UP * 100}% of the ` +
-    `${c.arrivalsPerHour.toFixed(2)} good PRs arriving per hour`;
-  const verdict =
-    c.cheapest === null
-      ? [
-          `None of these settings keeps up (${rule}).`,
-          "The grid tries 2, 4 and 8 slots and batches of 4 and 8: try more without --compare, " +
-            "e.g. --set concurrency=16 --set batchingMinSize=16.",
-        ]
-      : [`Cheapest that keeps up (fewest CI runs): ${c.cheapest}; ${rule}.`];
-  return [`workload ${c.workload}`, head, ...lines, ...verdict];
-}
-
-const hundredths = (n: number) => Math.round(n * 100) / 100;
-
-/**
- * The merged/h a setting must reach to keep up, in hundredths as printed; rows are judged on their printed
- * merged/h too, so the table never says "no" beside a figure that reads as the bar.
- */
-function keepsUpBar(arrivalsPerHour: number): number {
-  return Math.ceil(KEEPS_UP * arrivalsPerHour * 100 - 1e-9) / 100;
+  const gain = (plain: number, mine: number, higherIsBetter: boolean): Gain => {
+    const [over, under] = higherIsBetter ? [mine, plain] : [plain, mine];
+    return { plain, chosen: mine, times: under === 0 ? null : Number((over / under).toFixed(2)) };
+  };
+  return {
+    settings,
+    summary,
+    beatenBy:
+      chosen === null
+        ? null
+        : {
+            p50Minutes: gain(summary.timeToMergeMinutes.p50, chosen.timeToMergeMinutes.p50, false),
+            ciRuns: gain(summary.runs.total, chosen.runs.total, false),
+            mergedPerHour: gain(summary.mergedPerHour, chosen.mergedPerHour, true),
+          },
+  };
 }

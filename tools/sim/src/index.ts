@@ -1,5 +1,8 @@
 // The simulator's entry point: workloads, the virtual-time world, the simulation and its reports.
 export * from "./compare.js";
+export * from "./compare-grid.js";
+export * from "./compare-report.js";
+export * from "./plain-queue.js";
 export * from "./prng.js";
 export * from "./report.js";
 export * from "./run-tests.js";

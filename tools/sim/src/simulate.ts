@@ -87,6 +87,16 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
 }
 
+/** The time-to-merge figures of sorted minutes (each percentile is the value at floor(p x n)); 0 for none. */
+export function timeToMerge(sorted: readonly number[]): SimulationReport["timeToMergeMinutes"] {
+  return {
+    p50: percentile(sorted, 0.5),
+    p90: percentile(sorted, 0.9),
+    p99: percentile(sorted, 0.99),
+    mean: sorted.length === 0 ? 0 : sorted.reduce((a, b) => a + b, 0) / sorted.length,
+  };
+}
+
 function isExplicit(workload: Workload | WorkloadSpec): workload is Workload {
   return "prs" in workload;
 }
@@ -270,12 +280,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     flakyRetries,
     runsPerMergedPr: merged === 0 ? 0 : (mainRuns + bisectionRuns) / merged,
     mergedPerHour: hours === 0 ? 0 : merged / hours,
-    timeToMergeMinutes: {
-      p50: percentile(times, 0.5),
-      p90: percentile(times, 0.9),
-      p99: percentile(times, 0.99),
-      mean: times.length === 0 ? 0 : times.reduce((a, b) => a + b, 0) / times.length,
-    },
+    timeToMergeMinutes: timeToMerge(times),
     hours,
     steps,
     finalStates,

@@ -5,6 +5,9 @@ import { DEFAULT_QUEUE_SETTINGS } from "@mainline/queue-coordinator/domain/index
 import type { SimulatedPr, SimulatedPriority, Workload } from "./workload.js";
 
 const MINUTE = 60_000;
+/** Bounds of a workload file: what `simulate --prs` allows, arrivals within a year. */
+const MAX_PRS = 20_000;
+const MAX_MINUTE = 525_600;
 const PRIORITIES: readonly SimulatedPriority[] = PRIORITY_NAMES;
 
 /** A workload file as read: the PRs to replay and the queue settings to replay them with. */
@@ -43,14 +46,24 @@ function prOf(field: string, value: unknown, seen: Set<number>): SimulatedPr {
   const n = number(
     `${field}.number`,
     value.number,
-    (x) => Number.isInteger(x) && x > 0,
-    "a positive integer",
+    (x) => Number.isInteger(x) && x > 0 && x <= 1_000_000_000,
+    "an integer in 1..1000000000",
   );
   if (seen.has(n)) throw new WorkloadFileError(`${field}.number`, `must be unique (${n} appears twice)`);
   seen.add(n);
-  const arrives = number(`${field}.arrivesAtMinute`, value.arrivesAtMinute, (x) => x >= 0, "a number >= 0");
+  const arrives = number(
+    `${field}.arrivesAtMinute`,
+    value.arrivesAtMinute,
+    (x) => x >= 0 && x <= MAX_MINUTE,
+    `a number in 0..${MAX_MINUTE} (a year)`,
+  );
   if (typeof value.bad !== "boolean") throw new WorkloadFileError(`${field}.bad`, "must be a boolean");
-  const testMinutes = number(`${field}.testMinutes`, value.testMinutes, (x) => x > 0, "a number > 0");
+  const testMinutes = number(
+    `${field}.testMinutes`,
+    value.testMinutes,
+    (x) => x > 0 && x <= 10_080,
+    "a number > 0 and at most 10080 (a week)",
+  );
   const priority = value.priority ?? DEFAULT_PRIORITY_NAME;
   if (typeof priority !== "string" || !(PRIORITIES as readonly string[]).includes(priority)) {
     throw new WorkloadFileError(`${field}.priority`, `must be one of ${PRIORITIES.join(", ")}`);
@@ -61,7 +74,12 @@ function prOf(field: string, value: unknown, seen: Set<number>): SimulatedPr {
   const cancelAt =
     cancel === null
       ? null
-      : number(`${field}.cancelAtMinute`, cancel, (x) => x >= arrives, "null or a number >= arrivesAtMinute");
+      : number(
+          `${field}.cancelAtMinute`,
+          cancel,
+          (x) => x >= arrives && x <= MAX_MINUTE,
+          `null or a number in arrivesAtMinute..${MAX_MINUTE}`,
+        );
   return {
     number: n,
     arrivesAt: Math.round(arrives * MINUTE),
@@ -96,11 +114,17 @@ export function parseWorkloadFile(text: string, fallbackName: string): WorkloadF
     (x) => x >= 0 && x <= 1,
     "a number in 0..1",
   );
-  const seed = number("seed", data.seed ?? 1, (x) => Number.isInteger(x), "an integer");
+  const seed = number("seed", data.seed ?? 1, Number.isSafeInteger, "an integer");
   const settings = data.settings ?? {};
   if (!isObject(settings)) throw new WorkloadFileError("settings", "must be an object of queue settings");
   checkSettings(settings);
   if (!Array.isArray(data.prs)) throw new WorkloadFileError("prs", "must be a list of pull requests");
+  if (data.prs.length === 0 || data.prs.length > MAX_PRS) {
+    throw new WorkloadFileError(
+      "prs",
+      `must list 1 to ${MAX_PRS} pull requests (it lists ${data.prs.length})`,
+    );
+  }
   const seen = new Set<number>();
   const prs = data.prs.map((pr, i) => prOf(`prs[${i}]`, pr, seen));
   return { workload: { name, seed, flakeRate, quarantinedShare, mergeMinutes: 1, prs }, settings };

@@ -1,24 +1,17 @@
 import { expect } from "chai";
-import { git } from "@mainline/testing";
+import { git, NatsServer } from "@mainline/testing";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { connect, type NatsConnection } from "nats";
-import {
-  callUnary,
-  createGrpcClient,
-  startGrpcServer,
-  type GrpcServerHandle,
-} from "@mainline/kit/grpc/index";
+import { callUnary } from "@mainline/kit/grpc/index";
 import { createLogger } from "@mainline/kit/logging/index";
-import { openStore, type Store } from "@mainline/kit/store/index";
-import type { ConsumerHandle } from "@mainline/kit/bus/index";
 import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
-import { createFlakyService } from "@mainline/flaky-analytics";
-import { FlakyAnalyticsClient, QuarantineOverride, ResultContext } from "@mainline/proto/flaky";
+import { FlakyAnalyticsClient, ResultContext } from "@mainline/proto/flaky";
 import { testId } from "@mainline/junit";
 import { GatewayHarness } from "@mainline/harness/gateway-harness";
 import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
+import { FlakyHarness } from "@mainline/harness/flaky-harness";
 
 const repo = { host: "git.example.com", owner: "acme", name: "shop" };
 const queue = { repo, targetBranch: "main" };
@@ -62,10 +55,7 @@ describe("the merge queue uses what Mainline knows about tests (real git, a COMM
   let remote: string;
   let work: string;
   let coordinator: CoordinatorHarness;
-  let flakyNats: NatsConnection;
-  let flakyStore: Store;
-  let flakyServer: GrpcServerHandle;
-  let flakyConsumer: ConsumerHandle;
+  let flakyHarness: FlakyHarness;
   let flaky: FlakyAnalyticsClient;
   let runnerNats: NatsConnection;
   let runner: BatchRunner;
@@ -151,24 +141,11 @@ describe("the merge queue uses what Mainline knows about tests (real git, a COMM
     git(work, "commit", "-q", "-m", "initial");
     git(work, "push", "-q", "origin", "main");
 
-    coordinator = await CoordinatorHarness.start();
-    // flaky-analytics on the same NATS: it ingests the queue's JUnit and answers the coordinator's question.
-    flakyNats = await connect(coordinator.nats.connectOptions());
-    flakyStore = await openStore({ database: "flaky-e2e", nats: flakyNats });
-    const service = await createFlakyService({
-      nats: flakyNats,
-      store: flakyStore,
-      logger: createLogger("flaky-e2e", process.env.TEST_LOG_LEVEL ?? "silent"),
-      pageTokenKey: "test-aware-queue-page-token-key",
-      publicBaseUrl: "http://mainline.test",
-    });
-    flakyConsumer = await service.startConsuming();
-    flakyServer = await startGrpcServer({ host: "127.0.0.1", port: 0, services: [service.grpc] });
-    flakyServer.setServing(true);
-    const flakyAddress = `127.0.0.1:${flakyServer.port}`;
-    flaky = createGrpcClient(FlakyAnalyticsClient, flakyAddress);
-    await coordinator.stop();
-    coordinator = await CoordinatorHarness.startOn(coordinator.nats, { flakyAnalyticsAddress: flakyAddress });
+    // flaky-analytics on the coordinator's NATS: it ingests the queue's JUnit and answers the coordinator's question.
+    const nats = await NatsServer.start();
+    flakyHarness = await FlakyHarness.startOn(nats);
+    flaky = flakyHarness.client;
+    coordinator = await CoordinatorHarness.start({ nats, flakyAnalyticsAddress: flakyHarness.address });
 
     runnerNats = await connect(coordinator.nats.connectOptions());
     runner = await startBatchRunner({
@@ -200,12 +177,7 @@ describe("the merge queue uses what Mainline knows about tests (real git, a COMM
       quarantiningEnabled: true,
       brokenAfterConsecutiveFailures: 2,
     });
-    await callUnary(flaky.setTestQuarantineOverride.bind(flaky), {
-      org: "acme",
-      repo,
-      testId: idOf("quarantined"),
-      quarantineOverride: QuarantineOverride.ALWAYS_QUARANTINE,
-    });
+    await flakyHarness.quarantine("acme", repo, [idOf("quarantined")]);
   });
 
   after(async () => {
@@ -213,11 +185,7 @@ describe("the merge queue uses what Mainline knows about tests (real git, a COMM
     await runner?.stop();
     await runnerNats?.close();
     await coordinator?.stop();
-    flaky?.close();
-    await flakyConsumer?.stop();
-    await flakyServer?.shutdown(100);
-    await flakyStore?.close();
-    await flakyNats?.close();
+    await flakyHarness?.stop();
     await coordinator?.nats.stop();
     await rm(dir, { recursive: true, force: true });
   });
@@ -265,17 +233,9 @@ describe("the merge queue uses what Mainline knows about tests (real git, a COMM
       junitXml: [apiReport("pass")],
       impactedPrNumbers: [],
     });
-    await callUnary(flaky.updateRepositorySettings.bind(flaky), {
-      org: "acme",
-      repo: api,
-      quarantiningEnabled: true,
-    });
-    await callUnary(flaky.setTestQuarantineOverride.bind(flaky), {
-      org: "acme",
-      repo: api,
-      testId: testId({ org: "acme", repo: api, classname: "shop", parent: "shop", name: "quarantined" }),
-      quarantineOverride: QuarantineOverride.ALWAYS_QUARANTINE,
-    });
+    await flakyHarness.quarantine("acme", api, [
+      testId({ org: "acme", repo: api, classname: "shop", parent: "shop", name: "quarantined" }),
+    ]);
     await call("/createQueue", { ...apiQueue, concurrency: 1, batch: false });
     await call("/code-host/pull-request-events", {
       action: "opened",

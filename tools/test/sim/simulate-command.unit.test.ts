@@ -2,26 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "chai";
-import { runCli } from "@mainline/cli-src";
-
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function mainline(...argv: string[]): Promise<Ran> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-    env: {},
-    cwd: process.cwd(),
-    childStdio: "pipe",
-  });
-  return { code, stdout, stderr };
-}
+import { mainline } from "./run-mainline.js";
 
 const dir = mkdtempSync(join(tmpdir(), "simulate-"));
 function workloadFile(name: string, body: unknown): string {
@@ -120,74 +101,6 @@ describe("mainline simulate", () => {
     expect(out.merged + out.failed + out.cancelled).to.equal(40);
   });
 
-  it("--compare runs several settings side by side and names the cheapest that keeps up", async () => {
-    const ran = await mainline(
-      "simulate",
-      "--compare",
-      "--prs",
-      "60",
-      "--arrivals-per-hour",
-      "4",
-      "--seed",
-      "5",
-      "--json",
-    );
-    expect(ran.code, ran.stderr).to.equal(0);
-    const out = JSON.parse(ran.stdout) as {
-      rows: { label: string; keepsUp: boolean; summary: { runs: { total: number } } }[];
-      cheapest: string | null;
-    };
-    expect(out.rows.length).to.be.greaterThan(1);
-    // A light load: something keeps up, and nothing that keeps up costs fewer runs than the one named.
-    const fit = out.rows.filter((r) => r.keepsUp);
-    const named = fit.find((r) => r.label === out.cheapest);
-    expect(named, "the cheapest is one of the rows that keep up").to.not.equal(undefined);
-    for (const r of fit) expect(r.summary.runs.total).to.be.at.least(named?.summary.runs.total ?? 0);
-    const text = await mainline(
-      "simulate",
-      "--compare",
-      "--prs",
-      "60",
-      "--arrivals-per-hour",
-      "4",
-      "--seed",
-      "5",
-    );
-    expect(text.stdout).to.include(`Cheapest that keeps up (fewest CI runs): ${out.cheapest}; keeping up:`);
-    expectVerdictsMatchFigures(text.stdout);
-  });
-
-  /** Each row's yes/no agrees with its printed merged/h against the printed bar: no 17.3 "no" beside a 17.29 bar. */
-  function expectVerdictsMatchFigures(stdout: string): void {
-    const bar = Number(/merged\/h of at least (\d+\.\d\d), 95% of the \d+\.\d\d good PRs/.exec(stdout)?.[1]);
-    expect(bar, stdout).to.be.greaterThan(0);
-    const rows = [...stdout.matchAll(/^concurrency .*? +(\d+\.\d\d) +.* (yes|no)$/gm)];
-    expect(rows).to.have.length(9);
-    for (const [line, merged, verdict] of rows)
-      expect(Number(merged) >= bar, line).to.equal(verdict === "yes");
-  }
-
-  it("--compare says plainly when nothing keeps up, and what to try", async () => {
-    const ran = await mainline(
-      "simulate",
-      "--compare",
-      "--prs",
-      "100",
-      "--arrivals-per-hour",
-      "60",
-      "--test-minutes",
-      "60-90",
-    );
-    expect(ran.code, ran.stderr).to.equal(0);
-    expect(ran.stdout).to.match(
-      /^None of these settings keeps up \(keeping up: merged\/h of at least \d+\.\d\d, 95% of the \d+\.\d\d good PRs arriving per hour\)\.$/m,
-    );
-    expect(ran.stdout).to.include(
-      "try more without --compare, e.g. --set concurrency=16 --set batchingMinSize=16",
-    );
-    expectVerdictsMatchFigures(ran.stdout);
-  });
-
   const bad: [string, string[], RegExp][] = [
     [
       "a missing file",
@@ -216,6 +129,26 @@ describe("mainline simulate", () => {
       /settings\.warp: is not a queue setting \(one of mode, concurrency, .*batchingMinSize.*\)$/m,
     ],
     ["a bad test-time range", ["--test-minutes", "35-25"], /--test-minutes 35-25: must be MIN-MAX/],
+    [
+      "a test time over a week",
+      ["--workload", workloadFile("week", { ...small, prs: [pr(1, { testMinutes: 20_000 })] })],
+      /prs\[0\]\.testMinutes: must be a number > 0 and at most 10080 \(a week\)/,
+    ],
+    [
+      "an arrival after a year",
+      ["--workload", workloadFile("year", { ...small, prs: [pr(1, { arrivesAtMinute: 600_000 })] })],
+      /prs\[0\]\.arrivesAtMinute: must be a number in 0\.\.525600 \(a year\)/,
+    ],
+    [
+      "a file with no PRs",
+      ["--workload", workloadFile("empty", { ...small, prs: [] })],
+      /prs: must list 1 to 20000 pull requests \(it lists 0\)/,
+    ],
+    [
+      "an arrival rate over 3600 an hour",
+      ["--arrivals-per-hour", "5000"],
+      /--arrivals-per-hour 5000: must be a number > 0 and at most 3600/,
+    ],
   ];
   for (const [what, args, message] of bad) {
     it(`refuses ${what} with one line naming the field, exit 2`, async () => {

@@ -3,6 +3,7 @@ import { basename, resolve } from "node:path";
 import type { Command } from "commander";
 import {
   checkSettings,
+  CompareOptionError,
   compareSettings,
   DEFAULT_WORKLOAD,
   describeComparison,
@@ -13,6 +14,8 @@ import {
   summarize,
   WorkloadFileError,
   workloadFromSpec,
+  type CompareMode,
+  type CompareOptions,
   type Workload,
   type WorkloadSpec,
 } from "@mainline/sim";
@@ -41,7 +44,20 @@ export function registerSimulateCommand(program: Command, cli: CliContext): void
     .option("--seed <n>", "generated workload: random seed", "1")
     .option(
       "--compare",
-      "run several concurrency and batch sizes side by side; name the cheapest that keeps up",
+      "search concurrency x batch size x mode; name the cheapest that keeps up and its gain on the plain queue",
+    )
+    .option(
+      "--concurrency <list>",
+      "with --compare: concurrencies to search, e.g. 2,4,8 (default 1,2,4,8,16)",
+    )
+    .option(
+      "--batch-sizes <list>",
+      "with --compare: batch sizes to search, 1 = no batching (default 1,2,4,8)",
+    )
+    .option("--modes <list>", "with --compare: SINGLE and/or PARALLEL (default both when PRs name targets)")
+    .option(
+      "--max-p50 <minutes>",
+      "with --compare: keeping up needs p50 time to merge at most this (default 4 test runs)",
     )
     .action(async (opts: SimulateOptions, command: Command) => {
       const { workload, settings } = opts.workload
@@ -59,11 +75,16 @@ export function registerSimulateCommand(program: Command, cli: CliContext): void
         if (error instanceof WorkloadFileError) throw new CliError(error.message);
         throw error;
       }
+      const searchFlags = compareFlags(opts);
       if (opts.compare === true) {
-        const comparison = compareSettings(workload, merged);
+        const comparison = compareOrExplain(() => compareSettings(workload, merged, searchFlags));
         cli.output(command).result(comparison, () => describeComparison(comparison));
         return;
       }
+      const stray = (["concurrency", "batchSizes", "modes", "maxP50"] as const).find(
+        (k) => opts[k] !== undefined,
+      );
+      if (stray !== undefined) throw new CliError(`${FLAG_OF[stray] ?? stray}: only with --compare`);
       const report = runSimulation({ settings: merged, workload });
       const summary = summarize(workload.name, merged, report);
       cli.output(command).result(summary, () => describeSummary(summary));
@@ -74,12 +95,62 @@ interface SimulateOptions {
   workload?: string;
   set?: string[];
   compare?: boolean;
+  concurrency?: string;
+  batchSizes?: string;
+  modes?: string;
+  maxP50?: string;
   prs: string;
   arrivalsPerHour: string;
   failureRate: string;
   flakeRate: string;
   testMinutes: string;
   seed: string;
+}
+
+/** The CLI flag of each search option, so an error names what the user typed. */
+const FLAG_OF: Record<string, string> = {
+  concurrency: "--concurrency",
+  batchSizes: "--batch-sizes",
+  modes: "--modes",
+  maxP50Minutes: "--max-p50",
+  maxP50: "--max-p50",
+  grid: "--compare",
+};
+
+function compareOrExplain<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof CompareOptionError) {
+      throw new CliError(`${FLAG_OF[error.field] ?? error.field}: ${error.rule}`);
+    }
+    throw error;
+  }
+}
+
+/** A comma-separated list of whole numbers; its range is the simulator's to check. */
+function numberList(flag: string, text: string): number[] {
+  const items = text.split(",").map((t) => t.trim());
+  if (items.some((t) => !/^\d{1,6}$/.test(t))) {
+    throw new CliError(`${flag} ${text}: must be whole numbers separated by commas, e.g. 2,4,8`);
+  }
+  return items.map(Number);
+}
+
+function compareFlags(opts: SimulateOptions): CompareOptions {
+  const grid: CompareOptions["grid"] = {
+    ...(opts.concurrency !== undefined && { concurrency: numberList("--concurrency", opts.concurrency) }),
+    ...(opts.batchSizes !== undefined && { batchSizes: numberList("--batch-sizes", opts.batchSizes) }),
+    ...(opts.modes !== undefined && {
+      modes: opts.modes.split(",").map((m) => m.trim().toUpperCase()) as CompareMode[],
+    }),
+  };
+  return {
+    ...(Object.keys(grid).length > 0 && { grid }),
+    ...(opts.maxP50 !== undefined && {
+      maxP50Minutes: flagNumber("--max-p50", opts.maxP50, () => true, "a number of minutes"),
+    }),
+  };
 }
 
 async function readWorkload(path: string): Promise<ReturnType<typeof parseWorkloadFile>> {
@@ -139,7 +210,12 @@ function generatedWorkload(opts: SimulateOptions): Workload {
       (n) => Number.isInteger(n) && n >= 1 && n <= 20_000,
       "a whole number in 1..20000",
     ),
-    arrivalsPerHour: flagNumber("--arrivals-per-hour", opts.arrivalsPerHour, (n) => n > 0, "a number > 0"),
+    arrivalsPerHour: flagNumber(
+      "--arrivals-per-hour",
+      opts.arrivalsPerHour,
+      (n) => n > 0 && n <= 3600,
+      "a number > 0 and at most 3600",
+    ),
     failureProbability: flagNumber(
       "--failure-rate",
       opts.failureRate,
@@ -148,7 +224,7 @@ function generatedWorkload(opts: SimulateOptions): Workload {
     ),
     flakeProbability: flagNumber("--flake-rate", opts.flakeRate, (n) => n >= 0 && n <= 1, "a number in 0..1"),
     testMinutes: { min, max },
-    seed: flagNumber("--seed", opts.seed, Number.isInteger, "an integer"),
+    seed: flagNumber("--seed", opts.seed, Number.isSafeInteger, "an integer"),
     // A plain load: one lane's worth of medium PRs; files describe anything richer.
     urgentProbability: 0,
     noBatchProbability: 0,

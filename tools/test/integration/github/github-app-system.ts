@@ -7,6 +7,7 @@ import {
   eventually,
   git,
   GitHubDouble,
+  NatsServer,
   makeTestAppCredentials,
   type RecordedRequest,
 } from "@mainline/testing";
@@ -14,6 +15,7 @@ import { createLogger } from "@mainline/kit/logging/index";
 import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
 import { GatewayHarness } from "@mainline/harness/gateway-harness";
 import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
+import { FlakyHarness } from "@mainline/harness/flaky-harness";
 import { doubleAppClient, WebhooksInstance } from "../webhooks-instance.js";
 import { githubRequest, pullRequestComment, pullRequestDelivery, type Payload } from "./github-deliveries.js";
 
@@ -53,9 +55,11 @@ export class GitHubAppSystem {
     private readonly webhooks: WebhooksInstance,
     readonly gw: GatewayHarness,
     readonly admin: string,
+    /** flaky-analytics, which the coordinator asks about a failed run's tests; null unless asked for. */
+    readonly flaky: FlakyHarness | null,
   ) {}
 
-  static async start(): Promise<GitHubAppSystem> {
+  static async start(options: { flakyAnalytics?: boolean } = {}): Promise<GitHubAppSystem> {
     const dir = await mkdtemp(path.join(tmpdir(), "mainline-github-e2e-"));
     const remote = path.join(dir, "remote.git");
     const work = path.join(dir, "work");
@@ -84,7 +88,12 @@ export class GitHubAppSystem {
         { id: INSTALLATION, account: ACME.owner, repositories: [`${ACME.owner}/${ACME.name}`] },
       ],
     });
-    const coordinator = await CoordinatorHarness.start();
+    const nats = await NatsServer.start();
+    const flaky = options.flakyAnalytics === true ? await FlakyHarness.startOn(nats) : null;
+    const coordinator = await CoordinatorHarness.start({
+      nats,
+      ...(flaky !== null && { flakyAnalyticsAddress: flaky.address }),
+    });
     const runnerNats = await connect(coordinator.nats.connectOptions());
     const runner = await startBatchRunner({
       nats: runnerNats,
@@ -118,6 +127,7 @@ export class GitHubAppSystem {
       webhooks,
       gw,
       admin,
+      flaky,
     );
     await system.call("/github/installations", { installationId: INSTALLATION, accountLogin: ACME.owner });
     await system.call("/repositories/connection", { repo, remoteUrl: remote, runner: { kind: "EXTERNAL" } });
@@ -130,6 +140,7 @@ export class GitHubAppSystem {
     await this.runner.stop();
     await this.runnerNats.close();
     await this.coordinator.stop();
+    await this.flaky?.stop();
     await this.coordinator.nats.stop();
     await this.double.stop();
     await rm(this.dir, { recursive: true, force: true });
