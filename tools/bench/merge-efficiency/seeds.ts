@@ -1,6 +1,7 @@
 // Robustness of the planner beyond one flake draw (issue 27, item 3): every bench workload over ten flake seeds,
 // PARALLEL workloads also in one lane (`mode=SINGLE`), and the 24 generated loads per mode.
 //   node --conditions=mainline-source --import tsx tools/bench/merge-efficiency/seeds.ts [DIR] [--no-generated]
+//     [--only=PREFIX] [--seeds=FIRST-LAST]
 // Per workload: geometric means over ten flake seeds (the file's and 1001-1009) of p50 / CI runs / merged per
 // hour, and in how many seeds all three are at the README's "reach" (p50 and runs at most, merged per hour at
 // least; no bad merge, none stuck).
@@ -9,6 +10,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseWorkloadFile, runSimulation, type SimulationReport } from "@mainline/sim";
+import { flakeSeeds } from "./flake-seeds.js";
 import { readReachTable, type ReachRow } from "./reach-table.js";
 
 const args = process.argv.slice(2);
@@ -16,8 +18,10 @@ const dir = resolve(args.find((a) => !a.startsWith("--")) ?? import.meta.dirname
 // --only=PREFIX: just the workloads whose name starts with it (e.g. --only=parallel).
 const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length) ?? "";
 const reach = readReachTable(readFileSync(join(dir, "README.md"), "utf8"));
-// The file's own seed and 1001-1009, as the fifth pass measured (docs/performance.md#merge-efficiency).
-const seedsOf = (own: number): number[] => [own, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009];
+// --seeds=FIRST-LAST: another range of flake seeds than the ten (see flake-seeds.ts).
+const seedOption = args.find((a) => a.startsWith("--seeds="))?.slice("--seeds=".length);
+const seedsOf = (own: number): number[] => flakeSeeds(own, seedOption);
+seedsOf(0); // a bad --seeds stops here, before any simulation
 
 interface Figures {
   p50: number;
@@ -48,8 +52,8 @@ const show = (f: Figures): string =>
   `${f.p50.toFixed(0).padStart(4)} / ${f.runs.toFixed(0).padStart(3)} / ${f.perHour.toFixed(1).padStart(4)}`;
 
 console.log(
-  "workload     seed-file p50/runs/mh   10 seeds (geomean)   at reach   " +
-    "ratio to reach p50/runs/mh   one lane (10 seeds)   PARALLEL/one lane",
+  `workload     seed-file p50/runs/mh   ${seedsOf(0).length} seeds (geomean)   at reach   ` +
+    `ratio to reach p50/runs/mh   one lane (${seedsOf(0).length} seeds)   PARALLEL/one lane`,
 );
 for (const file of readdirSync(dir)
   .filter((f) => f.endsWith(".json") && f.startsWith(only))
@@ -62,7 +66,7 @@ for (const file of readdirSync(dir)
   const runs = seeds.map((seed) => runSimulation({ settings, workload: { ...workload, seed } }));
   const mean = geomean(runs.map(figuresOf));
   const hits = runs.filter((r) => atReach(r, row)).length;
-  let cells = `${name.padEnd(12)} ${show(own)}   ${show(mean)}   ${String(hits).padStart(2)}/10`;
+  let cells = `${name.padEnd(12)} ${show(own)}   ${show(mean)}   ${String(hits).padStart(2)}/${seeds.length}`;
   if (settings.mode === "PARALLEL" && row !== undefined) {
     const single = { ...settings, mode: "SINGLE" };
     const lane = geomean(

@@ -9,6 +9,7 @@ import {
   summarize,
   type WorkloadSpec,
 } from "@mainline/sim";
+import { flakeSeeds } from "../../bench/merge-efficiency/flake-seeds.js";
 import { readReachTable } from "../../bench/merge-efficiency/reach-table.js";
 
 const DIR = join(import.meta.dirname, "../../bench/merge-efficiency");
@@ -82,6 +83,15 @@ describe("merge efficiency (issue 16)", () => {
         true,
       );
     }
+  });
+
+  it("seeds.ts judges over the file's seed and 1001-1009, or over the range --seeds names", () => {
+    expect(flakeSeeds(7, undefined)).to.deep.equal([7, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009]);
+    expect(flakeSeeds(7, "2001-2030")).to.have.length(30);
+    expect(flakeSeeds(7, "2001-2030").slice(0, 2)).to.deep.equal([2001, 2002]);
+    expect(flakeSeeds(7, "5-5")).to.deep.equal([5]);
+    for (const bad of ["", "30", "30-1", "1-x", "-1-3", "1-2000", "1.5-3"])
+      expect(() => flakeSeeds(7, bad), `--seeds=${bad}`).to.throw(/--seeds: .* FIRST-LAST/);
   });
 
   for (const file of files) {
