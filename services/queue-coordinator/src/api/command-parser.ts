@@ -92,6 +92,7 @@ const INTEGER_SETTINGS = [
   "batchingMinSize",
   "testingTimeoutMinutes",
   "pendingFailureDepth",
+  "maxStackSize",
 ] as const;
 const BOOLEANS = [
   "canOptimisticallyMerge",
