@@ -123,6 +123,7 @@ export async function mergeThroughGitHub(
       continue;
     }
     try {
+      await retargetStacked(pr, state.base.ref);
       landedShas.push(await mergeOne(pr, state.state));
       mergedPrs.push(pr.number);
     } catch (error) {
@@ -141,6 +142,22 @@ export async function mergeThroughGitHub(
     landedShas: landedShas.filter((s) => s !== ""),
     alreadyMerged: states.every((s) => s.merged),
   };
+
+  /**
+   * GitHub merges a PR into its base branch: a stacked PR's base is the head branch of the PR under it (issue 28),
+   * merged just before it, so it is first retargeted to the queue's target, as GitHub's own stacks are.
+   */
+  async function retargetStacked(pr: MergeJob["pullRequests"][number], base: string): Promise<void> {
+    if (pr.stackedBaseBranch === undefined || base === target) return;
+    await github.call(`retarget pull request #${pr.number} onto ${target}`, async () => {
+      await octokit.request("PATCH /repos/{owner}/{repo}/pulls/{pull_number}", {
+        owner,
+        repo: name,
+        pull_number: pr.number,
+        base: target,
+      });
+    });
+  }
 
   async function mergeOne(pr: MergeJob["pullRequests"][number], state: string): Promise<string> {
     if (state !== "open")

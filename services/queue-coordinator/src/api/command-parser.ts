@@ -169,6 +169,8 @@ export interface SubmitCommand {
   pr: number;
   priority: Priority;
   noBatch: boolean;
+  /** Also queue the PRs below a stacked PR (issue 28); default on. */
+  includeStack: boolean;
   /** The caller's key for retrying this request safely; absent when none was given. */
   idempotencyKey?: string;
 }
@@ -247,6 +249,7 @@ export function parseSubmit(req: SubmitPullRequestRequest): SubmitCommand {
     pr: prNumber(req.prNumber),
     priority,
     noBatch: req.noBatch,
+    includeStack: req.includeStack ?? true,
     ...(key !== undefined && { idempotencyKey: key }),
   };
 }

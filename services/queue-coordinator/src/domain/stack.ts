@@ -22,7 +22,7 @@ export interface StackCandidate {
 
 /**
  * The PRs a PR sits on, nearest first, walking base branch to head branch until the target (or a branch no
- * open PR heads). Refuses a loop of branches and a stack deeper than MAX_STACK_SIZE with a clear error.
+ * open PR heads). Refuses a loop of branches and a stack larger than MAX_STACK_SIZE with a clear error.
  * `byHead` answers the open PRs whose head branch is the given branch (several: the lowest number wins).
  */
 export function stackBelow(
@@ -32,29 +32,38 @@ export function stackBelow(
   byHead: (branch: string) => readonly StackCandidate[],
 ): StackCandidate[] {
   const below: StackCandidate[] = [];
-  const seen = new Set<number>([pr]);
-  let base = facts.baseBranch;
-  while (base !== target) {
-    const next = [...byHead(base)]
-      .filter((c) => c.facts.open && c.number !== pr)
-      .sort((a, b) => a.number - b.number)[0];
+  for (let base = facts.baseBranch; base !== target;) {
+    const next = nextBelow(pr, below, byHead(base));
     if (next === undefined) break;
-    if (seen.has(next.number)) {
-      const loop = [pr, ...below.map((c) => c.number), next.number].map((n) => `#${n}`).join(" -> ");
-      throw new FailedPreconditionError(
-        `pull request ${pr} is stacked on a loop of branches (${loop}): each base branch is the head branch of the next; change one base branch to break the loop`,
-      );
-    }
-    if (below.length + 1 >= MAX_STACK_SIZE) {
-      throw new FailedPreconditionError(
-        `pull request ${pr} is in a stack of more than ${MAX_STACK_SIZE} pull requests; the largest stack Mainline queues has ${MAX_STACK_SIZE}`,
-      );
-    }
-    seen.add(next.number);
     below.push(next);
     base = next.facts.baseBranch;
   }
   return below;
+}
+
+/**
+ * One step of stackBelow, for a shell whose lookups are asynchronous: the PR under the last one found among
+ * `candidates` (the PRs heading its base branch), or undefined at the bottom of the stack.
+ */
+export function nextBelow(
+  pr: number,
+  below: readonly StackCandidate[],
+  candidates: readonly StackCandidate[],
+): StackCandidate | undefined {
+  const next = candidates.filter((c) => c.facts.open).sort((a, b) => a.number - b.number)[0];
+  if (next === undefined) return undefined;
+  if (next.number === pr || below.some((c) => c.number === next.number)) {
+    const loop = [pr, ...below.map((c) => c.number), next.number].map((n) => `#${n}`).join(" -> ");
+    throw new FailedPreconditionError(
+      `pull request ${pr} is stacked on a loop of branches (${loop}): each base branch is the head branch of the next; change one base branch to break the loop`,
+    );
+  }
+  if (below.length + 1 >= MAX_STACK_SIZE) {
+    throw new FailedPreconditionError(
+      `pull request ${pr} is in a stack of more than ${MAX_STACK_SIZE} pull requests; the largest stack Mainline queues has ${MAX_STACK_SIZE}`,
+    );
+  }
+  return next;
 }
 
 /** The PR a queue entry sits on, if any. */
@@ -73,22 +82,38 @@ export function queuedBelow(prs: Readonly<Record<string, PullRequestEntry>>, n: 
   return below;
 }
 
-/** The PRs the planner holds that sit on `n`, directly or not, nearest first. */
-export function queuedAbove(prs: Readonly<Record<string, PullRequestEntry>>, n: number): number[] {
-  const above: number[] = [];
-  let level = [n];
-  while (level.length > 0 && above.length < MAX_STACK_SIZE) {
-    const next: number[] = [];
-    for (const entry of Object.values(prs)) {
-      const on = stackedOn(entry);
-      if (on !== undefined && level.includes(on) && !above.includes(entry.number) && entry.number !== n)
-        next.push(entry.number);
-    }
-    next.sort((a, b) => a - b);
-    above.push(...next);
-    level = next;
+/** A PR's stack as the queue shows it: the PRs under it (bottom first) and those on it (nearest first). */
+export interface StackView {
+  below: number[];
+  above: number[];
+}
+
+/**
+ * The stack of each PR of a queue, for getQueue and getSubmittedPullRequest: one index of who sits on whom, built
+ * once, so that a queue of thousands of PRs is not scanned once per PR. Undefined for a PR in no stack.
+ */
+export function stackViews(
+  prs: Readonly<Record<string, PullRequestEntry>>,
+): (entry: Readonly<PullRequestEntry>) => StackView | undefined {
+  const on = new Map<number, number[]>();
+  for (const e of Object.values(prs)) {
+    const below = stackedOn(e);
+    if (below !== undefined) on.set(below, [...(on.get(below) ?? []), e.number]);
   }
-  return above;
+  return (entry) => {
+    const first = stackedOn(entry);
+    const below = first === undefined ? [] : [...queuedBelow(prs, first), first];
+    const above: number[] = [];
+    for (let level = [entry.number]; level.length > 0 && above.length < MAX_STACK_SIZE;) {
+      const next = level
+        .flatMap((n) => on.get(n) ?? [])
+        .filter((n) => n !== entry.number && !above.includes(n));
+      next.sort((a, b) => a - b);
+      above.push(...next);
+      level = next;
+    }
+    return below.length === 0 && above.length === 0 ? undefined : { below, above };
+  };
 }
 
 /** The PRs sitting directly on `n`, lowest number first. */

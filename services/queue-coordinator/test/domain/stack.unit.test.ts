@@ -176,6 +176,10 @@ describe("stackBelow: resolving a stack from the repository's open PRs", () => {
       FailedPreconditionError,
       /pull request 3 is stacked on a loop of branches \(#3 -> #1 -> #2 -> #1\)/,
     );
+    expect(() => stackBelow(1, facts("a", "b"), "main", lookup(loop))).to.throw(
+      FailedPreconditionError,
+      /pull request 1 is stacked on a loop of branches \(#1 -> #2 -> #1\)/,
+    );
     const deep = Array.from({ length: 40 }, (_, i) => ({
       number: i + 1,
       facts: facts(`b${i + 1}`, i === 0 ? "main" : `b${i}`),
