@@ -217,7 +217,8 @@ describe("stacked pull requests end to end with real git (coordinator + batch-ru
     const text = await response.text();
     expect(response.status, text).to.equal(409);
     expect(text).to.match(
-      /pull request 9 is stacked on #7, #8 and this queue takes no stacked pull requests \(maxStackSize is 0\)/,
+      // #7 merged through this queue (the code host has not said it is closed): the stack ends above it.
+      /pull request 9 is stacked on #8 and this queue takes no stacked pull requests \(maxStackSize is 0\)/,
     );
     const notBoolean = await gw.post(
       "/submitPullRequest",
@@ -229,5 +230,14 @@ describe("stacked pull requests end to end with real git (coordinator + batch-ru
     const tooLarge = await gw.post("/updateQueue", { ...queue, maxStackSize: 33 }, token);
     expect(tooLarge.status).to.equal(400);
     expect(await tooLarge.text()).to.match(/maxStackSize/);
+  });
+
+  it("resubmitting a cancelled stack whose bottom already merged queues the rest on the target and lands it", async () => {
+    await call("/updateQueue", { ...queue, maxStackSize: 32 });
+    const before = git(remote, "rev-parse", "main");
+    await call("/submitPullRequest", { ...queue, pr: { number: 9 } });
+    const ended = await untilEnded([8, 9]);
+    expect([8, 9].map((n) => ended.get(n)?.state)).to.deep.equal(["MERGED", "MERGED"]);
+    expect(subjectsSince(before)).to.deep.equal(["Change 8 (#8)", "Change 9 (#9)"]);
   });
 });

@@ -64,7 +64,8 @@ export function mergeJobHandler(deps: MergeHandlerDeps): DeliveryHandler<MergeJo
           message: merged.alreadyMerged
             ? "GitHub already shows every pull request of the merge as merged"
             : `merged ${job.pullRequests.map((p) => `#${p.number}`).join(", ")} through the GitHub API onto ` +
-              `${request.merge.targetBranch} (now ${merged.mergedSha})`,
+              `${request.merge.targetBranch} (now ${merged.mergedSha})` +
+              retargetNote(merged.retargeted, merged.retargetRefused, request.merge.targetBranch),
           finishedAt: deps.clock(),
         });
       } else {
@@ -174,4 +175,13 @@ function failed(job: MergeJob, error: unknown, finishedAt: Date): MergeResult {
     message: reason,
     finishedAt,
   });
+}
+
+/** Issue 28: what became of the open PRs stacked on the merged ones. */
+function retargetNote(moved: readonly number[], refused: readonly string[], target: string): string {
+  const parts = [
+    ...(moved.length > 0 ? [`moved ${moved.map((n) => `#${n}`).join(", ")} onto ${target}`] : []),
+    ...(refused.length > 0 ? [`could not retarget the PRs based on ${refused.join("; ")}`] : []),
+  ];
+  return parts.length === 0 ? "" : `; ${parts.join("; ")}`;
 }

@@ -112,7 +112,10 @@ export function queueCommands(deps: ApiDeps): QueueCommands {
       }
       const repo = { org: address.org, repoKey: repoKey(address.repo) };
       const stack = known?.facts
-        ? await resolveStack(records, repo, pr, known.facts, address.targetBranch)
+        ? await resolveStack(records, repo, pr, known.facts, address.targetBranch, async (n) => {
+            const finished = await records.latestFinished(queueKey(address), n);
+            return finished?.entry.state === "MERGED";
+          })
         : undefined;
       const submit = engine.apply(address, {
         type: "PR_SUBMITTED",

@@ -25,8 +25,11 @@ export async function resolveStack(
   pr: number,
   facts: PullRequestFacts,
   target: string,
+  /** Whether the PR merged through this queue already (the code host may not say it is closed yet). */
+  landed: (pr: number) => Promise<boolean>,
 ): Promise<ResolvedStack> {
   const found: { candidate: StackCandidate; doc: PullRequestFactsDocument }[] = [];
+  let landedBase = false;
   for (let base = facts.baseBranch; base !== target;) {
     const docs = await openByHead(records, repo, base);
     const next = nextBelow(
@@ -35,6 +38,11 @@ export async function resolveStack(
       docs.map((d) => ({ number: d.number, facts: d.facts })),
     );
     if (next === undefined) break;
+    // Its commits are on the target: the stack ends above it, on the target (the code host retargets soon).
+    if (await landed(next.number)) {
+      landedBase = true;
+      break;
+    }
     found.push({
       candidate: next,
       doc: docs.find((d) => d.number === next.number) as PullRequestFactsDocument,
@@ -50,7 +58,10 @@ export async function resolveStack(
       ...(doc.targets ? { impactedTargets: impactedTargets(doc.targets.sha, doc.targets.targets) } : {}),
     };
   });
-  return { facts: withStackedOn(facts, bottomFirst.at(-1)?.candidate.number), below };
+  const onTarget = (f: PullRequestFacts): PullRequestFacts => (landedBase ? { ...f, baseBranch: target } : f);
+  if (below[0]?.facts !== undefined) below[0] = { ...below[0], facts: onTarget(below[0].facts) };
+  const top = withStackedOn(facts, bottomFirst.at(-1)?.candidate.number);
+  return { facts: below.length === 0 ? onTarget(top) : top, below };
 }
 
 /**

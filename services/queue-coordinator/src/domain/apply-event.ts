@@ -11,7 +11,7 @@ import type { PullRequestEntry, PullRequestFacts } from "./pull-request.js";
 import type { QueueSettingsPatch } from "./queue-settings.js";
 import { acceptsSubmissions, type QueueState } from "./queue-state.js";
 import { restartBatch, restartEverything } from "./restarts.js";
-import { refuseStack, retargetedAfterLanding } from "./stack.js";
+import { queuedStackOf, refuseStack, retargetedAfterLanding } from "./stack.js";
 import { releaseTargetHold } from "./target-hold.js";
 import { finishTestRun } from "./test-results.js";
 
@@ -35,7 +35,10 @@ export function applyEvent(d: Draft, event: QueueEvent): void {
       return;
     }
     case "PR_PRIORITY_CHANGED":
-      return changePriority(d, queuedPr(d, event.pr), event.priority, event.by ?? null);
+      // A stack moves as one block (issue 28): its queued PRs change together, bottom first.
+      for (const n of queuedStackOf(d.state.prs, queuedPr(d, event.pr).number))
+        changePriority(d, queuedPr(d, n), event.priority, event.by ?? null);
+      return;
     case "IMPACTED_TARGETS_SET":
       return setImpactedTargets(d, event.pr, event.targets);
     case "PR_FACTS_UPDATED":

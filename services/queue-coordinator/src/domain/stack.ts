@@ -116,6 +116,14 @@ export function stackViews(
   };
 }
 
+/** The PRs of `n`'s stack that the planner holds, bottom first (`n` alone when it is in no stack). */
+export function queuedStackOf(prs: Readonly<Record<string, PullRequestEntry>>, n: number): number[] {
+  const entry = prs[n];
+  const view = entry === undefined ? undefined : stackViews(prs)(entry);
+  if (view === undefined) return [n];
+  return [...view.below.filter((b) => prs[b] !== undefined), n, ...view.above];
+}
+
 /** The PRs sitting directly on `n`, lowest number first. */
 export function directlyAbove(prs: Readonly<Record<string, PullRequestEntry>>, n: number): number[] {
   return Object.values(prs)

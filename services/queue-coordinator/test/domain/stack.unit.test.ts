@@ -191,3 +191,18 @@ describe("stackBelow: resolving a stack from the repository's open PRs", () => {
     expect(stackBelow(31, facts("top", "b30"), "main", lookup(deep))).to.have.length(30);
   });
 });
+
+describe("planner: a stack's priority (issue 28)", () => {
+  it("changing the priority of one PR of a waiting stack moves the whole stack, still bottom first", () => {
+    const s = new Scenario({ concurrency: 1 });
+    s.play([
+      ["submit D", { D: "TESTING" }, ["test D"]],
+      ["submit E", {}, []],
+    ]);
+    submitStack(s, "ABC");
+    expect(s.state.order).to.deep.equal([4, 5, 1, 2, 3]);
+    s.play([["priority B high", {}, []]]);
+    expect(s.state.order).to.deep.equal([4, 1, 2, 3, 5]);
+    for (const n of [1, 2, 3]) expect(s.state.prs[n]?.priority.value, `#${n}`).to.be.lessThan(100);
+  });
+});

@@ -28,8 +28,31 @@ describe("GitHub App end to end: a stacked PR queues the PR below it, both land,
     const bottom = await system.pushPullRequest(31, "stacked");
     const top = await system.pushPullRequest(32, "feature-31");
     expect(git(remote, "merge-base", "--is-ancestor", bottom, top)).to.equal("");
+    // #33 sits on #32 and is not queued: once the stack under it lands it is moved onto the target.
+    await system.pushPullRequest(33, "feature-32");
     await system.deliver("pull_request", system.pullRequestOpened(31, "stacked"));
     await system.deliver("pull_request", system.pullRequestOpened(32, "feature-31"));
+    await system.deliver("pull_request", system.pullRequestOpened(33, "feature-32"));
+    // GitHub's answers about these PRs: their branches, and which open PR is based on which branch.
+    const bases: Record<string, string> = { "31": "stacked", "32": "feature-31", "33": "feature-32" };
+    double.script(
+      "GET /repos/{owner}/{repo}/pulls/{pull_number}",
+      (r) => {
+        const n = r.pathParams.pull_number!;
+        if (bases[n] === undefined) return undefined;
+        const pr = { state: "open", merged: false, head: { ref: `feature-${n}` }, base: { ref: bases[n] } };
+        return { status: 200, body: { number: Number(n), ...pr } };
+      },
+      Infinity,
+    );
+    double.script(
+      "GET /repos/{owner}/{repo}/pulls",
+      (r) => {
+        const on32 = [{ number: 33, head: { ref: "feature-33" }, base: { ref: "feature-32" } }];
+        return { status: 200, body: r.query.get("base") === "feature-32" ? on32 : [] };
+      },
+      Infinity,
+    );
     const command = await system.deliver("issue_comment", system.mergeComment(32));
     expect(command.outcome, JSON.stringify(command)).to.equal("applied");
 
@@ -52,7 +75,9 @@ describe("GitHub App end to end: a stacked PR queues the PR below it, both land,
     const retargets = double.calls("PATCH /repos/{owner}/{repo}/pulls/{pull_number}");
     expect(retargets.map((r) => [r.pathParams.pull_number, r.body])).to.deep.equal([
       ["32", { base: "stacked" }],
+      ["33", { base: "stacked" }],
     ]);
+    expect(retargets[1]!.seq, "#33 moved once the stack under it landed").to.be.greaterThan(merges[1]!.seq);
     expect(retargets[0]!.seq, "retargeted after #31 merged, before #32 is").to.be.within(
       merges[0]!.seq,
       merges[1]!.seq,
@@ -67,6 +92,7 @@ describe("GitHub App end to end: a stacked PR queues the PR below it, both land,
         30_000,
       );
     }
+    double.clearScripts();
     double.assertNoViolations();
   });
 });
