@@ -1,4 +1,6 @@
 import type { GitHubAppClient, GitHubOctokit } from "@mainline/kit/github/index";
+import type { QueueRef } from "@mainline/proto/common";
+import type { MergeJob } from "@mainline/proto/queue";
 
 /**
  * Stacked pull requests through GitHub's API (issue 28). GitHub merges a PR into its base branch, and a stacked
@@ -59,4 +61,26 @@ export async function retargetRemaining(
     }
   }
   return { moved, refused };
+}
+
+/**
+ * A merge by git fast-forward through the GitHub App (MERGE_COMMIT): GitHub marks a PR merged when its head reaches
+ * its base branch, so the stacked PRs of the merge are moved onto the target before the push.
+ */
+export async function retargetStackedBeforePush(
+  github: GitHubAppClient,
+  job: MergeJob,
+  queue: QueueRef,
+): Promise<void> {
+  const stacked = job.pullRequests.filter((pr) => pr.stackedBaseBranch !== undefined);
+  const installationId = job.github?.installationId;
+  if (stacked.length === 0 || installationId === undefined || queue.repo === undefined) return;
+  const scope = {
+    github,
+    octokit: github.installation(installationId),
+    owner: queue.repo.owner,
+    repo: queue.repo.name,
+    target: queue.targetBranch,
+  };
+  for (const pr of stacked) await retarget(scope, pr.number);
 }

@@ -11,6 +11,7 @@ import { assertRunId } from "../git/ref-names.js";
 import type { RepositoryCache } from "../git/repository-cache.js";
 import { deleteTestBranches } from "../git/test-branch-cleanup.js";
 import { mergeThroughGitHub, PartialMergeError } from "./github-api-merge.js";
+import { retargetStackedBeforePush } from "./github-retarget.js";
 import { GitHubWaits } from "./github-wait.js";
 import { readMergeJob, type MergeRequest } from "./merge-request.js";
 import { retryLater, shouldRetry } from "./retry-later.js";
@@ -69,6 +70,8 @@ export function mergeJobHandler(deps: MergeHandlerDeps): DeliveryHandler<MergeJo
           finishedAt: deps.clock(),
         });
       } else {
+        // GitHub shows a PR merged once its head reaches its base: a stacked PR's base must be the target first.
+        if (job.github && deps.github) await retargetStackedBeforePush(deps.github, job, request.queue);
         const merged = await fastForwardTarget(deps.cache, request.merge);
         result = MergeResult.fromPartial({
           mergeId: job.mergeId,

@@ -95,4 +95,31 @@ describe("GitHub App end to end: a stacked PR queues the PR below it, both land,
     double.clearScripts();
     double.assertNoViolations();
   });
+
+  it("a MERGE_COMMIT queue moves the stacked PR onto the target before the push, and lands the stack by fast-forward", async () => {
+    const { double, remote } = system;
+    await system.queueOnNewBranch("stacked-ff", { mergeMethod: "MERGE_COMMIT" });
+    const bottom = await system.pushPullRequest(41, "stacked-ff");
+    const top = await system.pushPullRequest(42, "feature-41");
+    await system.deliver("pull_request", system.pullRequestOpened(41, "stacked-ff"));
+    await system.deliver("pull_request", system.pullRequestOpened(42, "feature-41"));
+    expect((await system.deliver("issue_comment", system.mergeComment(42))).outcome).to.equal("applied");
+    const run = await system.testBranchOf("stacked-ff", 42);
+    await system.deliver("check_suite", checkSuiteCompleted(run.testBranch, run.testBranchSha, "success"));
+    await eventually(async () => {
+      expect(await system.stateOf("stacked-ff", 41)).to.equal("MERGED");
+      expect(await system.stateOf("stacked-ff", 42)).to.equal("MERGED");
+    }, 60_000);
+    for (const head of [bottom, top])
+      expect(git(remote, "merge-base", "--is-ancestor", head, "refs/heads/stacked-ff")).to.equal("");
+    const retargets = double
+      .calls("PATCH /repos/{owner}/{repo}/pulls/{pull_number}")
+      .filter((r) => (r.body as { base?: string }).base === "stacked-ff");
+    expect(retargets.map((r) => r.pathParams.pull_number)).to.deep.equal(["42"]);
+    const merges = double
+      .calls("PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge")
+      .filter((r) => ["41", "42"].includes(r.pathParams.pull_number ?? ""));
+    expect(merges, "landed by git, not GitHub's merge API").to.deep.equal([]);
+    double.assertNoViolations();
+  });
 });
