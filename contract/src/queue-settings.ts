@@ -25,6 +25,8 @@ export const QUEUE_SETTING_RANGES = {
   pendingFailureDepth: [0, 1000],
   batchingMaxWaitTimeMinutes: [1, 10_080],
   batchingMinSize: [1, 1000],
+  /** Issue 28: the most PRs one stack may hold; 0 refuses stacked PRs. */
+  maxStackSize: [0, 32],
 } as const satisfies Record<string, IntRange>;
 export type QueueIntegerSetting = keyof typeof QUEUE_SETTING_RANGES;
 

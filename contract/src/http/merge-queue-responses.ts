@@ -30,6 +30,17 @@ export const setPullRequestPriorityResponse = z.object({
   priorityName: z.string(),
 });
 
+/** Ours (issue 28): the stack a PR is part of; absent when it is in none. */
+export const pullRequestStack = z
+  .object({
+    below: z.array(z.int()).describe("The PRs it sits on, bottom first (the last one is directly under it)"),
+    above: z.array(z.int()).describe("The PRs in the queue that sit on it, nearest first"),
+  })
+  .describe(
+    "The stack the PR is part of: a PR whose base branch is another open PR's head branch sits on it",
+  );
+export type PullRequestStack = z.infer<typeof pullRequestStack>;
+
 const prFacts = {
   prNumber: z.int(),
   prTitle: z.string(),
@@ -62,6 +73,7 @@ export const enqueuedPullRequest = z.object({
     .describe(
       "The lane the batch runs in: one in SINGLE mode; PARALLEL mode runs unrelated batches side by side",
     ),
+  stack: pullRequestStack.optional(),
 });
 
 const queueFields = {
@@ -88,6 +100,8 @@ const queueFields = {
   ignoreQuarantinedTests: z.boolean().nullable(),
   retryKnownFlakyTests: z.boolean().nullable(),
   holdOnBrokenTarget: z.boolean().nullable(),
+  /** Ours (issue 28): the most PRs one stack may hold; 0 refuses stacked PRs. */
+  maxStackSize: z.int(),
 };
 
 /**
@@ -135,7 +149,8 @@ export const submittedPullRequestResponse = z.object({
   skipTheLine: z.boolean(),
   isCurrentlySubmittedToQueue: z.boolean(),
   ...prFacts,
-  /** Ours, beyond compat-notes: why a FAILED or CANCELLED PR ended (TESTS_FAILED, TIMED_OUT, MERGE_CONFLICT, BUILD_FAILED; CANCELLED_BY_USER, PR_CLOSED). */
+  stack: pullRequestStack.optional(),
+  /** Ours, beyond compat-notes: why a FAILED or CANCELLED PR ended (TESTS_FAILED, TIMED_OUT, MERGE_CONFLICT, BUILD_FAILED, DEPENDS_ON_FAILED; CANCELLED_BY_USER, PR_CLOSED). */
   failureReason: z.string().optional(),
   cancellationReason: z.string().optional(),
   /** Ours: where to see why a FAILED PR failed (the failing run's output, or the external CI's page). */

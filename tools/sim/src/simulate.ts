@@ -14,6 +14,7 @@ import {
   parseQueueSettings,
 } from "@mainline/queue-coordinator/api/command-parser";
 import { createPrng } from "./prng.js";
+import { factsOf, submittedWithStack } from "./stacks.js";
 import { failedRunTests } from "./run-tests.js";
 import { World, type WorldEvent, type WorldSpec } from "./world.js";
 import { workloadFromSpec, type SimulatedPr, type Workload, type WorkloadSpec } from "./workload.js";
@@ -133,14 +134,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       pr: pr.number,
       priority: parsePriority(pr.priority),
       noBatch: pr.noBatch,
-      facts: {
-        headBranch: `feature-${pr.number}`,
-        headSha: `sha-${pr.number}`,
-        title: `PR ${pr.number}`,
-        author: "sim",
-        baseBranch: "main",
-        open: true,
-      },
+      facts: factsOf(pr.number),
       impactedTargets: parseImpactedTargets(`sha-${pr.number}`, pr.targets),
     });
     if (pr.cancelAt !== null) schedule(pr.cancelAt, { type: "PR_CANCELLED", pr: pr.number });
@@ -184,6 +178,8 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
       const decidedAfter = movesAtMerge.get(next.event.mergeId) ?? world.externalMoves;
       const merge = state.merges[next.event.mergeId];
       event = merge === undefined ? next.event : world.mergeResult(merge.id, merge.prs, decidedAfter);
+    } else if (next.event.type === "PR_SUBMITTED") {
+      event = submittedWithStack(next.event, byNumber, finalStates) ?? { type: "TIME_PASSED" };
     } else {
       event = next.event;
     }

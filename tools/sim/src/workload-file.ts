@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import { DEFAULT_PRIORITY_NAME, PRIORITY_NAMES } from "@mainline/contract";
 import { parseQueueSettings } from "@mainline/queue-coordinator/api/command-parser";
-import { DEFAULT_QUEUE_SETTINGS } from "@mainline/queue-coordinator/domain/index";
+import { DEFAULT_QUEUE_SETTINGS, MAX_STACK_SIZE } from "@mainline/queue-coordinator/domain/index";
 import type { SimulatedPr, SimulatedPriority, Workload } from "./workload.js";
 
 const MINUTE = 60_000;
@@ -89,7 +89,37 @@ function prOf(field: string, value: unknown, seen: Set<number>): SimulatedPr {
     noBatch,
     targets: targetsOf(`${field}.impactedTargets`, value.impactedTargets),
     cancelAt: cancelAt === null ? null : Math.round(cancelAt * MINUTE),
+    ...stackedOnOf(field, value.stackedOn, n),
   };
+}
+
+function stackedOnOf(field: string, value: unknown, n: number): { stackedOn?: number } {
+  if (value === undefined || value === null) return {};
+  const below = number(
+    `${field}.stackedOn`,
+    value,
+    (x) => Number.isInteger(x) && x > 0 && x !== n,
+    "another PR's number",
+  );
+  return { stackedOn: below };
+}
+
+/** Every `stackedOn` names a PR of the file, and no chain of them loops back or holds more than MAX_STACK_SIZE. */
+function checkStacks(prs: readonly SimulatedPr[]): void {
+  const byNumber = new Map(prs.map((p) => [p.number, p]));
+  prs.forEach((pr, i) => {
+    const field = `prs[${i}].stackedOn`;
+    const chain = [pr.number];
+    for (let below = pr.stackedOn; below !== undefined; below = byNumber.get(below)?.stackedOn) {
+      if (!byNumber.has(below))
+        throw new WorkloadFileError(field, `must name a PR of the file (${below} is not one)`);
+      if (chain.includes(below))
+        throw new WorkloadFileError(field, `must not loop (${[...chain, below].join(" -> ")})`);
+      chain.push(below);
+      if (chain.length > MAX_STACK_SIZE)
+        throw new WorkloadFileError(field, `must make a stack of at most ${MAX_STACK_SIZE} PRs`);
+    }
+  });
 }
 
 /**
@@ -127,6 +157,7 @@ export function parseWorkloadFile(text: string, fallbackName: string): WorkloadF
   }
   const seen = new Set<number>();
   const prs = data.prs.map((pr, i) => prOf(`prs[${i}]`, pr, seen));
+  checkStacks(prs);
   return { workload: { name, seed, flakeRate, quarantinedShare, mergeMinutes: 1, prs }, settings };
 }
 

@@ -52,6 +52,8 @@ export interface SimulatedPr {
   noBatch: boolean;
   targets: string[] | "ALL";
   cancelAt: number | null;
+  /** Issue 28: the PR it is stacked on (its base branch is that PR's head branch); absent: on the target. */
+  stackedOn?: number;
 }
 
 /** Everything the simulator replays: the PRs, the flake rate per run, and the seed of the flakes. */

@@ -3,6 +3,7 @@ import { api, parseRepoKey } from "../api.js";
 import { ago, stateClass } from "../format.js";
 import { useLive } from "../live.js";
 import { queueHref } from "../router.js";
+import { stackText } from "../stack.js";
 import {
   priorityLabel,
   type Queue,
@@ -96,6 +97,12 @@ export function PullRequestPage({ repo, branch, pr }: { repo: string; branch: st
               {p.estimatedMergeAt
                 ? ` · estimated to merge at ${new Date(p.estimatedMergeAt).toLocaleTimeString()} (best case)`
                 : " · no merge estimate until a run of this queue finishes"}
+            </p>
+          )}
+          {p.stack && (
+            <p id="pr-stack">
+              Stacked: {stackText(p.stack, p.prNumber)}. The stack is tested as one block and lands bottom
+              first.
             </p>
           )}
           {reason && (

@@ -6,6 +6,7 @@ import { pullRequestHref } from "../router.js";
 import { BisectionTree } from "./bisection-tree.js";
 import { PendingFailures } from "./pending-failures.js";
 import { laneLabels, waitingBatches } from "../batches.js";
+import { stackText } from "../stack.js";
 import { QueueHistory } from "./queue-history.js";
 import { QueueSettings } from "./queue-settings.js";
 
@@ -41,6 +42,12 @@ function PrRow({
       <span class="meta">
         priority {pr.priorityName || pr.priorityValue}
         {pr.noBatch ? ", alone" : ""} · {pr.prAuthor || "unknown author"} · since {ago(pr.stateChangedAt)}
+        {pr.stack && (
+          <span class="stack" data-stack-below={pr.stack.below.join(",")}>
+            {" "}
+            · {stackText(pr.stack, pr.prNumber)}
+          </span>
+        )}
         {pr.estimatedMergeAt && (
           <>
             {" "}

@@ -5,6 +5,7 @@ import { InvalidArgumentError, MainlineError, type ErrorCode } from "@mainline/k
 import { TargetMovedError } from "../git/git-errors.js";
 import { assertSha } from "../git/ref-names.js";
 import type { Mirror, RepositoryCache } from "../git/repository-cache.js";
+import { retarget, retargetRemaining } from "./github-retarget.js";
 import type { MergeRequest } from "./merge-request.js";
 
 export interface ApiMergeResult {
@@ -13,6 +14,9 @@ export interface ApiMergeResult {
   /** The target's head after each PR, in order. */
   readonly landedShas: string[];
   readonly alreadyMerged: boolean;
+  /** Open PRs stacked on the merged ones, moved onto the target (issue 28), and those GitHub refused, with why. */
+  readonly retargeted: readonly number[];
+  readonly retargetRefused: readonly string[];
 }
 
 /**
@@ -76,6 +80,7 @@ export async function mergeThroughGitHub(
   }
   const octokit = github.installation(installationId);
   const target = request.merge.targetBranch;
+  const scope = { github, octokit, owner, repo: name, target };
   const mirror = await cache.open(
     request.merge.remoteUrl,
     request.merge.credentialsSecretName,
@@ -123,6 +128,8 @@ export async function mergeThroughGitHub(
       continue;
     }
     try {
+      // A stacked PR (issue 28) is based on the head branch of the PR merged just before it.
+      if (pr.stackedBaseBranch !== undefined && state.base?.ref !== target) await retarget(scope, pr.number);
       landedShas.push(await mergeOne(pr, state.state));
       mergedPrs.push(pr.number);
     } catch (error) {
@@ -135,11 +142,17 @@ export async function mergeThroughGitHub(
       );
     }
   }
+  // PRs stacked on the merged ones but not queued with them (issue 28) move onto the target too. A reply that
+  // does not name the PR's head branch moves nothing.
+  const heads = states.flatMap((s) => (s.head?.ref ? [s.head.ref] : []));
+  const remaining = await retargetRemaining(scope, heads);
   return {
     previousSha,
     mergedSha: landedShas.at(-1) ?? previousSha,
     landedShas: landedShas.filter((s) => s !== ""),
     alreadyMerged: states.every((s) => s.merged),
+    retargeted: remaining.moved,
+    retargetRefused: remaining.refused,
   };
 
   async function mergeOne(pr: MergeJob["pullRequests"][number], state: string): Promise<string> {

@@ -11,6 +11,7 @@ import { assertRunId } from "../git/ref-names.js";
 import type { RepositoryCache } from "../git/repository-cache.js";
 import { deleteTestBranches } from "../git/test-branch-cleanup.js";
 import { mergeThroughGitHub, PartialMergeError } from "./github-api-merge.js";
+import { retargetStackedBeforePush } from "./github-retarget.js";
 import { GitHubWaits } from "./github-wait.js";
 import { readMergeJob, type MergeRequest } from "./merge-request.js";
 import { retryLater, shouldRetry } from "./retry-later.js";
@@ -64,10 +65,13 @@ export function mergeJobHandler(deps: MergeHandlerDeps): DeliveryHandler<MergeJo
           message: merged.alreadyMerged
             ? "GitHub already shows every pull request of the merge as merged"
             : `merged ${job.pullRequests.map((p) => `#${p.number}`).join(", ")} through the GitHub API onto ` +
-              `${request.merge.targetBranch} (now ${merged.mergedSha})`,
+              `${request.merge.targetBranch} (now ${merged.mergedSha})` +
+              retargetNote(merged.retargeted, merged.retargetRefused, request.merge.targetBranch),
           finishedAt: deps.clock(),
         });
       } else {
+        // GitHub shows a PR merged once its head reaches its base: a stacked PR's base must be the target first.
+        if (job.github && deps.github) await retargetStackedBeforePush(deps.github, job, request.queue);
         const merged = await fastForwardTarget(deps.cache, request.merge);
         result = MergeResult.fromPartial({
           mergeId: job.mergeId,
@@ -174,4 +178,13 @@ function failed(job: MergeJob, error: unknown, finishedAt: Date): MergeResult {
     message: reason,
     finishedAt,
   });
+}
+
+/** Issue 28: what became of the open PRs stacked on the merged ones. */
+function retargetNote(moved: readonly number[], refused: readonly string[], target: string): string {
+  const parts = [
+    ...(moved.length > 0 ? [`moved ${moved.map((n) => `#${n}`).join(", ")} onto ${target}`] : []),
+    ...(refused.length > 0 ? [`could not retarget the PRs based on ${refused.join("; ")}`] : []),
+  ];
+  return parts.length === 0 ? "" : `; ${parts.join("; ")}`;
 }

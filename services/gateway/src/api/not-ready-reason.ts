@@ -26,6 +26,14 @@ export function notReadyReason(pr: SubmittedPullRequest, targetBranch: string): 
         `no impacted targets for its head ${pr.prSha.slice(0, 12)} (parallel mode): set them with ` +
         "`mainline targets set` (POST /v1/setImpactedTargets)"
       );
+    case "AWAITING_STACK_BELOW": {
+      const below = pr.stack?.below.at(-1);
+      return (
+        `it is stacked on #${below ?? "?"}, which is not in the queue: submit the top of the stack with ` +
+        "includeStack (the default), or submit #" +
+        `${below ?? "?"} first`
+      );
+    }
     default:
       return `waiting: ${reason}`;
   }

@@ -59,6 +59,7 @@ export function enqueuedToJson(pr: EnqueuedPullRequest) {
     ...(pr.batchId ? { batchId: pr.batchId } : {}),
     ...(pr.batchStatus && isBatchStatus(pr.batchStatus) ? { batchStatus: pr.batchStatus } : {}),
     ...(pr.lane ? { lane: pr.lane } : {}),
+    ...(pr.stack ? { stack: { below: pr.stack.below, above: pr.stack.above } } : {}),
   };
 }
 
@@ -87,6 +88,7 @@ export function queueSettingsToJson(q: Queue) {
     ignoreQuarantinedTests: testAwareSetting(q.ignoreQuarantinedTests),
     retryKnownFlakyTests: testAwareSetting(q.retryKnownFlakyTests),
     holdOnBrokenTarget: testAwareSetting(q.holdOnBrokenTarget),
+    maxStackSize: q.maxStackSize,
   };
 }
 
@@ -164,6 +166,7 @@ export function submittedToJson(
     prSha: pr.prSha,
     prBaseBranch: pr.prBaseBranch,
     prAuthor: pr.prAuthor,
+    ...(pr.stack ? { stack: { below: pr.stack.below, above: pr.stack.above } } : {}),
     ...(pr.failureReason ? { failureReason: pr.failureReason } : {}),
     ...(pr.cancellationReason ? { cancellationReason: pr.cancellationReason } : {}),
     ...(pr.failureDetailsUrl ? { failureDetailsUrl: link(pr.failureDetailsUrl) } : {}),

@@ -91,7 +91,8 @@ async function apply(
       `Mainline has not received a pull_request event for #${number} yet, so it does not know the branch it targets. ` +
         "Try again once the code host has delivered one.",
     );
-  const branch = facts.baseBranch;
+  // A stacked PR's base is the head branch of the PR under it: the stack is queued where its bottom PR targets.
+  const branch = facts.stackTargetBranch ?? facts.baseBranch;
   const ref = { org, repo, targetBranch: branch };
   const { queue: settings } = await callUnary(queue.getQueue.bind(queue), { queue: ref });
   if (settings && !settings.commandsEnabled)

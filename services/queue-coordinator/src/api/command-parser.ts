@@ -92,6 +92,7 @@ const INTEGER_SETTINGS = [
   "batchingMinSize",
   "testingTimeoutMinutes",
   "pendingFailureDepth",
+  "maxStackSize",
 ] as const;
 const BOOLEANS = [
   "canOptimisticallyMerge",
@@ -168,6 +169,8 @@ export interface SubmitCommand {
   pr: number;
   priority: Priority;
   noBatch: boolean;
+  /** Also queue the PRs below a stacked PR (issue 28); default on. */
+  includeStack: boolean;
   /** The caller's key for retrying this request safely; absent when none was given. */
   idempotencyKey?: string;
 }
@@ -246,6 +249,7 @@ export function parseSubmit(req: SubmitPullRequestRequest): SubmitCommand {
     pr: prNumber(req.prNumber),
     priority,
     noBatch: req.noBatch,
+    includeStack: req.includeStack ?? true,
     ...(key !== undefined && { idempotencyKey: key }),
   };
 }

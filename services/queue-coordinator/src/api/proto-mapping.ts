@@ -16,11 +16,14 @@ import {
   batchPlacement,
   effectiveBisectionConcurrency,
   effectiveOptimizationMode,
-  readinessOf,
+  MAX_STACK_SIZE,
+  queueReadiness,
+  stackViews,
   targetBrokenReason,
   type PlannerState,
   type Placement,
   type PullRequestEntry,
+  type StackView,
 } from "../domain/index.js";
 import { prStateToProto } from "../app/outbox.js";
 import type { QueueDocument } from "../store/queue-repository.js";
@@ -77,6 +80,7 @@ export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue
             testBranchSha: "",
           }))
       : [],
+    maxStackSize: s.maxStackSize ?? MAX_STACK_SIZE,
     createdAt: new Date(doc.createdAt),
     recentRunDurationsMs: doc.recentRunDurationsMs ?? [],
   };
@@ -94,7 +98,8 @@ function enqueuedInOrder(p: PlannerState): PullRequestEntry[] {
 
 function enqueuedWithPlacement(p: PlannerState, suffix: string): EnqueuedPullRequest[] {
   const placement = batchPlacement(p);
-  return enqueuedInOrder(p).map((e) => enqueuedToProto(e, p, suffix, placement.get(e.number)));
+  const stackOf = stackViews(p.prs);
+  return enqueuedInOrder(p).map((e) => enqueuedToProto(e, p, suffix, placement.get(e.number), stackOf(e)));
 }
 
 function testRunOf(e: PullRequestEntry, p: PlannerState): string | undefined {
@@ -108,6 +113,7 @@ export function enqueuedToProto(
   p: PlannerState,
   suffix: string,
   placement?: Placement,
+  stack?: StackView,
 ): EnqueuedPullRequest {
   const local = testRunOf(e, p);
   const runId = local ? globalId(local, suffix) : undefined;
@@ -128,6 +134,7 @@ export function enqueuedToProto(
     ...(placement
       ? { batchId: placement.batchId, batchStatus: placement.batchStatus, lane: placement.lane }
       : {}),
+    ...(stack ? { stack } : {}),
   };
 }
 
@@ -138,7 +145,8 @@ export function submittedToProto(
   suffix: string,
 ): SubmittedPullRequest {
   const requiresTargets = p.settings.mode === "PARALLEL";
-  const readiness = readinessOf(e, p.branch, requiresTargets);
+  const readiness = queueReadiness(p.prs, e, p.branch, requiresTargets);
+  const stack = stackViews(p.prs)(e);
   const last = e.history[e.history.length - 1];
   const reason = last?.reason as string | undefined;
   return {
@@ -148,7 +156,9 @@ export function submittedToProto(
     readiness: {
       hasImpactedTargets: e.impactedTargets !== null && e.impactedTargets.sha === e.facts?.headSha,
       requiresImpactedTargets: requiresTargets,
-      doesBaseBranchMatch: e.facts !== null && e.facts.baseBranch === p.branch,
+      // A stacked PR's base is the head branch of the PR under it, which lands first (issue 28).
+      doesBaseBranchMatch:
+        e.facts !== null && (e.facts.baseBranch === p.branch || e.facts.stackedOn !== undefined),
       // Mergeability comes from a hosted code host's API, which the git adapter does not have.
       gitHubMergeability:
         e.facts === null
@@ -184,5 +194,6 @@ export function submittedToProto(
       toValue: c.to,
       requestedBy: c.by ?? "",
     })),
+    ...(stack ? { stack } : {}),
   };
 }

@@ -24,6 +24,7 @@ import {
   prNumber,
 } from "./command-parser.js";
 import { queueToProto, submittedToProto } from "./proto-mapping.js";
+import { resolveStack, stackedFacts } from "./stack-resolution.js";
 
 export type QueueCommands = Pick<
   AsyncImplementation<QueueCoordinatorServer>,
@@ -93,7 +94,7 @@ export function queueCommands(deps: ApiDeps): QueueCommands {
     },
 
     async submitPullRequest(req) {
-      const { address, pr, priority, noBatch, idempotencyKey } = parseSubmit(req);
+      const { address, pr, priority, noBatch, includeStack, idempotencyKey } = parseSubmit(req);
       const repeated =
         idempotencyKey !== undefined &&
         (await deps.requestKeys.repeated(queueKey(address), "submit", idempotencyKey, deps.clock()));
@@ -109,12 +110,20 @@ export function queueCommands(deps: ApiDeps): QueueCommands {
       if (latest?.entry.state === "MERGED" && !repeated) {
         refuseRemergeOf(latest.entry, known?.facts ?? null, await landedCommit(address, latest.entry));
       }
+      const repo = { org: address.org, repoKey: repoKey(address.repo) };
+      const stack = known?.facts
+        ? await resolveStack(records, repo, pr, known.facts, address.targetBranch, async (n) => {
+            const finished = await records.latestFinished(queueKey(address), n);
+            return finished?.entry.state === "MERGED";
+          })
+        : undefined;
       const submit = engine.apply(address, {
         type: "PR_SUBMITTED",
         pr,
         priority,
         noBatch,
-        ...(known ? { facts: known.facts } : {}),
+        ...(stack ? { facts: stack.facts } : {}),
+        ...(stack && stack.below.length > 0 ? { stack: { below: stack.below, include: includeStack } } : {}),
         // Normalised again: records written before the parser sorted them hold targets as they were sent.
         ...(known?.targets
           ? { impactedTargets: impactedTargets(known.targets.sha, known.targets.targets) }
@@ -179,9 +188,10 @@ export function queueCommands(deps: ApiDeps): QueueCommands {
       await records.recordFacts(org, repoKey(repo), pr, facts, merged, deps.clock());
       for (const doc of await queues.list(org, repo)) {
         if (!doc.planner.prs[String(pr)]) continue;
+        const inQueue = await stackedFacts(records, { org, repoKey: repoKey(repo) }, facts, doc.targetBranch);
         await engine.apply(
           { org: doc.org, repo: doc.repo, targetBranch: doc.targetBranch },
-          { type: "PR_FACTS_UPDATED", pr, facts },
+          { type: "PR_FACTS_UPDATED", pr, facts: inQueue },
         );
       }
       return {};

@@ -16,6 +16,7 @@ import { queueToProto } from "./proto-mapping.js";
 import { recentOutcomes } from "./recent-outcomes.js";
 import { lookupSubmitted } from "./submitted-pull-request-lookup.js";
 import { testRunOutput } from "./test-run-output.js";
+import { stackTargetBranch } from "./stack-resolution.js";
 
 export type QueueQueries = Pick<
   AsyncImplementation<QueueCoordinatorServer>,
@@ -152,6 +153,7 @@ export function queueQueries(deps: ApiDeps): QueueQueries {
           `no pull_request event has been recorded for pull request ${number} of ${repoKey(repo)}`,
         );
       const f = known.facts;
+      const stackTarget = await stackTargetBranch(records, { org, repoKey: repoKey(repo) }, number, f);
       return {
         headBranch: f.headBranch,
         headSha: f.headSha,
@@ -160,6 +162,7 @@ export function queueQueries(deps: ApiDeps): QueueQueries {
         baseBranch: f.baseBranch,
         state: f.open ? HostPullRequestState.OPEN : HostPullRequestState.CLOSED,
         merged: known.merged ?? false,
+        ...(stackTarget === undefined ? {} : { stackTargetBranch: stackTarget }),
       };
     },
 

@@ -9,7 +9,7 @@ import {
   TestRunJob,
   TestRunKind,
 } from "@mainline/proto/queue";
-import type { Decision, PlannerState } from "../domain/index.js";
+import type { Decision, PlannerState, PullRequestFacts } from "../domain/index.js";
 import type { RepositoryConnection } from "../store/repository-connections.js";
 import type { TestRunRecord } from "../store/test-run-records.js";
 import { testBranchName } from "./run-ids.js";
@@ -96,6 +96,7 @@ export function mergeJob(
       testedCommitSha: record?.commits[String(n)] ?? "",
       headSha: state.prs[String(n)]?.facts?.headSha ?? "",
       title: state.prs[String(n)]?.facts?.title ?? "",
+      ...stackedBase(state.prs[String(n)]?.facts),
     })),
     testedSha: lastTestedCommit(record, d.prs),
     testBranch: record?.testBranch ?? "",
@@ -106,6 +107,11 @@ export function mergeJob(
     // commit does that; squashed or rebased commits (new shas) only GitHub's own merge does.
     ...github(state.settings.mergeMethod !== "MERGE_COMMIT"),
   };
+}
+
+/** A stacked PR's base on the code host (issue 28), for the batch-runner to retarget before an API merge. */
+function stackedBase(facts: PullRequestFacts | null | undefined): { stackedBaseBranch?: string } {
+  return facts?.stackedOn === undefined ? {} : { stackedBaseBranch: facts.baseBranch };
 }
 
 /** The tip to fast-forward to: the commit of the last PR merged (each PR is its own commit). */

@@ -11,6 +11,7 @@ import type { PullRequestEntry, PullRequestFacts } from "./pull-request.js";
 import type { QueueSettingsPatch } from "./queue-settings.js";
 import { acceptsSubmissions, type QueueState } from "./queue-state.js";
 import { restartBatch, restartEverything } from "./restarts.js";
+import { queuedStackOf, refuseStack, retargetedAfterLanding } from "./stack.js";
 import { releaseTargetHold } from "./target-hold.js";
 import { finishTestRun } from "./test-results.js";
 
@@ -34,7 +35,10 @@ export function applyEvent(d: Draft, event: QueueEvent): void {
       return;
     }
     case "PR_PRIORITY_CHANGED":
-      return changePriority(d, queuedPr(d, event.pr), event.priority, event.by ?? null);
+      // A stack moves as one block (issue 28): its queued PRs change together, bottom first.
+      for (const n of queuedStackOf(d.state.prs, queuedPr(d, event.pr).number))
+        changePriority(d, queuedPr(d, n), event.priority, event.by ?? null);
+      return;
     case "IMPACTED_TARGETS_SET":
       return setImpactedTargets(d, event.pr, event.targets);
     case "PR_FACTS_UPDATED":
@@ -75,18 +79,32 @@ function refuseWhileMerging(entry: Readonly<PullRequestEntry>, verb: string): vo
 }
 
 function submit(d: Draft, event: Extract<QueueEvent, { type: "PR_SUBMITTED" }>): void {
-  const n = event.pr;
   const priority = event.priority ?? DEFAULT_PRIORITY;
-  const facts = event.facts === undefined ? null : { ...event.facts };
-  const targets = event.impactedTargets ?? null;
   if (!acceptsSubmissions(d.state.queueState)) {
     const why = d.state.queueState === "DRAINING" ? "is draining" : "is switching modes";
     throw new FailedPreconditionError(
       `the queue for ${d.state.branch} ${why} and accepts no new pull requests`,
     );
   }
-  if (d.pr(n) !== undefined)
-    throw new AlreadyExistsError(`pull request ${n} is already in the queue for ${d.state.branch}`);
+  if (d.pr(event.pr) !== undefined)
+    throw new AlreadyExistsError(`pull request ${event.pr} is already in the queue for ${d.state.branch}`);
+  const below = event.stack?.below ?? [];
+  refuseStack(d.state.settings, event.pr, below);
+  // The PRs below first, bottom up, in the same step: the stack is placed (and batched) as one block.
+  if (event.stack?.include === true) {
+    for (const member of below) {
+      if (d.pr(member.pr) !== undefined) continue;
+      submitOne(d, { type: "PR_SUBMITTED", priority, ...member });
+    }
+  }
+  submitOne(d, event);
+}
+
+function submitOne(d: Draft, event: Extract<QueueEvent, { type: "PR_SUBMITTED" }>): void {
+  const n = event.pr;
+  const priority = event.priority ?? DEFAULT_PRIORITY;
+  const facts = event.facts === undefined ? null : { ...event.facts };
+  const targets = event.impactedTargets ?? null;
   if (facts !== null && !facts.open) throw new FailedPreconditionError(`pull request ${n} is closed`);
   d.putPr({
     number: n,
@@ -148,7 +166,7 @@ function updateFacts(d: Draft, n: number, input: PullRequestFacts): void {
   if (!facts.open) return endPr(d, entry.number, "CANCELLED", "PR_CLOSED");
   if (entry.state === "NOT_READY" || previous === null) return admitIfReady(d, entry.number);
   if (previous.headSha !== facts.headSha) return sendBackToNotReady(d, entry.number, "HEAD_CHANGED");
-  if (previous.baseBranch !== facts.baseBranch)
+  if (previous.baseBranch !== facts.baseBranch && !retargetedAfterLanding(d, previous, facts))
     return sendBackToNotReady(d, entry.number, "BASE_BRANCH_CHANGED");
 }
 

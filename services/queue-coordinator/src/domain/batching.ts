@@ -6,6 +6,7 @@ import { LaneGraph, type PlaceInBatch } from "./lanes.js";
 import { dissolveBatches } from "./queue-order.js";
 import { URGENT_PRIORITY } from "./priority.js";
 import { testedSinceAdmitted } from "./pull-request.js";
+import { stackBatchToJoin } from "./stack.js";
 import { startsRuns } from "./target-hold.js";
 import { blockedBatches, runningCount, waitsBehind } from "./scheduling.js";
 
@@ -157,6 +158,12 @@ function assign(
   indexOf: (id: string) => number,
   size: number,
 ): string {
+  const stack = stackBatchToJoin(d, n);
+  if (stack !== undefined) {
+    d.editBatch(stack).prs.push(n);
+    d.editPr(n).batchId = stack;
+    return stack;
+  }
   const entry = d.pr(n);
   const closed =
     entry === undefined || entry.noBatch || entry.priority.value === URGENT_PRIORITY || size === 1;

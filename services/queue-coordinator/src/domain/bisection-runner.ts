@@ -67,8 +67,10 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
       continue;
     }
     if (!startsRuns(d)) continue;
-    slots += cancelRuns(d, batchId, new Set(progress.needed.map((n) => n.key)));
-    for (const needed of progress.needed) {
+    // A PR that ended with the stack below it (see membership.ts) is no longer worth a run.
+    const wanted = progress.needed.filter((n) => n.prs.every((p) => d.pr(p) !== undefined));
+    slots += cancelRuns(d, batchId, new Set(wanted.map((n) => n.key)));
+    for (const needed of wanted) {
       const bisection = d.batch(batchId)?.bisection as Bisection;
       if (bisection.running[needed.key] !== undefined) continue;
       if (slots <= 0) break;

@@ -22,6 +22,8 @@ export type QueueEvent =
       facts?: PullRequestFacts;
       /** Targets uploaded before submission, if any. */
       impactedTargets?: ImpactedTargets;
+      /** The PRs it is stacked on, bottom first, as the shell resolved them (issue 28, see stack.ts). */
+      stack?: StackSubmission;
     }
   | { type: "PR_CANCELLED"; pr: number }
   | { type: "PR_RESTART_REQUESTED"; pr: number }
@@ -48,5 +50,18 @@ export type QueueEvent =
   /** A run of the target's own CI passed this test (flaky-analytics saw it): a hold for it ends (target-hold.ts). */
   | { type: "TARGET_TEST_PASSED"; testId: string }
   | { type: "TIME_PASSED" };
+
+export interface StackSubmission {
+  /** Bottom first; the last one is the PR the submitted one sits on. */
+  below: StackedPullRequest[];
+  /** Submit those not in the queue yet in the same step (default on); off, the PR waits for them. */
+  include: boolean;
+}
+
+export interface StackedPullRequest {
+  pr: number;
+  facts?: PullRequestFacts;
+  impactedTargets?: ImpactedTargets;
+}
 
 export type QueueEventType = QueueEvent["type"];

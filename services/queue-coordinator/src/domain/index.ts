@@ -15,6 +15,15 @@ export * from "./queue-settings.js";
 export * from "./queue-state.js";
 export * from "./reasons.js";
 export * from "./resubmission.js";
+export {
+  MAX_STACK_SIZE,
+  nextBelow,
+  queueReadiness,
+  stackBelow,
+  stackViews,
+  type StackCandidate,
+  type StackView,
+} from "./stack.js";
 export * from "./run-failure-decision.js";
 export * from "./target-hold.js";
 export * from "./test-knowledge.js";

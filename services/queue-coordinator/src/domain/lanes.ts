@@ -79,6 +79,9 @@ export class LaneGraph {
         // Rule 11 outranks "an empty list depends on nothing": ALL is a prerequisite of every later PR.
         if (depPrCount === 0 && lastAll !== null) addDepPr(lastAll);
       }
+      // A stacked PR holds the commits of the PR below it, whatever their targets (issue 28).
+      const below = entry.facts?.stackedOn;
+      if (below !== undefined && prs[below]?.batchId != null) addDepPr(below);
       let depBatchCount = 0;
       for (let i = 0; i < depPrCount; i++) {
         const id = prs[depPrs[i] as number]?.batchId;

@@ -1,7 +1,13 @@
 import type { Draft } from "./draft.js";
-import { readinessOf } from "./pull-request.js";
 import { insertIntoOrder, takeOutOfQueue } from "./queue-order.js";
 import type { CancellationReason, FailureReason, RestartReason } from "./reasons.js";
+import {
+  awaitingStackDetail,
+  directlyAbove,
+  endedBelowDetail,
+  pruneFromBisection,
+  queueReadiness,
+} from "./stack.js";
 import { setPrState } from "./transitions.js";
 
 /**
@@ -12,11 +18,12 @@ export function admitIfReady(d: Draft, n: number): void {
   const entry = d.pr(n);
   if (entry === undefined || entry.state !== "NOT_READY") return;
   if (d.state.queueState === "SWITCHING_MODES") return;
-  const readiness = readinessOf(entry, d.state.branch, d.state.settings.mode === "PARALLEL");
+  const readiness = queueReadiness(d.state.prs, entry, d.state.branch, d.state.settings.mode === "PARALLEL");
   if (!readiness.ready) {
     const last = entry.history[entry.history.length - 1];
     if (last !== undefined && last.reason !== readiness.reason && last.to === "NOT_READY") {
-      setPrState(d, n, "NOT_READY", readiness.reason);
+      const detail = readiness.reason === "AWAITING_STACK_BELOW" ? awaitingStackDetail(entry) : undefined;
+      setPrState(d, n, "NOT_READY", readiness.reason, null, false, detail);
     }
     return;
   }
@@ -25,6 +32,8 @@ export function admitIfReady(d: Draft, n: number): void {
   mine.startedTesting = false;
   setPrState(d, n, "PENDING", "READY");
   insertIntoOrder(d, n);
+  // The PRs stacked on it were waiting for it to be in line.
+  for (const above of directlyAbove(d.state.prs, n)) admitIfReady(d, above);
 }
 
 export function admitAllReady(d: Draft): void {
@@ -40,12 +49,22 @@ export function endPr(
   reason: FailureReason | CancellationReason,
   runId: string | null = null,
   exceptBatch: string | null = null,
+  detail?: string,
 ): void {
   // Taken out of its batch first, the PR would no longer show that a bisection decided its end.
   const batchId = d.pr(n)?.batchId ?? null;
   const bisected = batchId !== null && d.batch(batchId)?.status === "BISECTING";
   takeOutOfQueue(d, n, exceptBatch);
-  setPrState(d, n, to, reason, runId, bisected);
+  pruneFromBisection(d, batchId, n);
+  setPrState(d, n, to, reason, runId, bisected, detail);
+  // A stacked PR holds the commits of the PRs below it: it cannot land without them (issue 28). Those above
+  // a PR that ended with its stack keep the name of the PR where it started.
+  const aboveReason = to === "FAILED" ? "DEPENDS_ON_FAILED" : reason;
+  const aboveDetail = detail ?? endedBelowDetail(n, to);
+  for (const above of directlyAbove(d.state.prs, n)) {
+    if (d.pr(above)?.mergeId !== null) continue;
+    endPr(d, above, to, aboveReason, runId, exceptBatch, aboveDetail);
+  }
 }
 
 /** The PR changed underneath (new head, targets, base): it leaves its place and must become ready again. */

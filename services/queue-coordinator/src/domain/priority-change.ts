@@ -3,6 +3,7 @@ import type { Draft } from "./draft.js";
 import { URGENT_PRIORITY, type Priority } from "./priority.js";
 import type { PullRequestEntry } from "./pull-request.js";
 import { insertAt, takeOutOfQueue } from "./queue-order.js";
+import { stackInsertionIndex } from "./stack.js";
 
 /**
  * Changes the priority of a PR in the queue, as if it had been submitted with it at the time it joined the line:
@@ -41,7 +42,7 @@ export function changePriority(
   const joinedAt = entry.enqueuedAt ?? entry.submittedAt;
   takeOutOfQueue(d, n);
   d.editPr(n).enqueuedAt = joinedAt;
-  insertAt(d, n, placeFor(d, parsed.value, joinedAt));
+  insertAt(d, n, stackInsertionIndex(d, n, placeFor(d, parsed.value, joinedAt)));
   if (parsed.value === URGENT_PRIORITY) d.urgentInsertions.push(n);
 }
 

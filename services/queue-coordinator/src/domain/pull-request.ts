@@ -15,6 +15,11 @@ export interface PullRequestFacts {
   author: string;
   baseBranch: string;
   open: boolean;
+  /**
+   * The open PR whose head branch is this PR's base branch (issue 28, see stack.ts): resolved by the shell from
+   * the repository's facts, absent when the PR is not stacked.
+   */
+  stackedOn?: number;
 }
 
 export interface Transition {
@@ -71,7 +76,11 @@ export interface PullRequestEntry {
 
 export type Readiness =
   | { ready: true }
-  | { ready: false; reason: "AWAITING_FACTS" | "AWAITING_IMPACTED_TARGETS" | "BASE_BRANCH_MISMATCH" };
+  | {
+      ready: false;
+      reason:
+        "AWAITING_FACTS" | "AWAITING_IMPACTED_TARGETS" | "BASE_BRANCH_MISMATCH" | "AWAITING_STACK_BELOW";
+    };
 
 /**
  * Whether the PR has started a test run since it last became ready (its history, newest first, reaches a TESTING

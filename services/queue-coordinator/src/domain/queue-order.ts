@@ -2,6 +2,7 @@ import type { Draft } from "./draft.js";
 import type { PullRequestEntry } from "./pull-request.js";
 import { URGENT_PRIORITY } from "./priority.js";
 import { dropRunsOf, restartBatch, restartRunsContaining } from "./restarts.js";
+import { stackInsertionIndex } from "./stack.js";
 
 /**
  * Where a PR that just became ready goes. Priority applies only before testing begins: a PR
@@ -76,7 +77,7 @@ function reformUnstartedBehind(d: Draft, index: number): void {
 /** Puts a ready PR into the queue order as PENDING. Its batch is chosen by formBatches. */
 export function insertIntoOrder(d: Draft, n: number): void {
   const entry = d.pr(n) as Readonly<PullRequestEntry>;
-  const index = insertionIndex(d, entry.priority.value);
+  const index = stackInsertionIndex(d, n, insertionIndex(d, entry.priority.value));
   const order = d.editOrder();
   if (index === order.length) {
     order.push(n);

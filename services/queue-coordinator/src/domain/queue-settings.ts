@@ -37,6 +37,8 @@ export interface QueueSettings {
   ignoreQuarantinedTests: boolean | null;
   retryKnownFlakyTests: boolean | null;
   holdOnBrokenTarget: boolean | null;
+  /** Issue 28: the most PRs one stack may hold; 0 refuses stacked PRs. Absent in queues created before stacks. */
+  maxStackSize: number;
 }
 
 export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
@@ -60,6 +62,7 @@ export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
   ignoreQuarantinedTests: null,
   retryKnownFlakyTests: null,
   holdOnBrokenTarget: null,
+  maxStackSize: 32,
 } satisfies QueueSettings);
 
 /** What updateQueue may carry: any setting, plus a requested state. */

@@ -2,7 +2,14 @@
  * One vocabulary for why a pull request changed state. Failure and cancellation reasons are the
  * subsets that end a PR; the rest explain progress and restarts.
  */
-export const FAILURE_REASONS = ["TESTS_FAILED", "TIMED_OUT", "MERGE_CONFLICT", "BUILD_FAILED"] as const;
+/** DEPENDS_ON_FAILED: a PR stacked on one that failed (issue 28); the PRs below it are not touched. */
+export const FAILURE_REASONS = [
+  "TESTS_FAILED",
+  "TIMED_OUT",
+  "MERGE_CONFLICT",
+  "BUILD_FAILED",
+  "DEPENDS_ON_FAILED",
+] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 export const CANCELLATION_REASONS = ["CANCELLED_BY_USER", "PR_CLOSED"] as const;
@@ -37,6 +44,7 @@ export type ProgressReason =
   | "AWAITING_FACTS"
   | "AWAITING_IMPACTED_TARGETS"
   | "BASE_BRANCH_MISMATCH"
+  | "AWAITING_STACK_BELOW"
   | "READY"
   | "TEST_RUN_STARTED"
   | "TEST_RUN_PASSED"

@@ -24,6 +24,10 @@ export function registerPullRequestCommands(program: Command, cli: CliContext): 
       .option("--priority <priority>", `${PRIORITY_RULE} (0 is most urgent)`)
       .option("--no-batch", "test this PR on its own, never in a batch")
       .option(
+        "--no-stack",
+        "a stacked PR does not queue the PRs below it; it waits (NOT_READY) until they are queued",
+      )
+      .option(
         "--wait",
         "show the PR's progress until it is merged, failed or cancelled (exit 1 unless merged)",
       )
@@ -39,6 +43,7 @@ export function registerPullRequestCommands(program: Command, cli: CliContext): 
       pr: { number },
       ...(opts.priority !== undefined ? { priority: priorityValue(opts.priority) } : {}),
       ...(opts.batch === false ? { noBatch: true } : {}),
+      ...(opts.stack === false ? { includeStack: false } : {}),
     });
     if (!opts.wait) {
       out.result(
@@ -134,6 +139,7 @@ interface WaitOptions {
 interface SubmitOptions extends WaitOptions {
   priority?: string;
   batch: boolean;
+  stack: boolean;
 }
 
 /** A restarting gateway or service is waited out (saying so on stderr); exit 3 once this runs out. */
@@ -159,12 +165,19 @@ function describe(pr: SubmittedPullRequest): string[] {
     // The failing run's output (or its CI's page): the first place to look.
     ...(pr.failureDetailsUrl ? [`  why it failed: ${pr.failureDetailsUrl}`] : []),
     ...(pr.queuePosition !== undefined ? [`  ${estimateLine(pr)}`] : []),
+    ...(pr.stack ? [`  ${stackLine(pr.stack, pr.prNumber)}`] : []),
     ...pr.priorityChanges.map(
       (c) =>
         `  priority ${priorityLabel(c.from)} → ${priorityLabel(c.to)} at ${c.at}${c.by ? ` by ${c.by}` : ""}`,
     ),
     ...timelineLines(pr),
   ];
+}
+
+/** The stack bottom to top, this PR in brackets: "stack #11 ← [#12] ← #13". */
+export function stackLine(stack: NonNullable<SubmittedPullRequest["stack"]>, pr: number): string {
+  const chain = [...stack.below.map((n) => `#${n}`), `[#${pr}]`, ...stack.above.map((n) => `#${n}`)];
+  return `stack ${chain.join(" ← ")} (bottom first; each sits on the one before)`;
 }
 
 /** Position, and the estimate when the gateway knows the queue's recent run durations. */

@@ -80,6 +80,7 @@ interface SettingOptions {
   batchingMaxWait?: number;
   testingTimeout?: number;
   pendingFailureDepth?: number;
+  maxStackSize?: number;
   optimisticMerge?: boolean;
   bisectionConcurrency?: number;
   mergeMethod?: string;
@@ -108,6 +109,11 @@ function withSettingOptions(command: Command): Command {
     .option(
       "--pending-failure-depth <n>",
       "PRs behind a failure that keep testing (0 disables)",
+      wholeNumber(0),
+    )
+    .option(
+      "--max-stack-size <n>",
+      "most PRs one stack may hold, 0..32 (0 refuses stacked PRs)",
       wholeNumber(0),
     )
     .option("--optimistic-merge", "merge PRs whose tests a later passing run covered")
@@ -145,6 +151,7 @@ function settingsFrom(opts: SettingOptions): Record<string, unknown> {
     batchingMaxWaitTimeMinutes: opts.batchingMaxWait,
     testingTimeoutMinutes: opts.testingTimeout,
     pendingFailureDepth: opts.pendingFailureDepth,
+    maxStackSize: opts.maxStackSize,
     canOptimisticallyMerge: opts.optimisticMerge,
     bisectionConcurrency: opts.bisectionConcurrency,
     mergeMethod: opts.mergeMethod,

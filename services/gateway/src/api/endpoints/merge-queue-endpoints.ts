@@ -102,6 +102,7 @@ export function mergeQueueEndpoints(
           queue: queueRef(principal.org, input.repo, input.targetBranch),
           prNumber: input.pr.number,
           noBatch: input.noBatch ?? false,
+          ...(input.includeStack === undefined ? {} : { includeStack: input.includeStack }),
           requestedBy: `token:${principal.tokenId}`,
           ...(priority ? { priority } : {}),
         });

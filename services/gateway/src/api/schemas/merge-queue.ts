@@ -24,6 +24,12 @@ export const submitPullRequestRequest = z.object({
   pr: z.object({ number: prNumber }),
   priority: priority.optional(),
   noBatch: z.boolean({ error: "must be a boolean" }).optional(),
+  includeStack: z
+    .boolean({ error: "must be a boolean" })
+    .optional()
+    .describe(
+      "A PR stacked on others (its base branch is another open PR's head branch) also queues those below it (default true); false: it waits NOT_READY for them",
+    ),
 });
 
 export const setPullRequestPriorityRequest = z.object({
@@ -102,6 +108,7 @@ export const queueSettings = {
   testingTimeoutMinutes: setting("testingTimeoutMinutes"),
   canOptimisticallyMerge: z.boolean().optional(),
   pendingFailureDepth: setting("pendingFailureDepth"),
+  maxStackSize: setting("maxStackSize"),
   batch: z.boolean().optional(),
   batchingMaxWaitTimeMinutes: setting("batchingMaxWaitTimeMinutes"),
   batchingMinSize: setting("batchingMinSize"),

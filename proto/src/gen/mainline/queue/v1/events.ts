@@ -614,6 +614,11 @@ export interface MergePullRequest {
   /** The PR's head sha as enqueued: an API merge passes it so GitHub refuses a head that moved. */
   headSha: string;
   title: string;
+  /**
+   * Set when the PR is stacked on another (issue 28): its base branch on the code host, the head branch of the PR
+   * under it. GitHub merges a PR into its base, so an API merge first retargets it to the queue's target.
+   */
+  stackedBaseBranch?: string | undefined;
 }
 
 /** Fast-forward the target to the tested commits; never a force-push. Idempotent by merge_id. */
@@ -1880,7 +1885,7 @@ export const FailedTests: MessageFns<FailedTests> = {
 };
 
 function createBaseMergePullRequest(): MergePullRequest {
-  return { number: 0, testedCommitSha: "", headSha: "", title: "" };
+  return { number: 0, testedCommitSha: "", headSha: "", title: "", stackedBaseBranch: undefined };
 }
 
 export const MergePullRequest: MessageFns<MergePullRequest> = {
@@ -1896,6 +1901,9 @@ export const MergePullRequest: MessageFns<MergePullRequest> = {
     }
     if (message.title !== "") {
       writer.uint32(34).string(message.title);
+    }
+    if (message.stackedBaseBranch !== undefined) {
+      writer.uint32(42).string(message.stackedBaseBranch);
     }
     return writer;
   },
@@ -1945,6 +1953,14 @@ export const MergePullRequest: MessageFns<MergePullRequest> = {
             message.title = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.stackedBaseBranch = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1971,6 +1987,11 @@ export const MergePullRequest: MessageFns<MergePullRequest> = {
         ? globalThis.String(object.head_sha)
         : "",
       title: isSet(object.title) ? globalThis.String(object.title) : "",
+      stackedBaseBranch: isSet(object.stackedBaseBranch)
+        ? globalThis.String(object.stackedBaseBranch)
+        : isSet(object.stacked_base_branch)
+        ? globalThis.String(object.stacked_base_branch)
+        : undefined,
     };
   },
 
@@ -1988,6 +2009,9 @@ export const MergePullRequest: MessageFns<MergePullRequest> = {
     if (message.title !== "") {
       obj.title = message.title;
     }
+    if (message.stackedBaseBranch !== undefined) {
+      obj.stackedBaseBranch = message.stackedBaseBranch;
+    }
     return obj;
   },
 
@@ -2000,6 +2024,7 @@ export const MergePullRequest: MessageFns<MergePullRequest> = {
     message.testedCommitSha = object.testedCommitSha ?? "";
     message.headSha = object.headSha ?? "";
     message.title = object.title ?? "";
+    message.stackedBaseBranch = object.stackedBaseBranch ?? undefined;
     return message;
   },
 };

@@ -982,7 +982,11 @@ export interface Queue {
   retryKnownFlakyTests: TestAwareSwitch;
   holdOnBrokenTarget: TestAwareSwitch;
   /** Set while new runs wait for a broken target. */
-  targetBroken?: TargetBroken | undefined;
+  targetBroken?:
+    | TargetBroken
+    | undefined;
+  /** The most PRs one stack may hold (issue 28); 0 refuses stacked PRs. */
+  maxStackSize: number;
 }
 
 /** How many PRs of a queue ended, by outcome, within a recent window. */
@@ -1024,7 +1028,19 @@ export interface EnqueuedPullRequest {
    */
   batchId?: string | undefined;
   batchStatus?: string | undefined;
-  lane?: string | undefined;
+  lane?:
+    | string
+    | undefined;
+  /** Set when the PR is part of a stack (issue 28). */
+  stack?: PullRequestStack | undefined;
+}
+
+/** The stack a PR is part of (issue 28): a PR whose base branch is the head branch of another open PR sits on it. */
+export interface PullRequestStack {
+  /** The PRs it sits on, bottom first (the last one is directly under it). */
+  below: number[];
+  /** The PRs in the queue that sit on it, nearest first. */
+  above: number[];
 }
 
 /** A test run in progress (for gauges such as mq_testing_slots_active). */
@@ -1088,6 +1104,8 @@ export interface SubmittedPullRequest {
   history: StateTransition[];
   /** Every priority change of this submission, oldest first. */
   priorityChanges: PriorityChange[];
+  /** Set when the PR is part of a stack (issue 28). */
+  stack?: PullRequestStack | undefined;
 }
 
 /** One state change of a submitted PR. */
@@ -1336,6 +1354,7 @@ function createBaseQueue(): Queue {
     retryKnownFlakyTests: TestAwareSwitch.UNSPECIFIED,
     holdOnBrokenTarget: TestAwareSwitch.UNSPECIFIED,
     targetBroken: undefined,
+    maxStackSize: 0,
   };
 }
 
@@ -1428,6 +1447,9 @@ export const Queue: MessageFns<Queue> = {
     }
     if (message.targetBroken !== undefined) {
       TargetBroken.encode(message.targetBroken, writer.uint32(226).fork()).join();
+    }
+    if (message.maxStackSize !== 0) {
+      writer.uint32(232).uint32(message.maxStackSize);
     }
     return writer;
   },
@@ -1679,6 +1701,14 @@ export const Queue: MessageFns<Queue> = {
             message.targetBroken = TargetBroken.decode(reader, reader.uint32());
             continue;
           }
+          case 29: {
+            if (tag !== 232) {
+              break;
+            }
+
+            message.maxStackSize = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1813,6 +1843,11 @@ export const Queue: MessageFns<Queue> = {
         : isSet(object.target_broken)
         ? TargetBroken.fromJSON(object.target_broken)
         : undefined,
+      maxStackSize: isSet(object.maxStackSize)
+        ? globalThis.Number(object.maxStackSize)
+        : isSet(object.max_stack_size)
+        ? globalThis.Number(object.max_stack_size)
+        : 0,
     };
   },
 
@@ -1902,6 +1937,9 @@ export const Queue: MessageFns<Queue> = {
     if (message.targetBroken !== undefined) {
       obj.targetBroken = TargetBroken.toJSON(message.targetBroken);
     }
+    if (message.maxStackSize !== 0) {
+      obj.maxStackSize = Math.round(message.maxStackSize);
+    }
     return obj;
   },
 
@@ -1942,6 +1980,7 @@ export const Queue: MessageFns<Queue> = {
     message.targetBroken = (object.targetBroken !== undefined && object.targetBroken !== null)
       ? TargetBroken.fromPartial(object.targetBroken)
       : undefined;
+    message.maxStackSize = object.maxStackSize ?? 0;
     return message;
   },
 };
@@ -2065,6 +2104,7 @@ function createBaseEnqueuedPullRequest(): EnqueuedPullRequest {
     batchId: undefined,
     batchStatus: undefined,
     lane: undefined,
+    stack: undefined,
   };
 }
 
@@ -2117,6 +2157,9 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
     }
     if (message.lane !== undefined) {
       writer.uint32(130).string(message.lane);
+    }
+    if (message.stack !== undefined) {
+      PullRequestStack.encode(message.stack, writer.uint32(138).fork()).join();
     }
     return writer;
   },
@@ -2262,6 +2305,14 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
             message.lane = reader.string();
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.stack = PullRequestStack.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2344,6 +2395,7 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
         ? globalThis.String(object.batch_status)
         : undefined,
       lane: isSet(object.lane) ? globalThis.String(object.lane) : undefined,
+      stack: isSet(object.stack) ? PullRequestStack.fromJSON(object.stack) : undefined,
     };
   },
 
@@ -2397,6 +2449,9 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
     if (message.lane !== undefined) {
       obj.lane = message.lane;
     }
+    if (message.stack !== undefined) {
+      obj.stack = PullRequestStack.toJSON(message.stack);
+    }
     return obj;
   },
 
@@ -2421,6 +2476,122 @@ export const EnqueuedPullRequest: MessageFns<EnqueuedPullRequest> = {
     message.batchId = object.batchId ?? undefined;
     message.batchStatus = object.batchStatus ?? undefined;
     message.lane = object.lane ?? undefined;
+    message.stack = (object.stack !== undefined && object.stack !== null)
+      ? PullRequestStack.fromPartial(object.stack)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePullRequestStack(): PullRequestStack {
+  return { below: [], above: [] };
+}
+
+export const PullRequestStack: MessageFns<PullRequestStack> = {
+  encode(message: PullRequestStack, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.below.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.below) {
+        writer.uint32(v);
+      }
+      writer.join();
+    }
+    if (message.above.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.above) {
+        writer.uint32(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PullRequestStack {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePullRequestStack();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.below.push(reader.uint32());
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.below.push(reader.uint32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.above.push(reader.uint32());
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.above.push(reader.uint32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PullRequestStack {
+    return {
+      below: globalThis.Array.isArray(object?.below) ? object.below.map((e: any) => globalThis.Number(e)) : [],
+      above: globalThis.Array.isArray(object?.above) ? object.above.map((e: any) => globalThis.Number(e)) : [],
+    };
+  },
+
+  toJSON(message: PullRequestStack): unknown {
+    const obj: any = {};
+    if (message.below?.length) {
+      obj.below = message.below.map((e) => Math.round(e));
+    }
+    if (message.above?.length) {
+      obj.above = message.above.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PullRequestStack>, I>>(base?: I): PullRequestStack {
+    return PullRequestStack.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PullRequestStack>, I>>(object: I): PullRequestStack {
+    const message = createBasePullRequestStack();
+    message.below = object.below?.map((e) => e) || [];
+    message.above = object.above?.map((e) => e) || [];
     return message;
   },
 };
@@ -2792,6 +2963,7 @@ function createBaseSubmittedPullRequest(): SubmittedPullRequest {
     failureDetailsUrl: undefined,
     history: [],
     priorityChanges: [],
+    stack: undefined,
   };
 }
 
@@ -2853,6 +3025,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     }
     for (const v of message.priorityChanges) {
       PriorityChange.encode(v!, writer.uint32(154).fork()).join();
+    }
+    if (message.stack !== undefined) {
+      PullRequestStack.encode(message.stack, writer.uint32(162).fork()).join();
     }
     return writer;
   },
@@ -3022,6 +3197,14 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
             message.priorityChanges.push(PriorityChange.decode(reader, reader.uint32()));
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.stack = PullRequestStack.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3117,6 +3300,7 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
         : globalThis.Array.isArray(object?.priority_changes)
         ? object.priority_changes.map((e: any) => PriorityChange.fromJSON(e))
         : [],
+      stack: isSet(object.stack) ? PullRequestStack.fromJSON(object.stack) : undefined,
     };
   },
 
@@ -3179,6 +3363,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     if (message.priorityChanges?.length) {
       obj.priorityChanges = message.priorityChanges.map((e) => PriorityChange.toJSON(e));
     }
+    if (message.stack !== undefined) {
+      obj.stack = PullRequestStack.toJSON(message.stack);
+    }
     return obj;
   },
 
@@ -3208,6 +3395,9 @@ export const SubmittedPullRequest: MessageFns<SubmittedPullRequest> = {
     message.failureDetailsUrl = object.failureDetailsUrl ?? undefined;
     message.history = object.history?.map((e) => StateTransition.fromPartial(e)) || [];
     message.priorityChanges = object.priorityChanges?.map((e) => PriorityChange.fromPartial(e)) || [];
+    message.stack = (object.stack !== undefined && object.stack !== null)
+      ? PullRequestStack.fromPartial(object.stack)
+      : undefined;
     return message;
   },
 };

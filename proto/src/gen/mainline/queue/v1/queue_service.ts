@@ -166,7 +166,11 @@ export interface UpdateQueueRequest {
   batchingMode?: BatchingMode | undefined;
   ignoreQuarantinedTests?: TestAwareSwitch | undefined;
   retryKnownFlakyTests?: TestAwareSwitch | undefined;
-  holdOnBrokenTarget?: TestAwareSwitch | undefined;
+  holdOnBrokenTarget?:
+    | TestAwareSwitch
+    | undefined;
+  /** 0..32; 0 refuses stacked PRs. */
+  maxStackSize?: number | undefined;
 }
 
 export interface UpdateQueueResponse {
@@ -256,7 +260,14 @@ export interface SubmitPullRequestRequest {
    * A redelivered request with the same key (a code-host delivery id) answers as the first did
    * rather than ALREADY_EXISTS.
    */
-  idempotencyKey?: string | undefined;
+  idempotencyKey?:
+    | string
+    | undefined;
+  /**
+   * Issue 28: a PR stacked on others also queues those below it not queued yet (absent: on); off, it waits
+   * NOT_READY (AWAITING_STACK_BELOW) for them.
+   */
+  includeStack?: boolean | undefined;
 }
 
 export interface SubmitPullRequestResponse {
@@ -380,6 +391,11 @@ export interface GetPullRequestFactsResponse {
   baseBranch: string;
   state: HostPullRequestState;
   merged: boolean;
+  /**
+   * Issue 28: set when the PR is stacked on other open PRs: the base branch of the bottom one, whose queue takes
+   * the stack (a `/svc merge` on any PR of the stack goes there).
+   */
+  stackTargetBranch?: string | undefined;
 }
 
 export interface SetRepositoryConnectionRequest {
@@ -757,6 +773,7 @@ function createBaseUpdateQueueRequest(): UpdateQueueRequest {
     ignoreQuarantinedTests: undefined,
     retryKnownFlakyTests: undefined,
     holdOnBrokenTarget: undefined,
+    maxStackSize: undefined,
   };
 }
 
@@ -827,6 +844,9 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     }
     if (message.holdOnBrokenTarget !== undefined) {
       writer.uint32(176).int32(testAwareSwitchToNumber(message.holdOnBrokenTarget));
+    }
+    if (message.maxStackSize !== undefined) {
+      writer.uint32(184).uint32(message.maxStackSize);
     }
     return writer;
   },
@@ -1020,6 +1040,14 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
             message.holdOnBrokenTarget = testAwareSwitchFromJSON(reader.int32());
             continue;
           }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.maxStackSize = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1124,6 +1152,11 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
         : isSet(object.hold_on_broken_target)
         ? testAwareSwitchFromJSON(object.hold_on_broken_target)
         : undefined,
+      maxStackSize: isSet(object.maxStackSize)
+        ? globalThis.Number(object.maxStackSize)
+        : isSet(object.max_stack_size)
+        ? globalThis.Number(object.max_stack_size)
+        : undefined,
     };
   },
 
@@ -1195,6 +1228,9 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     if (message.holdOnBrokenTarget !== undefined) {
       obj.holdOnBrokenTarget = testAwareSwitchToJSON(message.holdOnBrokenTarget);
     }
+    if (message.maxStackSize !== undefined) {
+      obj.maxStackSize = Math.round(message.maxStackSize);
+    }
     return obj;
   },
 
@@ -1229,6 +1265,7 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     message.ignoreQuarantinedTests = object.ignoreQuarantinedTests ?? undefined;
     message.retryKnownFlakyTests = object.retryKnownFlakyTests ?? undefined;
     message.holdOnBrokenTarget = object.holdOnBrokenTarget ?? undefined;
+    message.maxStackSize = object.maxStackSize ?? undefined;
     return message;
   },
 };
@@ -2078,6 +2115,7 @@ function createBaseSubmitPullRequestRequest(): SubmitPullRequestRequest {
     noBatch: false,
     requestedBy: undefined,
     idempotencyKey: undefined,
+    includeStack: undefined,
   };
 }
 
@@ -2105,6 +2143,9 @@ export const SubmitPullRequestRequest: MessageFns<SubmitPullRequestRequest> = {
     }
     if (message.idempotencyKey !== undefined) {
       writer.uint32(58).string(message.idempotencyKey);
+    }
+    if (message.includeStack !== undefined) {
+      writer.uint32(64).bool(message.includeStack);
     }
     return writer;
   },
@@ -2178,6 +2219,14 @@ export const SubmitPullRequestRequest: MessageFns<SubmitPullRequestRequest> = {
             message.idempotencyKey = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.includeStack = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2222,6 +2271,11 @@ export const SubmitPullRequestRequest: MessageFns<SubmitPullRequestRequest> = {
         : isSet(object.idempotency_key)
         ? globalThis.String(object.idempotency_key)
         : undefined,
+      includeStack: isSet(object.includeStack)
+        ? globalThis.Boolean(object.includeStack)
+        : isSet(object.include_stack)
+        ? globalThis.Boolean(object.include_stack)
+        : undefined,
     };
   },
 
@@ -2246,6 +2300,9 @@ export const SubmitPullRequestRequest: MessageFns<SubmitPullRequestRequest> = {
     }
     if (message.idempotencyKey !== undefined) {
       obj.idempotencyKey = message.idempotencyKey;
+    }
+    if (message.includeStack !== undefined) {
+      obj.includeStack = message.includeStack;
     }
     return obj;
   },
@@ -2276,6 +2333,7 @@ export const SubmitPullRequestRequest: MessageFns<SubmitPullRequestRequest> = {
     message.noBatch = object.noBatch ?? false;
     message.requestedBy = object.requestedBy ?? undefined;
     message.idempotencyKey = object.idempotencyKey ?? undefined;
+    message.includeStack = object.includeStack ?? undefined;
     return message;
   },
 };
@@ -4055,6 +4113,7 @@ function createBaseGetPullRequestFactsResponse(): GetPullRequestFactsResponse {
     baseBranch: "",
     state: HostPullRequestState.UNSPECIFIED,
     merged: false,
+    stackTargetBranch: undefined,
   };
 }
 
@@ -4080,6 +4139,9 @@ export const GetPullRequestFactsResponse: MessageFns<GetPullRequestFactsResponse
     }
     if (message.merged !== false) {
       writer.uint32(56).bool(message.merged);
+    }
+    if (message.stackTargetBranch !== undefined) {
+      writer.uint32(66).string(message.stackTargetBranch);
     }
     return writer;
   },
@@ -4153,6 +4215,14 @@ export const GetPullRequestFactsResponse: MessageFns<GetPullRequestFactsResponse
             message.merged = reader.bool();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.stackTargetBranch = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4186,6 +4256,11 @@ export const GetPullRequestFactsResponse: MessageFns<GetPullRequestFactsResponse
         : "",
       state: isSet(object.state) ? hostPullRequestStateFromJSON(object.state) : HostPullRequestState.UNSPECIFIED,
       merged: isSet(object.merged) ? globalThis.Boolean(object.merged) : false,
+      stackTargetBranch: isSet(object.stackTargetBranch)
+        ? globalThis.String(object.stackTargetBranch)
+        : isSet(object.stack_target_branch)
+        ? globalThis.String(object.stack_target_branch)
+        : undefined,
     };
   },
 
@@ -4212,6 +4287,9 @@ export const GetPullRequestFactsResponse: MessageFns<GetPullRequestFactsResponse
     if (message.merged !== false) {
       obj.merged = message.merged;
     }
+    if (message.stackTargetBranch !== undefined) {
+      obj.stackTargetBranch = message.stackTargetBranch;
+    }
     return obj;
   },
 
@@ -4227,6 +4305,7 @@ export const GetPullRequestFactsResponse: MessageFns<GetPullRequestFactsResponse
     message.baseBranch = object.baseBranch ?? "";
     message.state = object.state ?? HostPullRequestState.UNSPECIFIED;
     message.merged = object.merged ?? false;
+    message.stackTargetBranch = object.stackTargetBranch ?? undefined;
     return message;
   },
 };
