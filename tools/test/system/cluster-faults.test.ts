@@ -129,9 +129,19 @@ describe("system test: a cluster keeps merging, ingesting and notifying through 
         `      ${fault}: longest gap without a successful request: reads ${(gap.readMs / 1000).toFixed(1)} s, ` +
           `writes ${(gap.writeMs / 1000).toFixed(1)} s`,
       );
+      for (const [what, p] of [
+        ["reads", prober!],
+        ["writes", writeProber!],
+      ] as const)
+        for (const reason of p.reasonsInLongestGap(from, to)) console.log(`        ${what}: ${reason}`);
     };
 
     // (a) one NATS node killed, down for 60 s, then started again; it catches up from its peers.
+    const leads = async (node: number) =>
+      console.log(
+        `      node ${node} leads the queue bucket: ${await sut!.leadsQueueBucket(node).catch(() => "unknown")}`,
+      );
+    await leads(0);
     let at = Date.now();
     await sut.killNatsNode(0);
     await sleep(NODE_DOWN_MS / 2);
@@ -154,6 +164,7 @@ describe("system test: a cluster keeps merging, ingesting and notifying through 
 
     // (c) one NATS node frozen for 20 s, then thawed.
     void submitWave(3);
+    await leads(1);
     at = Date.now();
     sut.pauseNatsNode(1);
     await sleep(NODE_FROZEN_MS);

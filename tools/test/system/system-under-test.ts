@@ -2,6 +2,7 @@ import path from "node:path";
 import { startSystem, waitForHttp, SERVICES, type RunningSystem } from "../../src/dev/system.js";
 import type { NatsClusterProcess } from "../../src/dev/nats-cluster-process.js";
 import { freePortBlock } from "@mainline/testing";
+import { bucketName } from "@mainline/kit/store/index";
 
 /** The issue's cluster: three nats-servers as one JetStream cluster, two processes of every service. */
 const NATS_NODES = 3;
@@ -84,6 +85,23 @@ export class SystemUnderTest {
   /** Resolves once every node reports its JetStream current (the restarted one caught up) and a meta leader. */
   natsCaughtUp(timeoutMs: number): Promise<void> {
     return this.cluster.waitReady(timeoutMs);
+  }
+
+  /**
+   * Whether node i leads the stream of the queue-coordinator's queue bucket (what every queue write waits for):
+   * a fault on that node costs an election (4-9 s in nats-server 2.10) before any queue write can land.
+   */
+  async leadsQueueBucket(index: number): Promise<boolean> {
+    const node = this.cluster.cluster.nodes[index]!;
+    const response = await fetch(`http://127.0.0.1:${node.httpPort}/jsz?accounts=true&streams=true`, {
+      signal: AbortSignal.timeout(2_000),
+    });
+    const jsz = (await response.json()) as {
+      account_details?: { stream_detail?: { name: string; cluster?: { leader?: string } }[] }[];
+    };
+    const streams = (jsz.account_details ?? []).flatMap((a) => a.stream_detail ?? []);
+    const queues = streams.find((s) => s.name === `KV_${bucketName("mainline-queue-coordinator", "queues")}`);
+    return queues?.cluster?.leader === node.name;
   }
 
   /** SIGKILLs the first process of every service (the supervisor starts it again); returns the pids killed. */

@@ -8,6 +8,8 @@ export type Access = "org" | "admin" | "public";
 export interface Call {
   principal: Principal;
   ctx: Context;
+  /** Aborted when the client hangs up before its answer: a call made for it can be cancelled (callUnary). */
+  signal: AbortSignal;
 }
 
 /**

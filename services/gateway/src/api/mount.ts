@@ -33,7 +33,12 @@ export function mountApi(
             ? (ctx.params as Record<string, string>)
             : ctx.query;
       const input = parseInput(e.input, raw);
-      const output = await e.handle(input, { principal, ctx });
+      const hungUp = new AbortController();
+      // "close" before the response finished: the client gave up (its timeout) and will never read the answer.
+      ctx.res.once("close", () => {
+        if (!ctx.res.writableFinished) hungUp.abort();
+      });
+      const output = await e.handle(input, { principal, ctx, signal: hungUp.signal });
       ctx.status = e.status ?? 200;
       if ("text" in e.output) {
         ctx.type = e.output.text;

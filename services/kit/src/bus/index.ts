@@ -1,6 +1,7 @@
 export * from "./bus-logger.js";
 export * from "./codec.js";
 export * from "./consumer.js";
+export * from "./jetstream-attempts.js";
 export * from "./lease.js";
 export * from "./lease-keeper.js";
 export * from "./publisher.js";

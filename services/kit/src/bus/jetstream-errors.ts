@@ -8,6 +8,7 @@ export const JsErrCode = {
   ConsumerAlreadyExists: 10148,
   ConsumerNameExists: 10013,
   StreamWrongLastSequence: 10071,
+  NoMessageFound: 10037,
 } as const;
 
 /** The JetStream API error inside a nats.js error, when the server answered with one. */

@@ -3,6 +3,7 @@ import { headers as natsHeaders, type JetStreamClient, type PubAck } from "nats"
 import { InvalidArgumentError } from "../errors/index.js";
 import type { MessageCodec } from "./codec.js";
 import { failSpan } from "../telemetry/in-span.js";
+import { JETSTREAM_ATTEMPTS, withAttempts } from "./jetstream-attempts.js";
 import { busTracer, MessagingAttr } from "./telemetry.js";
 import { contextOfTraceCarrier, type TraceCarrier } from "./trace-carrier.js";
 import { msgHdrsSetter } from "./trace-headers.js";
@@ -14,7 +15,7 @@ export interface PublishOptions {
    * (the outbox) stores nothing twice.
    */
   msgId: string;
-  /** PubAck wait in ms; nats.js default when omitted. */
+  /** PubAck wait in ms, one attempt; when omitted, JETSTREAM_ATTEMPTS (short attempts, sent again). */
   timeoutMs?: number;
   /**
    * The trace of the cause, captured when the message was decided (captureTraceCarrier), for a message
@@ -55,11 +56,13 @@ export async function publish<T>(
   const headers = natsHeaders();
   propagation.inject(trace.setSpan(parent, span), headers, msgHdrsSetter);
   try {
-    const ack = await js.publish(subject, data, {
-      msgID: options.msgId,
-      headers,
-      ...(options.timeoutMs !== undefined && { timeout: options.timeoutMs }),
-    });
+    // The message id makes a repeat harmless: sent again while no stream leader answers (see withAttempts).
+    const ack = await withAttempts(
+      (timeout) => js.publish(subject, data, { msgID: options.msgId, headers, timeout }),
+      options.timeoutMs === undefined
+        ? JETSTREAM_ATTEMPTS
+        : { ...JETSTREAM_ATTEMPTS, attemptMs: options.timeoutMs, budgetMs: options.timeoutMs },
+    );
     span.setAttribute("messaging.nats.duplicate", ack.duplicate);
     return ack;
   } catch (error) {

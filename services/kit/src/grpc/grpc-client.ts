@@ -7,6 +7,7 @@ import {
   type Interceptor,
   InterceptingCall,
   type ServiceError,
+  status as GrpcStatusCode,
 } from "@grpc/grpc-js";
 import { MainlineError, type ErrorCode } from "../errors/index.js";
 import { errorCodeOfGrpcStatus } from "./grpc-status.js";
@@ -76,17 +77,29 @@ export type UnaryMethod<Req, Res> = (
   callback: (error: ServiceError | null, response: Res) => void,
 ) => ClientUnaryCall;
 
-/** Calls a unary method as a promise; failures become RemoteCallError with the remote message. */
+/**
+ * Calls a unary method as a promise; failures become RemoteCallError with the remote message. `signal`: the
+ * caller went away (an HTTP client that hung up); the call is cancelled, so the service can drop work it has not
+ * started for nobody (see CallContext.signal).
+ */
 export function callUnary<Req, Res>(
   method: UnaryMethod<Req, Res>,
   request: Req,
-  options: { deadlineMs?: number } = {},
+  options: { deadlineMs?: number; signal?: AbortSignal } = {},
 ): Promise<Res> {
   return new Promise<Res>((resolve, reject) => {
+    const { signal } = options;
+    if (signal?.aborted) {
+      reject(new RemoteCallError("the caller went away before the call", GrpcStatusCode.CANCELLED));
+      return;
+    }
     const deadline = new Date(Date.now() + (options.deadlineMs ?? 30_000));
-    method(request, new Metadata(), { deadline }, (error, response) => {
+    const cancel = () => call.cancel();
+    const call = method(request, new Metadata(), { deadline }, (error, response) => {
+      signal?.removeEventListener("abort", cancel);
       if (error) reject(new RemoteCallError(error.details || error.message, error.code));
       else resolve(response);
     });
+    signal?.addEventListener("abort", cancel, { once: true });
   });
 }

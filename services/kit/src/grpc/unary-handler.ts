@@ -17,6 +17,11 @@ export interface CallContext {
   metadata: Metadata;
   /** The gRPC method path, e.g. /mainline.queue.v1.QueueCoordinator/GetQueue. */
   path: string;
+  /**
+   * Aborted once the caller cancelled the call or its deadline passed: nobody waits for the answer any more, so
+   * work queued for it that has not started can be dropped (absent where a handler is called directly).
+   */
+  signal?: AbortSignal;
 }
 
 /** A service implemented with async functions instead of callbacks. */
@@ -51,6 +56,9 @@ export function toGrpcImplementation<S>(
     ) => {
       const parent = extractTraceContext(call.metadata);
       const path = call.getPath();
+      const gone = new AbortController();
+      if (call.cancelled) gone.abort();
+      else call.once("cancelled", () => gone.abort());
       const span = tracer().startSpan(
         path.replace(/^\//, ""),
         { kind: SpanKind.SERVER, attributes: { "rpc.system": "grpc" } },
@@ -67,7 +75,9 @@ export function toGrpcImplementation<S>(
       // returns something grpc-js cannot send still gets one answer, and the process keeps serving the others.
       context
         .with(trace.setSpan(parent, span), () =>
-          Promise.resolve().then(() => fn(call.request, { metadata: call.metadata, path })),
+          Promise.resolve().then(() =>
+            fn(call.request, { metadata: call.metadata, path, signal: gone.signal }),
+          ),
         )
         .then((response) => {
           span.end();

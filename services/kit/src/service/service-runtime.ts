@@ -51,6 +51,9 @@ export async function startServiceRuntime(options: RuntimeOptions): Promise<Serv
     // apart take the service to another node of the cluster, instead of the client's default of minutes.
     pingInterval: 1_000,
     maxPingOut: 2,
+    // A frozen node still accepts the TCP connection (the kernel does) and then never greets: a reconnect that
+    // picks it waited the client's default of 20 s for its INFO before trying a live node.
+    timeout: 2_000,
   });
   shutdown.on("drain-nats", "nats", () => nats.drain());
   void (async () => {

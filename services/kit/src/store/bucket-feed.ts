@@ -20,6 +20,12 @@ export class BucketFeed {
 
   constructor(
     private readonly kv: KV,
+    /**
+     * The same bucket for `restart`: a resume is asked for while the stream may have no leader, and a request
+     * sent then is never answered, so each attempt waits one short timeout (JETSTREAM_ATTEMPTS), not the client's
+     * 5 s, and a barrier's 10 s leave room for an election and the resume after it.
+     */
+    private readonly resumeKv: KV,
     /** The last revision handed over: a new watch resumes after it, and nothing at or before it is handed again. */
     private readonly applied: () => number,
     private readonly onEntry: (entry: KvEntry) => void,
@@ -29,7 +35,7 @@ export class BucketFeed {
 
   /** Opens the first watch: the last entry of every key, then every later one. */
   async start(): Promise<void> {
-    await this.open(0);
+    await this.open(this.kv, 0);
   }
 
   /** The feed looks stalled: resumes it on a new consumer, retrying until one opens (or the feed is stopped). */
@@ -43,7 +49,7 @@ export class BucketFeed {
       try {
         while (!this.stopped) {
           try {
-            await this.open(this.applied() + 1);
+            await this.open(this.resumeKv, this.applied() + 1);
             return;
           } catch {
             await new Promise((resolve) => setTimeout(resolve, REOPEN_DELAY_MS));
@@ -62,8 +68,8 @@ export class BucketFeed {
     this.watcher = undefined;
   }
 
-  private async open(fromRevision: number): Promise<void> {
-    const watcher = await this.kv.watch(fromRevision > 0 ? { resumeFromRevision: fromRevision } : {});
+  private async open(kv: KV, fromRevision: number): Promise<void> {
+    const watcher = await kv.watch(fromRevision > 0 ? { resumeFromRevision: fromRevision } : {});
     const generation = ++this.generation;
     if (this.stopped) {
       watcher.stop();

@@ -1,6 +1,8 @@
-import { headers, type JetStreamClient, type KV, type KvEntry } from "nats";
+import type { KV, KvEntry } from "nats";
+import { withAttempts } from "../bus/index.js";
 import { UnavailableError } from "../errors/index.js";
 import { BucketFeed } from "./bucket-feed.js";
+import { compareAndSet, type BucketStream } from "./compare-and-set.js";
 import { idOfKey, isReservationKey, keyOfId } from "./bucket-naming.js";
 import { decodeDocument } from "./document-codec.js";
 import { storeErrorOfKv } from "./kv-errors.js";
@@ -33,11 +35,11 @@ export interface BucketFollower {
   stop(): void;
 }
 
-/** The bucket as EmbeddedStore opened it: the key-value view, and its name for raw publishes. */
-export interface OpenedBucket {
+/** The bucket as EmbeddedStore opened it: the key-value view, and its stream for raw publishes and reads. */
+export interface OpenedBucket extends BucketStream {
   kv: KV;
-  js: JetStreamClient;
-  name: string;
+  /** The same bucket, through a client whose requests wait one attempt: a feed resumed while a leader is elected. */
+  resumeKv: KV;
 }
 
 /** How long a read barrier waits for the feed to reach the bucket's last revision. */
@@ -104,6 +106,7 @@ export class DocumentBucket {
     failure.catch(() => undefined);
     const feed = new BucketFeed(
       this.kv,
+      this.bucket.resumeKv,
       () => this.applied,
       (entry) => {
         this.take(entry, apply, reserve);
@@ -166,7 +169,7 @@ export class DocumentBucket {
 
   /** The stream's last revision, or 0 when it holds nothing (after a purge no entry brings it back). */
   private async lastRevision(): Promise<number> {
-    const { state } = (await this.kv.status()).streamInfo;
+    const { state } = await withAttempts(() => this.bucket.jsm.streams.info(`KV_${this.bucket.name}`));
     return state.messages === 0 ? 0 : state.last_seq;
   }
 
@@ -282,9 +285,9 @@ export class DocumentBucket {
     previousRevision: number | undefined,
     what: string,
   ): Promise<number> {
+    const previousSeq = previousRevision ?? this.deletedAt.get(key) ?? 0;
     try {
-      const previousSeq = previousRevision ?? this.deletedAt.get(key) ?? 0;
-      return await this.kv.put(key, encoded, { previousSeq });
+      return await compareAndSet(this.bucket, key, encoded, previousSeq);
     } catch (error) {
       throw storeErrorOfKv(error, what);
     }
@@ -293,11 +296,8 @@ export class DocumentBucket {
   /** A delete marker, compare-and-set on `previousRevision` (0: the key holds no entry at all). */
   private async deleteKey(key: string, previousRevision: number, what: string): Promise<void> {
     // kv.delete() sends no expectation for revision 0, so the marker is published here.
-    const h = headers();
-    h.set("KV-Operation", "DEL");
-    h.set("Nats-Expected-Last-Subject-Sequence", `${previousRevision}`);
     try {
-      await this.bucket.js.publish(`$KV.${this.bucket.name}.${key}`, new Uint8Array(0), { headers: h });
+      await compareAndSet(this.bucket, key, new Uint8Array(0), previousRevision, "DEL");
     } catch (error) {
       throw storeErrorOfKv(error, what);
     }

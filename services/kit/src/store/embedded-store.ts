@@ -1,4 +1,5 @@
 import type { NatsConnection } from "nats";
+import { JETSTREAM_ATTEMPTS } from "../bus/index.js";
 import { FailedPreconditionError, InvalidArgumentError } from "../errors/index.js";
 import { bucketName } from "./bucket-naming.js";
 import type { OpenedBucket } from "./document-bucket.js";
@@ -95,7 +96,10 @@ export class EmbeddedStore implements Store {
     const js = this.options.nats.jetstream();
     const kv = await js.views.kv(name, { history: 1, replicas });
     await this.raiseReplicas(name, replicas);
-    return { kv, js, name };
+    const short = { timeout: JETSTREAM_ATTEMPTS.attemptMs, checkAPI: false };
+    const jsm = await this.options.nats.jetstreamManager(short);
+    const resumeKv = await this.options.nats.jetstream(short).views.kv(name, { bindOnly: true });
+    return { kv, js, jsm, resumeKv, name };
   }
 
   /** An existing bucket keeps the replicas it was created with; raise them (never lower) to the configured count. */

@@ -9,6 +9,7 @@ import {
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import {
   makeGenericClientConstructor,
+  status,
   type Client,
   type handleUnaryCall,
   type ServiceDefinition,
@@ -66,6 +67,8 @@ describe("gRPC bootstrap", () => {
   const exporter = new InMemorySpanExporter();
   let server: GrpcServerHandle;
   let client: EchoClient;
+  /** What the handler of a "wait" call saw: its CallContext.signal aborted once the caller hung up. */
+  let waited: Promise<boolean> | undefined;
 
   before(async () => {
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -74,7 +77,14 @@ describe("gRPC bootstrap", () => {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     const implementation = toGrpcImplementation<EchoServer>(
       {
-        echo: (request) => {
+        echo: (request, call) => {
+          if (request.text === "wait") {
+            waited = new Promise((resolve) => {
+              call.signal?.addEventListener("abort", () => resolve(true));
+              setTimeout(() => resolve(false), 5_000);
+            });
+            return waited.then(() => ({ text: "late", traceId: "" }));
+          }
           if (request.text === "missing")
             return Promise.reject(new NotFoundError("queue main does not exist"));
           if (request.text === "bug") return Promise.reject(new TypeError("secret internals"));
@@ -145,6 +155,24 @@ describe("gRPC bootstrap", () => {
     const message = (error as RemoteCallError).message;
     expect(message.length).to.be.at.most(MAX_STATUS_MESSAGE_LENGTH);
     expect(message).to.match(/^no test named (🚀)+…$/u);
+  });
+
+  it("cancels a call whose caller went away, and tells the handler so", async () => {
+    const hungUp = new AbortController();
+    const call = callUnary(client.echo.bind(client), { text: "wait" }, { signal: hungUp.signal });
+    while (waited === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+    hungUp.abort();
+    const error = await call.catch((e: unknown) => e);
+    expect((error as RemoteCallError).grpcStatus).to.equal(status.CANCELLED);
+    expect(await waited, "the handler's signal aborted").to.equal(true);
+    const refused = await callUnary(
+      client.echo.bind(client),
+      { text: "hi" },
+      { signal: hungUp.signal },
+    ).catch((e: unknown) => e);
+    expect((refused as RemoteCallError).grpcStatus, "a call for a caller already gone is not made").to.equal(
+      status.CANCELLED,
+    );
   });
 
   it("continues the caller's trace on the server", async () => {

@@ -70,10 +70,10 @@ export function queueCommands(deps: ApiDeps): QueueCommands {
       return { queue: queueToProto(doc) };
     },
 
-    async updateQueue(req) {
+    async updateQueue(req, call) {
       const address = queueAddress(req.queue);
       const patch = parseSettingsUpdate(req);
-      const doc = await engine.apply(address, { type: "SETTINGS_UPDATED", patch });
+      const doc = await engine.apply(address, { type: "SETTINGS_UPDATED", patch }, undefined, call.signal);
       return { queue: queueToProto(doc, false) };
     },
 

@@ -1,5 +1,5 @@
 import type { JetStreamClient } from "nats";
-import { ConflictError } from "@mainline/kit/errors/index";
+import { ConflictError, UnavailableError } from "@mainline/kit/errors/index";
 import type { Logger } from "@mainline/kit/logging/index";
 import { plan, type Decision, type Notice, type PlannerState, type QueueEvent } from "../domain/index.js";
 import type { PullRequestRecords } from "../store/pull-request-records.js";
@@ -44,14 +44,30 @@ export class QueueEngine {
 
   constructor(private readonly deps: EngineDeps) {}
 
-  apply(address: QueueAddress, source: EventSource, extras?: Extras): Promise<QueueDocument> {
-    return this.serialized(queueKey(address), () => this.applyNow(address, source, extras));
+  /** `callerGone`: see serialized. */
+  apply(
+    address: QueueAddress,
+    source: EventSource,
+    extras?: Extras,
+    callerGone?: AbortSignal,
+  ): Promise<QueueDocument> {
+    return this.serialized(queueKey(address), () => this.applyNow(address, source, extras), callerGone);
   }
 
-  /** Runs work on one queue after everything already queued for it, so steps never interleave. */
-  serialized<T>(key: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs work on one queue after everything already queued for it, so steps never interleave. Work whose caller
+   * has gone by its turn (`callerGone` aborted: a client that timed out and may already have sent it again) is
+   * dropped unrun: while writes wait for a stream leader, such requests would otherwise pile up in the chain and
+   * hold back, once it is elected, the ones still awaited. Nothing of a dropped step was written.
+   */
+  serialized<T>(key: string, work: () => Promise<T>, callerGone?: AbortSignal): Promise<T> {
     const previous = this.chains.get(key) ?? Promise.resolve();
-    const next = previous.then(work, work);
+    const turn = () => {
+      if (callerGone?.aborted)
+        return Promise.reject(new UnavailableError("the caller went away before its turn on the queue"));
+      return work();
+    };
+    const next = previous.then(turn, turn);
     const settled = next.then(
       () => undefined,
       () => undefined,

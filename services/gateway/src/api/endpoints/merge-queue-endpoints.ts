@@ -265,13 +265,17 @@ export function mergeQueueEndpoints(
       input: updateQueueRequest,
       inputIn: "body",
       output: updatedQueueResponse,
-      async handle(input, { principal }) {
+      async handle(input, { principal, signal }) {
         const { repo, targetBranch, state, ...settings } = input;
-        const response = await callUnary(q.updateQueue.bind(q), {
-          queue: queueRef(principal.org, repo, targetBranch),
-          ...(state ? { state: enumValue(QueueState, state) } : {}),
-          ...settingsToProto(settings),
-        });
+        const response = await callUnary(
+          q.updateQueue.bind(q),
+          {
+            queue: queueRef(principal.org, repo, targetBranch),
+            ...(state ? { state: enumValue(QueueState, state) } : {}),
+            ...settingsToProto(settings),
+          },
+          { signal },
+        );
         if (!response.queue) throw new Error("queue-coordinator answered without a queue");
         return queueSettingsToJson(response.queue);
       },
