@@ -9,6 +9,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseWorkloadFile, runSimulation, type SimulationReport } from "@mainline/sim";
+import { geomean, type Figures } from "./lanes-ratios.js";
 import { readReachTable, type ReachRow } from "./reach-table.js";
 
 const args = process.argv.slice(2);
@@ -18,12 +19,6 @@ const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length) 
 const reach = readReachTable(readFileSync(join(dir, "README.md"), "utf8"));
 // The file's own seed and 1001-1009, as the fifth pass measured (docs/performance.md#merge-efficiency).
 const seedsOf = (own: number): number[] => [own, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009];
-
-interface Figures {
-  p50: number;
-  runs: number;
-  perHour: number;
-}
 
 const figuresOf = (r: SimulationReport): Figures => ({
   p50: r.timeToMergeMinutes.p50,
@@ -36,12 +31,6 @@ function atReach(r: SimulationReport, row: ReachRow | undefined): boolean {
   if (row === undefined) return true;
   const f = figuresOf(r);
   return f.p50 <= row.reach.p50 && f.runs <= row.reach.runs && f.perHour >= row.reach.perHour;
-}
-
-function geomean(all: readonly Figures[]): Figures {
-  const g = (pick: (f: Figures) => number): number =>
-    Math.exp(all.reduce((sum, f) => sum + Math.log(Math.max(pick(f), 1e-9)), 0) / all.length);
-  return { p50: g((f) => f.p50), runs: g((f) => f.runs), perHour: g((f) => f.perHour) };
 }
 
 const show = (f: Figures): string =>
