@@ -11,6 +11,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseWorkloadFile, runSimulation, type SimulationReport } from "@mainline/sim";
 import { flakeSeeds } from "./flake-seeds.js";
+import { geomean, type Figures } from "./lanes-ratios.js";
 import { readReachTable, type ReachRow } from "./reach-table.js";
 
 const args = process.argv.slice(2);
@@ -23,12 +24,6 @@ const seedOption = args.find((a) => a.startsWith("--seeds="))?.slice("--seeds=".
 const seedsOf = (own: number): number[] => flakeSeeds(own, seedOption);
 seedsOf(0); // a bad --seeds stops here, before any simulation
 
-interface Figures {
-  p50: number;
-  runs: number;
-  perHour: number;
-}
-
 const figuresOf = (r: SimulationReport): Figures => ({
   p50: r.timeToMergeMinutes.p50,
   runs: r.mainRuns + r.bisectionRuns,
@@ -40,12 +35,6 @@ function atReach(r: SimulationReport, row: ReachRow | undefined): boolean {
   if (row === undefined) return true;
   const f = figuresOf(r);
   return f.p50 <= row.reach.p50 && f.runs <= row.reach.runs && f.perHour >= row.reach.perHour;
-}
-
-function geomean(all: readonly Figures[]): Figures {
-  const g = (pick: (f: Figures) => number): number =>
-    Math.exp(all.reduce((sum, f) => sum + Math.log(Math.max(pick(f), 1e-9)), 0) / all.length);
-  return { p50: g((f) => f.p50), runs: g((f) => f.runs), perHour: g((f) => f.perHour) };
 }
 
 const show = (f: Figures): string =>

@@ -32,8 +32,8 @@ export function formingDeadline(d: Draft, batch: Readonly<Batch>): number {
 /**
  * Builds the lanes and, on the way, puts every queued PR without a batch into one (rules 1-7),
  * in FIFO order. A PR joins the latest batch among its prerequisites' while it is open (see
- * joinable), else in parallel lanes, with every slot busy, the earliest open batch after them (see
- * openBatchAfter), so the batch graph stays acyclic. No-batch and urgent PRs get a batch of
+ * joinable), else in parallel lanes the earliest open batch of its lane after them (see
+ * openBatchInLane), so the batch graph stays acyclic. No-batch and urgent PRs get a batch of
  * their own and never delay or restart anyone. A batch stops forming when it is full, when
  * nothing can join it anymore, or when its wait time is over and a test slot can take it. Max
  * wait is how long to wait to fill a batch before testing starts (rule 3): while every slot is
@@ -42,7 +42,8 @@ export function formingDeadline(d: Draft, batch: Readonly<Batch>): number {
  */
 export function formBatchesAndLanes(d: Draft): LaneGraph {
   const size = targetBatchSize(d);
-  const place: PlaceInBatch = (n, depBatches, indexOf) => assign(d, n, depBatches, indexOf, size);
+  const place: PlaceInBatch = (n, depBatches, indexOf, sameLane) =>
+    assign(d, n, { depBatches, indexOf, sameLane }, size);
   for (let attempt = 0; ; attempt++) {
     const graph = LaneGraph.build(
       d.state.order,
@@ -132,32 +133,29 @@ export function freeMainSlots(d: Draft, graph: LaneGraph): number {
   return free;
 }
 
+/** What the lane graph knows, while it is built, about the batches placed before a PR (see PlaceInBatch). */
+interface Placing {
+  depBatches: readonly string[];
+  indexOf: (id: string) => number;
+  sameLane: (a: string, b: string) => boolean;
+}
+
 /**
  * A PR joins the latest of its prerequisites' batches when that one is still open. The batch
  * then also waits for the PR's other prerequisites, which are all earlier in the queue (the
  * graph stays acyclic): in parallel mode a PR that touches two lanes batches where they meet
  * instead of starting a batch of one.
  */
-function joinable(
-  d: Draft,
-  depBatches: readonly string[],
-  size: number,
-  indexOf: (id: string) => number,
-): Readonly<Batch> | undefined {
+function joinable(d: Draft, at: Placing, size: number): Readonly<Batch> | undefined {
   let latest: string | undefined;
-  for (const id of depBatches) if (latest === undefined || indexOf(id) > indexOf(latest)) latest = id;
+  for (const id of at.depBatches)
+    if (latest === undefined || at.indexOf(id) > at.indexOf(latest)) latest = id;
   const candidate = latest === undefined ? undefined : d.batch(latest);
   if (candidate?.status !== "FORMING" || candidate.closed || candidate.prs.length >= size) return undefined;
   return candidate;
 }
 
-function assign(
-  d: Draft,
-  n: number,
-  depBatches: readonly string[],
-  indexOf: (id: string) => number,
-  size: number,
-): string {
+function assign(d: Draft, n: number, at: Placing, size: number): string {
   const stack = stackBatchToJoin(d, n);
   if (stack !== undefined) {
     d.editBatch(stack).prs.push(n);
@@ -167,9 +165,7 @@ function assign(
   const entry = d.pr(n);
   const closed =
     entry === undefined || entry.noBatch || entry.priority.value === URGENT_PRIORITY || size === 1;
-  const open = closed
-    ? undefined
-    : (joinable(d, depBatches, size, indexOf) ?? openBatchAfter(d, depBatches, size, indexOf));
+  const open = closed ? undefined : (joinable(d, at, size) ?? openBatchInLane(d, at, size));
   if (open !== undefined) {
     d.editBatch(open.id).prs.push(n);
     d.editPr(n).batchId = open.id;
@@ -191,32 +187,27 @@ function assign(
 }
 
 /**
- * In parallel lanes, while every main slot is busy, a PR whose own lane has no open batch joins the earliest
- * open batch that comes after all of its prerequisites' batches (the graph stays acyclic), whatever its lane.
- * Main slots, not lanes, are then what the queue lacks: a PR starting a batch of its own in its lane splits the
- * same slots into more, smaller runs (parallel-2, per seed over ten: 72 of 170 main runs tested fewer than 4 PRs,
- * against 10 of 145 in one lane), so lanes cost more runs than one lane and merged fewer PRs per hour. With a
- * slot free, a batch of its own starts at once and the lanes stay apart.
+ * In parallel lanes a PR whose prerequisites' batches are all closed joins the earliest open batch of its lane
+ * that comes after them (the graph stays acyclic): a batch its prerequisites link it to, however far, since its
+ * run is built on them anyway. A batch of its own would split the same slots into more, smaller runs (parallel-2,
+ * per seed over ten: 72 of 170 main runs tested fewer than 4 PRs, against 10 of 145 in one lane). A PR that
+ * touches nothing in line never joins another lane's batch (rule 6): it starts its own, which is what lets it
+ * pass a failure elsewhere. The sixth pass joined any lane's batch while every slot was busy, which broke rule 6;
+ * this is as good or better on parallel-1 and -3 (docs/planner-history.md, ninth pass).
  */
-function openBatchAfter(
-  d: Draft,
-  depBatches: readonly string[],
-  size: number,
-  indexOf: (id: string) => number,
-): Readonly<Batch> | undefined {
-  if (d.state.settings.mode === "SINGLE") return undefined;
-  if (d.state.settings.concurrency - runningCount(d, "main") > 0) return undefined;
+function openBatchInLane(d: Draft, at: Placing, size: number): Readonly<Batch> | undefined {
+  if (d.state.settings.mode === "SINGLE" || at.depBatches.length === 0) return undefined;
   let after = -1;
-  for (const id of depBatches) after = Math.max(after, indexOf(id));
+  for (const id of at.depBatches) after = Math.max(after, at.indexOf(id));
   let earliest: Readonly<Batch> | undefined;
   let earliestAt = Infinity;
   for (const batch of Object.values(d.state.batches)) {
     if (batch.status !== "FORMING" || batch.closed || batch.prs.length >= size) continue;
-    const at = indexOf(batch.id);
-    if (at > after && at < earliestAt) {
-      earliest = batch;
-      earliestAt = at;
-    }
+    const index = at.indexOf(batch.id);
+    if (index <= after || index >= earliestAt) continue;
+    if (!at.depBatches.some((dep) => at.sameLane(dep, batch.id))) continue;
+    earliest = batch;
+    earliestAt = index;
   }
   return earliest;
 }

@@ -11,6 +11,7 @@ export type PlaceInBatch = (
   n: number,
   depBatches: readonly string[],
   indexOf: (batchId: string) => number,
+  sameLane: (a: string, b: string) => boolean,
 ) => string;
 
 interface BatchNode {
@@ -42,6 +43,11 @@ export class LaneGraph {
   private readonly nodes: Record<string, BatchNode> = {};
   private dependents: Map<string, string[]> | null = null;
   private readonly lanes = new Map<string, string>();
+  /**
+   * Union-find over the batches placed so far: two batches are in one lane when prerequisites link them. Made on
+   * the first sameLane question only (most builds never ask: no PR is looking for a batch), then kept up.
+   */
+  private joined: Record<string, string> | null = null;
 
   static build(
     order: readonly number[],
@@ -53,6 +59,7 @@ export class LaneGraph {
   ): LaneGraph {
     const graph = new LaneGraph();
     const indexOfBatch = (id: string): number => graph.indexOf(id);
+    const sameLane = (a: string, b: string): boolean => graph.sameLane(a, b);
     const lastTouch = new Map<string, number>();
     let lastAll: number | null = null;
     // Scratch buffers reused for every PR; truncating arrays is slow in V8, counters are not.
@@ -90,7 +97,7 @@ export class LaneGraph {
         for (let j = 0; j < depBatchCount && !seen; j++) seen = depBatches[j] === id;
         if (!seen) depBatches[depBatchCount++] = id;
       }
-      const batchId = entry.batchId ?? place(n, depBatches.slice(0, depBatchCount), indexOfBatch);
+      const batchId = entry.batchId ?? place(n, depBatches.slice(0, depBatchCount), indexOfBatch, sameLane);
       let node = graph.nodes[batchId];
       if (node === undefined) {
         const batch = batchOf(batchId);
@@ -107,6 +114,7 @@ export class LaneGraph {
           graph.straddling.push(batchId);
         if (node.deps === NO_DEPS) node.deps = [];
         node.deps.push(dep);
+        if (graph.joined !== null) graph.join(batchId, dep);
       }
       // An off-line batch waits for what is ahead of it, but nothing behind it waits for it.
       if (offline?.(batchId) === true) continue;
@@ -118,6 +126,44 @@ export class LaneGraph {
       }
     }
     return graph;
+  }
+
+  private root(joined: Record<string, string>, batchId: string): string {
+    let at = batchId;
+    for (;;) {
+      const up = joined[at];
+      if (up === undefined || up === at) return at;
+      // Path halving keeps every later walk short.
+      const upper = joined[up];
+      if (upper !== undefined) joined[at] = upper;
+      at = up;
+    }
+  }
+
+  private join(a: string, b: string): void {
+    const joined = this.joined ?? {};
+    const ra = this.root(joined, a);
+    const rb = this.root(joined, b);
+    if (ra !== rb) joined[ra] = rb;
+  }
+
+  private lanesSoFar(): Record<string, string> {
+    if (this.joined === null) {
+      this.joined = {};
+      for (const id of this.batchOrder) for (const dep of this.depsOf(id)) this.join(id, dep);
+    }
+    return this.joined;
+  }
+
+  /**
+   * Whether two batches placed so far share a lane: a chain of prerequisites links them, in either direction
+   * (rule 6: PRs batch together only within a lane). A batch links to nothing but itself until it has a
+   * prerequisite or a dependent.
+   */
+  sameLane(a: string, b: string): boolean {
+    if (a === b) return true;
+    const joined = this.lanesSoFar();
+    return this.root(joined, a) === this.root(joined, b);
   }
 
   private listByStatus(status: BatchStatus): string[] {

@@ -61,7 +61,7 @@ function overtakenByMerge(graph: LaneGraph, d: Draft, batchId: string): boolean 
  * aside (every run containing it restarts), or a batch ahead of it failed and it restarts too.
  * Runs already in flight go on (one that passes proves the failure a flake). In parallel lanes
  * only the batches that depend on the failed one wait (once every lane shared its batches, see
- * openBatchAfter in batching.ts, most do, and their runs were cancelled as often as in one lane).
+ * openBatchInLane in batching.ts, most do, and their runs were cancelled as often as in one lane).
  */
 export function blockedBatches(d: Draft, graph: LaneGraph): ReadonlySet<string> {
   const blocked = new Set<string>();

@@ -88,17 +88,40 @@ describe("planner: parallel lanes", () => {
 });
 
 describe("planner: parallel lanes under load (issue 27: lanes never cost more than one lane)", () => {
-  it("with every slot busy, a PR whose lane has no open batch joins another lane's instead of starting its own", () => {
-    new Scenario({ mode: "PARALLEL", concurrency: 1, batch: true, batchingMinSize: 2 }).play([
+  it("a PR whose prerequisites' batches are closed joins the open batch of its lane behind them, a slot free or not", () => {
+    new Scenario({ mode: "PARALLEL", concurrency: 3, batch: true, batchingMinSize: 3 }).play([
       ["submit A", {}],
-      ["targets A frontend", { A: "PENDING" }, []],
+      ["targets A x", { A: "PENDING" }, []],
       ["wait 5", { A: "TESTING" }, ["test A"]],
       ["submit B", {}],
-      ["targets B backend", { B: "PENDING" }, []],
+      ["targets B x,y", { B: "PENDING" }, []],
       ["submit C", {}],
-      // C touches nothing of B's: one run for both when the slot frees, not two of one PR each.
-      ["targets C docs", { C: "PENDING" }, []],
-      ["pass A", { A: "TESTS_PASSED", B: "TESTING", C: "TESTING" }, ["merge A", "test BC"]],
+      ["targets C y", {}, []],
+      ["submit D", {}],
+      ["targets D x", { B: "TESTING", C: "TESTING", D: "TESTING" }, ["test BCD on A"]],
+      ["submit E", {}],
+      ["targets E y", { E: "PENDING" }, []],
+      ["submit G", {}],
+      // G's prerequisite D is in a batch under test; E's batch is built on it too. One run for both, not two of
+      // one PR each, although a slot is free.
+      ["targets G x", { G: "PENDING" }, []],
+      ["wait 5", { E: "TESTING", G: "TESTING" }, ["test EG on ABCD"]],
+    ]);
+  });
+
+  it("a PR that touches nothing in line never joins another lane's batch, even with every slot busy (rule 6)", () => {
+    new Scenario({ mode: "PARALLEL", concurrency: 1, batch: true, batchingMinSize: 3 }).play([
+      ["submit A", {}],
+      ["targets A x", { A: "PENDING" }, []],
+      ["wait 5", { A: "TESTING" }, ["test A"]],
+      ["submit B", {}],
+      ["targets B y", { B: "PENDING" }, []],
+      ["submit F", {}],
+      ["targets F z", { F: "PENDING" }, []],
+      ["wait 5", { B: "PENDING", F: "PENDING" }, []],
+      ["pass A", { A: "TESTS_PASSED", B: "TESTING", F: "PENDING" }, ["merge A", "test B"]],
+      ["merged A", { A: "MERGED" }, []],
+      ["pass B", { B: "TESTS_PASSED", F: "TESTING" }, ["merge B", "test F"]],
     ]);
   });
 
