@@ -159,13 +159,13 @@ describe("queue insights in a real browser, from a month of queue history made t
       String(month.buckets.reduce((s, b) => s + b.merged, 0)),
     );
     // The table view: one row per day, the same numbers for a screen reader.
-    await page.getByText("Table of time to merge").click();
+    await page.getByText("Table: Time to merge").click();
     const row = page.locator("#chart-time-to-merge .chart-table tbody tr").first();
     const p50 = month.buckets[0]!.timeToMerge.fromReadyP50!;
     expect(await row.locator("th").innerText()).to.equal(month.buckets[0]!.start.slice(0, 10));
     expect(Number(await row.locator("td").first().innerText())).to.be.closeTo(p50, 0.06);
     expect(await accessibilityProblems(page), "insights tab").to.deep.equal([]);
-    await page.getByText("Table of time to merge").click();
+    await page.getByText("Table: Time to merge").click();
     await page.mouse.move(0, 0);
     await page.screenshot({ path: path.join(shots, "insights-queue.png"), fullPage: true });
   });

@@ -88,7 +88,7 @@ function ChartTable({ props }: { props: ChartProps }) {
   const [open, setOpen] = useState(false);
   return (
     <details class="chart-table" onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>Table of {props.title.toLowerCase()}</summary>
+      <summary>Table: {props.title}</summary>
       {open && (
         <table>
           <caption class="visually-hidden">{props.title}</caption>
