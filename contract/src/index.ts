@@ -26,3 +26,5 @@ export type * from "./http/response-types.js";
 export * from "./wire-words.js";
 export * from "./webhook-event-types.js";
 export * from "./queue-history-page.js";
+export * from "./insights-periods.js";
+export * from "./insights-queue.js";

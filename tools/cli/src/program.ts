@@ -3,6 +3,7 @@ import type { CliContext } from "./cli-context.js";
 import { registerAdminCommands } from "./commands/admin-commands.js";
 import { registerFlakyCommands } from "./commands/flaky-commands.js";
 import { registerLogsCommand } from "./commands/logs-command.js";
+import { registerInsightsQueueCommand } from "./commands/insights-queue-command.js";
 import { registerQueueListCommand } from "./commands/queue-list-command.js";
 import { registerGitHubCommands } from "./commands/github-commands.js";
 import { registerPrEventCommand } from "./commands/pr-event-command.js";
@@ -44,5 +45,6 @@ export function buildProgram(cli: CliContext): Command {
   registerTestCommand(program, cli);
   registerFlakyCommands(program, cli);
   registerSimulateCommand(program, cli);
+  registerInsightsQueueCommand(program, cli);
   return program;
 }
