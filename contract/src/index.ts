@@ -26,3 +26,4 @@ export type * from "./http/response-types.js";
 export * from "./wire-words.js";
 export * from "./webhook-event-types.js";
 export * from "./queue-history-page.js";
+export * from "./insights-tests.js";

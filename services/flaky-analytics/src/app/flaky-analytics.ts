@@ -25,6 +25,14 @@ import type { SnapshotPolicy } from "./test-indexes.js";
 import type { TestResultsUpload } from "./test-results-upload.js";
 
 import { getTest, type TestDetails } from "./get-test.js";
+import {
+  testInsights,
+  testTrend,
+  type TestInsights,
+  type TestInsightsQuery,
+  type TestTrend,
+} from "./test-insights.js";
+import type { TestInsightsBucket, TestInsightsPeriod } from "@mainline/contract";
 import { testsStatus, type TestStatusAnswer, type TestsStatusQuery } from "./tests-status.js";
 export interface FlakyAnalyticsOptions {
   store: FlakyStore;
@@ -114,6 +122,22 @@ export class FlakyAnalytics {
     return testsStatus({ store: this.options.store, testIndexes: this.testIndexes, now: this.now }, query);
   }
 
+  /** A repository's tests over a period and its costliest tests (the flaky tests page's charts). */
+  getTestInsights(query: TestInsightsQuery): Promise<TestInsights> {
+    return testInsights(this.insightsDeps(), query);
+  }
+
+  /** One test's runs and failures over a period, and its latest runs. */
+  getTestTrend(query: {
+    org: string;
+    repo: RepositoryRef;
+    testId: string;
+    period: TestInsightsPeriod;
+    bucket: TestInsightsBucket;
+  }): Promise<TestTrend> {
+    return testTrend(this.insightsDeps(), query);
+  }
+
   getQuarantineConfig(org: string, repo: RepositoryRef): Promise<QuarantineConfig> {
     return admin.getQuarantineConfig(this.deps(), org, repo);
   }
@@ -158,6 +182,10 @@ export class FlakyAnalytics {
   /** Waits for writes in flight (shutdown's finish-in-flight stage). */
   idle(): Promise<void> {
     return this.lock.idle();
+  }
+
+  private insightsDeps() {
+    return { store: this.options.store, testIndexes: this.testIndexes, links: this.links, now: this.now };
   }
 
   private deps() {

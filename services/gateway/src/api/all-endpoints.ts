@@ -9,6 +9,7 @@ import { flakyTestEndpoints } from "./endpoints/flaky-test-endpoints.js";
 import { listQueuesEndpoint } from "./endpoints/list-queues-endpoint.js";
 import { queueHistoryEndpoint } from "./endpoints/queue-history-endpoint.js";
 import { flakyRepositoriesEndpoint } from "./endpoints/flaky-repositories-endpoint.js";
+import { insightsTestsEndpoints } from "./endpoints/insights-tests-endpoints.js";
 import { mergeQueueEndpoints } from "./endpoints/merge-queue-endpoints.js";
 import { priorityEndpoint } from "./endpoints/priority-endpoint.js";
 import { metricsEndpoints } from "./endpoints/metrics-endpoints.js";
@@ -31,6 +32,7 @@ export function allEndpoints(
     ...metricsEndpoints(upstreams),
     ...flakyTestEndpoints(upstreams),
     flakyRepositoriesEndpoint(upstreams),
+    ...insightsTestsEndpoints(upstreams),
     ...codeHostEndpoints(upstreams, codeHost),
     ...githubEndpoints(
       upstreams,
