@@ -27,3 +27,5 @@ export * from "./wire-words.js";
 export * from "./webhook-event-types.js";
 export * from "./queue-history-page.js";
 export * from "./insights-tests.js";
+export * from "./insights-periods.js";
+export * from "./insights-queue.js";

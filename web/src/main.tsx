@@ -5,6 +5,7 @@ import { useRoute } from "./router.js";
 import { FlakyTestsPage } from "./pages/flaky-tests.js";
 import { PullRequestPage } from "./pages/pull-request.js";
 import { QueuePage } from "./pages/queue.js";
+import { QueueInsights } from "./pages/queue-insights.js";
 import { QueuesPage } from "./pages/queues.js";
 import { SignInPage } from "./pages/sign-in.js";
 import { TestPage } from "./pages/test.js";
@@ -16,7 +17,14 @@ function Pages({ session }: { session: SessionInfo }) {
     case "queues":
       return <QueuesPage />;
     case "queue":
-      return <QueuePage repo={route.repo} branch={route.branch} />;
+      return <QueuePage repo={route.repo} branch={route.branch} view={route.view} />;
+    case "insights":
+      return (
+        <main id="main">
+          <h1>Insights: every queue of {session.org}</h1>
+          <QueueInsights />
+        </main>
+      );
     case "pull-request":
       return <PullRequestPage repo={route.repo} branch={route.branch} pr={route.pr} />;
     case "flaky-tests":
@@ -60,6 +68,7 @@ function App() {
         <nav aria-label="Main">
           <a href="/">Queues</a>
           <a href="/flaky-tests">Flaky tests</a>
+          <a href="/insights">Insights</a>
         </nav>
         <span class="org" title="The organisation of the token you signed in with">
           {session.org}

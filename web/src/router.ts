@@ -3,7 +3,8 @@ import { useEffect, useState } from "preact/hooks";
 /** Client-side routes: the gateway answers every page address with index.html, the page picks the view. */
 export type Route =
   | { page: "queues" }
-  | { page: "queue"; repo: string; branch: string }
+  | { page: "queue"; repo: string; branch: string; view?: "insights" }
+  | { page: "insights" }
   | { page: "pull-request"; repo: string; branch: string; pr: number }
   | { page: "flaky-tests"; repo?: string }
   | { page: "test"; org: string; repo: string; testId: string }
@@ -15,7 +16,11 @@ export function parseRoute(location: { pathname: string; search: string }): Rout
   const repo = query.get("repo") ?? "";
   const branch = query.get("branch") ?? "";
   if (path === "/" || path === "/queues") return { page: "queues" };
-  if (path === "/queue" && repo && branch) return { page: "queue", repo, branch };
+  if (path === "/queue" && repo && branch)
+    return query.get("view") === "insights"
+      ? { page: "queue", repo, branch, view: "insights" }
+      : { page: "queue", repo, branch };
+  if (path === "/insights") return { page: "insights" };
   const pr = Number(query.get("pr"));
   if (path === "/pull-request" && repo && branch && Number.isInteger(pr) && pr > 0)
     return { page: "pull-request", repo, branch, pr };
@@ -32,8 +37,8 @@ export function parseRoute(location: { pathname: string; search: string }): Rout
   return { page: "not-found" };
 }
 
-export const queueHref = (repo: string, branch: string) =>
-  `/queue?${new URLSearchParams({ repo, branch }).toString()}`;
+export const queueHref = (repo: string, branch: string, view?: "insights") =>
+  `/queue?${new URLSearchParams({ repo, branch, ...(view ? { view } : {}) }).toString()}`;
 export const pullRequestHref = (repo: string, branch: string, pr: number) =>
   `/pull-request?${new URLSearchParams({ repo, branch, pr: String(pr) }).toString()}`;
 

@@ -9,6 +9,7 @@ import { queueCoordinatorApi } from "./api/queue-coordinator-api.js";
 import { startResultConsumers } from "./bus/result-consumers.js";
 import { startTargetTestConsumer } from "./bus/target-test-consumer.js";
 import { PullRequestRecords } from "./store/pull-request-records.js";
+import { InsightHours } from "./store/insight-hours.js";
 import { QueueRepository } from "./store/queue-repository.js";
 import { RepositoryConnections } from "./store/repository-connections.js";
 import { GitHubInstallations } from "./store/github-installations.js";
@@ -55,7 +56,9 @@ export async function startQueueCoordinator(
   const pushes = await BranchPushes.open(runtime.store, clock);
   const requestKeys = await RequestKeys.open(runtime.store);
   const outputs = await TestRunOutputs.open(js, runtime.replication);
+  const insightHours = await InsightHours.open(runtime.store);
   const engine = new QueueEngine({
+    insightHours,
     queues,
     records,
     runs,
@@ -114,6 +117,7 @@ export async function startQueueCoordinator(
       requestKeys,
       reports,
       outputs,
+      insightHours,
       clock,
     }),
     runtime.logger,

@@ -3,6 +3,7 @@ import type { CliContext } from "./cli-context.js";
 import { registerAdminCommands } from "./commands/admin-commands.js";
 import { registerFlakyCommands } from "./commands/flaky-commands.js";
 import { registerLogsCommand } from "./commands/logs-command.js";
+import { registerInsightsQueueCommand } from "./commands/insights-queue-command.js";
 import { registerQueueListCommand } from "./commands/queue-list-command.js";
 import { registerGitHubCommands } from "./commands/github-commands.js";
 import { registerInsightsTestsCommand } from "./commands/insights-tests-command.js";
@@ -46,5 +47,6 @@ export function buildProgram(cli: CliContext): Command {
   registerFlakyCommands(program, cli);
   registerInsightsTestsCommand(program, cli);
   registerSimulateCommand(program, cli);
+  registerInsightsQueueCommand(program, cli);
   return program;
 }

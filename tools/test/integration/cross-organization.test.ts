@@ -142,6 +142,13 @@ describe("organisations are isolated on every endpoint (the whole system, one to
       }[];
       expect(mine.map((q) => q.branch)).to.include(release.targetBranch);
     },
+    // Issue 29: A's queue is not B's to chart, and B's overview counts none of A's queues.
+    getQueueInsights: async () => {
+      const insights = { repository: repo, targetBranch: release.targetBranch, period: "7d", bucket: "day" };
+      refused(await post("/insights/queue", beta, insights));
+      const overview = await ok(post("/insights/queue", beta, { period: "24h", bucket: "hour" }), "overview");
+      expect(overview.queues as string[]).to.not.include(`${repo.host}/${repo.owner}/${repo.name} release`);
+    },
     // B has no queue on A's branches (its own main queue comes with createQueue's case, below).
     listFinishedPullRequests: async () => {
       refused(await post("/listFinishedPullRequests", beta, release));

@@ -2,7 +2,8 @@ import type { EnqueuedPullRequest, Queue } from "@mainline/contract";
 import { api, parseRepoKey } from "../api.js";
 import { ago, stateClass } from "../format.js";
 import { useLive } from "../live.js";
-import { pullRequestHref } from "../router.js";
+import { pullRequestHref, queueHref } from "../router.js";
+import { QueueInsights } from "./queue-insights.js";
 import { BisectionTree } from "./bisection-tree.js";
 import { PendingFailures } from "./pending-failures.js";
 import { laneLabels, waitingBatches } from "../batches.js";
@@ -56,7 +57,38 @@ function PrRow({
   );
 }
 
-export function QueuePage({ repo, branch }: { repo: string; branch: string }) {
+/** The queue page's two views: what runs now, and how the queue went (issue 29). */
+function QueueTabs({ repo, branch, view }: { repo: string; branch: string; view: "now" | "insights" }) {
+  return (
+    <nav class="tabs" aria-label="Queue views">
+      <a href={queueHref(repo, branch)} aria-current={view === "now" ? "page" : undefined}>
+        Now
+      </a>
+      <a href={queueHref(repo, branch, "insights")} aria-current={view === "insights" ? "page" : undefined}>
+        Insights
+      </a>
+    </nav>
+  );
+}
+
+export function QueuePage({ repo, branch, view }: { repo: string; branch: string; view?: "insights" }) {
+  if (view === "insights")
+    return (
+      <main id="main">
+        <nav class="crumbs" aria-label="Breadcrumb">
+          <a href="/">Queues</a> › {repo}
+        </nav>
+        <h1>
+          {repo} <span class="branch">{branch}</span>
+        </h1>
+        <QueueTabs repo={repo} branch={branch} view="insights" />
+        <QueueInsights repo={repo} branch={branch} />
+      </main>
+    );
+  return <QueueNow repo={repo} branch={branch} />;
+}
+
+function QueueNow({ repo, branch }: { repo: string; branch: string }) {
   const ref = parseRepoKey(repo);
   const { data, error, at, reload } = useLive(
     () => api<Queue>("/getQueue", { repo: ref, targetBranch: branch }),
@@ -78,6 +110,7 @@ export function QueuePage({ repo, branch }: { repo: string; branch: string }) {
       <h1>
         {repo} <span class="branch">{branch}</span>
       </h1>
+      <QueueTabs repo={repo} branch={branch} view="now" />
       {error && (
         <p role="alert" class="error">
           {error}

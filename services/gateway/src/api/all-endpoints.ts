@@ -7,6 +7,7 @@ import { codeHostEndpoints, type CodeHostOptions } from "./endpoints/code-host-e
 import { githubEndpoints, type GitHubAppOptions } from "./endpoints/github-endpoints.js";
 import { flakyTestEndpoints } from "./endpoints/flaky-test-endpoints.js";
 import { listQueuesEndpoint } from "./endpoints/list-queues-endpoint.js";
+import { insightsQueueEndpoint } from "./endpoints/insights-queue-endpoint.js";
 import { queueHistoryEndpoint } from "./endpoints/queue-history-endpoint.js";
 import { flakyRepositoriesEndpoint } from "./endpoints/flaky-repositories-endpoint.js";
 import { insightsTestsEndpoints } from "./endpoints/insights-tests-endpoints.js";
@@ -29,6 +30,7 @@ export function allEndpoints(
     ...testRunEndpoints(upstreams),
     listQueuesEndpoint(upstreams),
     queueHistoryEndpoint(upstreams),
+    insightsQueueEndpoint(upstreams),
     ...metricsEndpoints(upstreams),
     ...flakyTestEndpoints(upstreams),
     flakyRepositoriesEndpoint(upstreams),

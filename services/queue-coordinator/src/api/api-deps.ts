@@ -6,6 +6,7 @@ import type { QueueRepository } from "../store/queue-repository.js";
 import type { RepositoryConnections } from "../store/repository-connections.js";
 import type { BranchPushes } from "../store/branch-pushes.js";
 import type { GitHubInstallations } from "../store/github-installations.js";
+import type { InsightHours } from "../store/insight-hours.js";
 import type { RequestKeys } from "../store/request-keys.js";
 import type { TestRunRecords } from "../store/test-run-records.js";
 
@@ -21,6 +22,7 @@ export interface ApiDeps {
   requestKeys: RequestKeys;
   reports: TestRunReports;
   outputs: TestRunOutputs;
+  insightHours: InsightHours;
   clock: () => Date;
 }
 

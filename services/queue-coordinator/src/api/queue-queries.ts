@@ -12,6 +12,7 @@ import type { QueueDocument } from "../store/queue-repository.js";
 import type { ApiDeps } from "./api-deps.js";
 import { prNumber, requiredOrg } from "./command-parser.js";
 import { listFinishedPullRequests } from "./finished-pull-requests.js";
+import { queueInsights } from "./queue-insights.js";
 import { queueToProto } from "./proto-mapping.js";
 import { recentOutcomes } from "./recent-outcomes.js";
 import { lookupSubmitted } from "./submitted-pull-request-lookup.js";
@@ -22,6 +23,7 @@ export type QueueQueries = Pick<
   | "getQueue"
   | "listQueues"
   | "listFinishedPullRequests"
+  | "getQueueInsights"
   | "getSubmittedPullRequest"
   | "getSubmittedPullRequests"
   | "getMergeQueueTestingDetails"
@@ -43,6 +45,7 @@ export function queueQueries(deps: ApiDeps): QueueQueries {
   return {
     getTestRunOutput: (req) => testRunOutput(deps, req),
     listFinishedPullRequests: (req) => listFinishedPullRequests(deps, req),
+    getQueueInsights: (req) => queueInsights(deps, req),
 
     async getQueue(req) {
       const address = queueAddress(req.queue);

@@ -1,11 +1,19 @@
 import type { JetStreamClient } from "nats";
 import { ConflictError } from "@mainline/kit/errors/index";
 import type { Logger } from "@mainline/kit/logging/index";
-import { plan, type Decision, type Notice, type PlannerState, type QueueEvent } from "../domain/index.js";
+import {
+  countStep,
+  plan,
+  type Decision,
+  type Notice,
+  type PlannerState,
+  type QueueEvent,
+} from "../domain/index.js";
 import type { PullRequestRecords } from "../store/pull-request-records.js";
 import type { QueueDocument, QueueRepository } from "../store/queue-repository.js";
 import type { RepositoryConnections } from "../store/repository-connections.js";
 import type { GitHubInstallations } from "../store/github-installations.js";
+import type { InsightHours } from "../store/insight-hours.js";
 import { coversRepository } from "../domain/github-installation.js";
 import { TestRunRecords, type TestRunRecord } from "../store/test-run-records.js";
 import { OutboxBuilder, publishOutbox } from "./outbox.js";
@@ -20,6 +28,8 @@ export interface EngineDeps {
   connections: RepositoryConnections;
   /** GitHub App installations: jobs of a repository one of them covers carry its id (git token, API merges). */
   installations?: GitHubInstallations;
+  /** Finished hours of the queues' insights; absent: hours stay in the queue document (unit tests). */
+  insightHours?: InsightHours;
   js: JetStreamClient;
   logger: Logger;
   clock: () => Date;
@@ -85,6 +95,14 @@ export class QueueEngine {
       for (const d of decisions) builder.decision(d);
       for (const n of notices) builder.notice(n);
       extras?.(builder, doc);
+      // Counted in the same write as the step: a retried step recounts from the stored hour, never twice.
+      const insights = countStep(doc.insights, {
+        now: now.getTime(),
+        before: doc.planner,
+        after: state,
+        decisions,
+        notices,
+      });
       const next: QueueDocument = {
         ...doc,
         revision: doc.revision + 1,
@@ -93,6 +111,8 @@ export class QueueEngine {
         eventSeq: builder.eventSeq,
         wakeAt,
         recentRunDurationsMs: recentRunDurationsAfter(doc, event, now.getTime()),
+        insights: insights.open,
+        insightsSealed: [...(doc.insightsSealed ?? []), ...insights.sealed],
       };
       // Written before the queue commits, so a PR never disappears from the queue before its end is readable
       // (a reader checks the queue first, so an end recorded for a plan that then loses its write is never seen:
@@ -181,17 +201,19 @@ export class QueueEngine {
    * the deterministic msgIds make any repeat harmless.
    */
   async flush(doc: QueueDocument): Promise<QueueDocument> {
-    if (doc.outbox.length === 0) return doc;
+    const sealed = this.deps.insightHours ? (doc.insightsSealed ?? []) : [];
+    if (doc.outbox.length === 0 && sealed.length === 0) return doc;
     try {
       await publishOutbox(this.deps.js, doc.outbox);
+      if (sealed.length > 0) await this.deps.insightHours?.put(doc.org, doc._id, sealed);
     } catch (error) {
       this.deps.logger.warn(
-        { err: error, queue: doc._id, pending: doc.outbox.length },
+        { err: error, queue: doc._id, pending: doc.outbox.length, sealedHours: sealed.length },
         "publishing the outbox failed; will retry",
       );
       return doc;
     }
-    const cleared: QueueDocument = { ...doc, revision: doc.revision + 1, outbox: [] };
+    const cleared: QueueDocument = { ...doc, revision: doc.revision + 1, outbox: [], insightsSealed: [] };
     try {
       await this.deps.queues.save(cleared);
       return cleared;

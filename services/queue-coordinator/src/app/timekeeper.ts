@@ -111,7 +111,8 @@ export class Timekeeper {
     const now = Date.now();
     for (const doc of await this.queues.all()) {
       const address: QueueAddress = { org: doc.org, repo: doc.repo, targetBranch: doc.targetBranch };
-      if (doc.outbox.length > 0) await this.engine.serialized(doc._id, () => this.engine.flush(doc));
+      if (doc.outbox.length > 0 || (doc.insightsSealed?.length ?? 0) > 0)
+        await this.engine.serialized(doc._id, () => this.engine.flush(doc));
       if (doc.wakeAt !== null && doc.wakeAt <= now) {
         await this.engine.apply(address, { type: "TIME_PASSED" });
       } else if (doc.wakeAt !== null && !this.alarms.has(doc._id)) {

@@ -20,3 +20,5 @@ export * from "./target-hold.js";
 export * from "./test-knowledge.js";
 export * from "./test-run.js";
 export { LaneGraph } from "./lanes.js";
+export * from "./insights-hour.js";
+export * from "./insights-report.js";

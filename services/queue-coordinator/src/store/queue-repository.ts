@@ -1,7 +1,7 @@
 import { AlreadyExistsError, ConflictError, NotFoundError } from "@mainline/kit/errors/index";
 import type { Collection, Store } from "@mainline/kit/store/index";
 import type { RepoRef } from "@mainline/proto/common";
-import type { PlannerState } from "../domain/index.js";
+import type { InsightsHour, PlannerState } from "../domain/index.js";
 import { queueKey, repoKey, type QueueAddress } from "../app/queue-key.js";
 import type { OutboxMessage } from "./outbox-message.js";
 
@@ -26,6 +26,10 @@ export interface QueueDocument {
   wakeAt: number | null;
   /** How long the latest finished main runs took, newest first (see recent-run-durations.ts); absent before. */
   recentRunDurationsMs?: number[];
+  /** The hour in progress of the queue's insights (insights-hour.ts), counted with each step; absent before. */
+  insights?: InsightsHour | null;
+  /** Finished hours not yet written to the insight hours (flushed with the outbox). */
+  insightsSealed?: InsightsHour[];
 }
 
 export class QueueRepository {

@@ -10,16 +10,7 @@ import type { CliContext } from "../cli-context.js";
 import { withRepoOption, wholeNumberIn } from "../command-options.js";
 import { formatRepositoryRef } from "../domain/repository-ref.js";
 import { testInsightsTable, testTrendTable } from "../output/test-insights-table.js";
-
-/** `mainline insights`: the group the queue's and the tests' charts share (made by whichever registers first). */
-export function insightsCommand(program: Command): Command {
-  return (
-    program.commands.find((c) => c.name() === "insights") ??
-    program
-      .command("insights")
-      .description("how the queue and the tests are doing over time (the web page's charts)")
-  );
-}
+import { insightsCommand } from "./insights-queue-command.js";
 
 function oneOf<T extends string>(values: readonly T[]): (value: string) => T {
   return (value) => {

@@ -199,6 +199,56 @@ export interface ListQueuesResponse {
   queues: Queue[];
 }
 
+export interface GetQueueInsightsRequest {
+  org: string;
+  /** Set: that repository's queues only; absent: every queue of the org. */
+  repo?:
+    | RepoRef
+    | undefined;
+  /** Set (with repo): that queue only. */
+  targetBranch: string;
+  /** 24, 168, 720 or 2160. */
+  periodHours: number;
+  /** 1 or 24. */
+  bucketHours: number;
+}
+
+/** One bucket of GetQueueInsights; durations in minutes, counts by reason keyed by the coordinator's word. */
+export interface QueueInsightsBucket {
+  start?: Date | undefined;
+  merged: number;
+  failed: { [key: string]: number };
+  timeToMergeFromSubmittedP50?: number | undefined;
+  timeToMergeFromSubmittedP90?: number | undefined;
+  timeToMergeFromReadyP50?: number | undefined;
+  timeToMergeFromReadyP90?: number | undefined;
+  depthMax: number;
+  depthEnd: number;
+  ciRuns: number;
+  ciRunsAlone: number;
+  bisectionRuns: number;
+  restarts: { [key: string]: number };
+  pausedMinutes: number;
+  targetBrokenMinutes: number;
+}
+
+export interface QueueInsightsBucket_FailedEntry {
+  key: string;
+  value: number;
+}
+
+export interface QueueInsightsBucket_RestartsEntry {
+  key: string;
+  value: number;
+}
+
+export interface GetQueueInsightsResponse {
+  /** "host/owner/name branch" of each queue counted. */
+  queues: string[];
+  /** Oldest first, every bucket of the period. */
+  buckets: QueueInsightsBucket[];
+}
+
 export interface ListFinishedPullRequestsRequest {
   queue?:
     | QueueRef
@@ -1589,6 +1639,827 @@ export const ListQueuesResponse: MessageFns<ListQueuesResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListQueuesResponse>, I>>(object: I): ListQueuesResponse {
     const message = createBaseListQueuesResponse();
     message.queues = object.queues?.map((e) => Queue.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetQueueInsightsRequest(): GetQueueInsightsRequest {
+  return { org: "", repo: undefined, targetBranch: "", periodHours: 0, bucketHours: 0 };
+}
+
+export const GetQueueInsightsRequest: MessageFns<GetQueueInsightsRequest> = {
+  encode(message: GetQueueInsightsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.org !== "") {
+      writer.uint32(10).string(message.org);
+    }
+    if (message.repo !== undefined) {
+      RepoRef.encode(message.repo, writer.uint32(18).fork()).join();
+    }
+    if (message.targetBranch !== "") {
+      writer.uint32(26).string(message.targetBranch);
+    }
+    if (message.periodHours !== 0) {
+      writer.uint32(32).uint32(message.periodHours);
+    }
+    if (message.bucketHours !== 0) {
+      writer.uint32(40).uint32(message.bucketHours);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetQueueInsightsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetQueueInsightsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.org = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.repo = RepoRef.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.targetBranch = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.periodHours = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.bucketHours = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetQueueInsightsRequest {
+    return {
+      org: isSet(object.org) ? globalThis.String(object.org) : "",
+      repo: isSet(object.repo) ? RepoRef.fromJSON(object.repo) : undefined,
+      targetBranch: isSet(object.targetBranch)
+        ? globalThis.String(object.targetBranch)
+        : isSet(object.target_branch)
+        ? globalThis.String(object.target_branch)
+        : "",
+      periodHours: isSet(object.periodHours)
+        ? globalThis.Number(object.periodHours)
+        : isSet(object.period_hours)
+        ? globalThis.Number(object.period_hours)
+        : 0,
+      bucketHours: isSet(object.bucketHours)
+        ? globalThis.Number(object.bucketHours)
+        : isSet(object.bucket_hours)
+        ? globalThis.Number(object.bucket_hours)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetQueueInsightsRequest): unknown {
+    const obj: any = {};
+    if (message.org !== "") {
+      obj.org = message.org;
+    }
+    if (message.repo !== undefined) {
+      obj.repo = RepoRef.toJSON(message.repo);
+    }
+    if (message.targetBranch !== "") {
+      obj.targetBranch = message.targetBranch;
+    }
+    if (message.periodHours !== 0) {
+      obj.periodHours = Math.round(message.periodHours);
+    }
+    if (message.bucketHours !== 0) {
+      obj.bucketHours = Math.round(message.bucketHours);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetQueueInsightsRequest>, I>>(base?: I): GetQueueInsightsRequest {
+    return GetQueueInsightsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetQueueInsightsRequest>, I>>(object: I): GetQueueInsightsRequest {
+    const message = createBaseGetQueueInsightsRequest();
+    message.org = object.org ?? "";
+    message.repo = (object.repo !== undefined && object.repo !== null) ? RepoRef.fromPartial(object.repo) : undefined;
+    message.targetBranch = object.targetBranch ?? "";
+    message.periodHours = object.periodHours ?? 0;
+    message.bucketHours = object.bucketHours ?? 0;
+    return message;
+  },
+};
+
+function createBaseQueueInsightsBucket(): QueueInsightsBucket {
+  return {
+    start: undefined,
+    merged: 0,
+    failed: {},
+    timeToMergeFromSubmittedP50: undefined,
+    timeToMergeFromSubmittedP90: undefined,
+    timeToMergeFromReadyP50: undefined,
+    timeToMergeFromReadyP90: undefined,
+    depthMax: 0,
+    depthEnd: 0,
+    ciRuns: 0,
+    ciRunsAlone: 0,
+    bisectionRuns: 0,
+    restarts: {},
+    pausedMinutes: 0,
+    targetBrokenMinutes: 0,
+  };
+}
+
+export const QueueInsightsBucket: MessageFns<QueueInsightsBucket> = {
+  encode(message: QueueInsightsBucket, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.start !== undefined) {
+      Timestamp.encode(toTimestamp(message.start), writer.uint32(10).fork()).join();
+    }
+    if (message.merged !== 0) {
+      writer.uint32(16).uint32(message.merged);
+    }
+    globalThis.Object.entries(message.failed).forEach(([key, value]: [string, number]) => {
+      QueueInsightsBucket_FailedEntry.encode({ key: key as any, value }, writer.uint32(26).fork()).join();
+    });
+    if (message.timeToMergeFromSubmittedP50 !== undefined) {
+      writer.uint32(33).double(message.timeToMergeFromSubmittedP50);
+    }
+    if (message.timeToMergeFromSubmittedP90 !== undefined) {
+      writer.uint32(41).double(message.timeToMergeFromSubmittedP90);
+    }
+    if (message.timeToMergeFromReadyP50 !== undefined) {
+      writer.uint32(49).double(message.timeToMergeFromReadyP50);
+    }
+    if (message.timeToMergeFromReadyP90 !== undefined) {
+      writer.uint32(57).double(message.timeToMergeFromReadyP90);
+    }
+    if (message.depthMax !== 0) {
+      writer.uint32(64).uint32(message.depthMax);
+    }
+    if (message.depthEnd !== 0) {
+      writer.uint32(72).uint32(message.depthEnd);
+    }
+    if (message.ciRuns !== 0) {
+      writer.uint32(80).uint32(message.ciRuns);
+    }
+    if (message.ciRunsAlone !== 0) {
+      writer.uint32(88).uint32(message.ciRunsAlone);
+    }
+    if (message.bisectionRuns !== 0) {
+      writer.uint32(96).uint32(message.bisectionRuns);
+    }
+    globalThis.Object.entries(message.restarts).forEach(([key, value]: [string, number]) => {
+      QueueInsightsBucket_RestartsEntry.encode({ key: key as any, value }, writer.uint32(106).fork()).join();
+    });
+    if (message.pausedMinutes !== 0) {
+      writer.uint32(113).double(message.pausedMinutes);
+    }
+    if (message.targetBrokenMinutes !== 0) {
+      writer.uint32(121).double(message.targetBrokenMinutes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QueueInsightsBucket {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQueueInsightsBucket();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.start = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.merged = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            const entry3 = QueueInsightsBucket_FailedEntry.decode(reader, reader.uint32());
+            if (entry3.value !== undefined) {
+              message.failed[entry3.key] = entry3.value;
+            }
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.timeToMergeFromSubmittedP50 = reader.double();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.timeToMergeFromSubmittedP90 = reader.double();
+            continue;
+          }
+          case 6: {
+            if (tag !== 49) {
+              break;
+            }
+
+            message.timeToMergeFromReadyP50 = reader.double();
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.timeToMergeFromReadyP90 = reader.double();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.depthMax = reader.uint32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.depthEnd = reader.uint32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.ciRuns = reader.uint32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.ciRunsAlone = reader.uint32();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.bisectionRuns = reader.uint32();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            const entry13 = QueueInsightsBucket_RestartsEntry.decode(reader, reader.uint32());
+            if (entry13.value !== undefined) {
+              message.restarts[entry13.key] = entry13.value;
+            }
+            continue;
+          }
+          case 14: {
+            if (tag !== 113) {
+              break;
+            }
+
+            message.pausedMinutes = reader.double();
+            continue;
+          }
+          case 15: {
+            if (tag !== 121) {
+              break;
+            }
+
+            message.targetBrokenMinutes = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): QueueInsightsBucket {
+    return {
+      start: isSet(object.start) ? fromJsonTimestamp(object.start) : undefined,
+      merged: isSet(object.merged) ? globalThis.Number(object.merged) : 0,
+      failed: isObject(object.failed)
+        ? (globalThis.Object.entries(object.failed) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      timeToMergeFromSubmittedP50: isSet(object.timeToMergeFromSubmittedP50)
+        ? globalThis.Number(object.timeToMergeFromSubmittedP50)
+        : isSet(object.time_to_merge_from_submitted_p50)
+        ? globalThis.Number(object.time_to_merge_from_submitted_p50)
+        : undefined,
+      timeToMergeFromSubmittedP90: isSet(object.timeToMergeFromSubmittedP90)
+        ? globalThis.Number(object.timeToMergeFromSubmittedP90)
+        : isSet(object.time_to_merge_from_submitted_p90)
+        ? globalThis.Number(object.time_to_merge_from_submitted_p90)
+        : undefined,
+      timeToMergeFromReadyP50: isSet(object.timeToMergeFromReadyP50)
+        ? globalThis.Number(object.timeToMergeFromReadyP50)
+        : isSet(object.time_to_merge_from_ready_p50)
+        ? globalThis.Number(object.time_to_merge_from_ready_p50)
+        : undefined,
+      timeToMergeFromReadyP90: isSet(object.timeToMergeFromReadyP90)
+        ? globalThis.Number(object.timeToMergeFromReadyP90)
+        : isSet(object.time_to_merge_from_ready_p90)
+        ? globalThis.Number(object.time_to_merge_from_ready_p90)
+        : undefined,
+      depthMax: isSet(object.depthMax)
+        ? globalThis.Number(object.depthMax)
+        : isSet(object.depth_max)
+        ? globalThis.Number(object.depth_max)
+        : 0,
+      depthEnd: isSet(object.depthEnd)
+        ? globalThis.Number(object.depthEnd)
+        : isSet(object.depth_end)
+        ? globalThis.Number(object.depth_end)
+        : 0,
+      ciRuns: isSet(object.ciRuns)
+        ? globalThis.Number(object.ciRuns)
+        : isSet(object.ci_runs)
+        ? globalThis.Number(object.ci_runs)
+        : 0,
+      ciRunsAlone: isSet(object.ciRunsAlone)
+        ? globalThis.Number(object.ciRunsAlone)
+        : isSet(object.ci_runs_alone)
+        ? globalThis.Number(object.ci_runs_alone)
+        : 0,
+      bisectionRuns: isSet(object.bisectionRuns)
+        ? globalThis.Number(object.bisectionRuns)
+        : isSet(object.bisection_runs)
+        ? globalThis.Number(object.bisection_runs)
+        : 0,
+      restarts: isObject(object.restarts)
+        ? (globalThis.Object.entries(object.restarts) as [string, any][]).reduce(
+          (acc: { [key: string]: number }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.Number(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      pausedMinutes: isSet(object.pausedMinutes)
+        ? globalThis.Number(object.pausedMinutes)
+        : isSet(object.paused_minutes)
+        ? globalThis.Number(object.paused_minutes)
+        : 0,
+      targetBrokenMinutes: isSet(object.targetBrokenMinutes)
+        ? globalThis.Number(object.targetBrokenMinutes)
+        : isSet(object.target_broken_minutes)
+        ? globalThis.Number(object.target_broken_minutes)
+        : 0,
+    };
+  },
+
+  toJSON(message: QueueInsightsBucket): unknown {
+    const obj: any = {};
+    if (message.start !== undefined) {
+      obj.start = message.start.toISOString();
+    }
+    if (message.merged !== 0) {
+      obj.merged = Math.round(message.merged);
+    }
+    if (message.failed) {
+      const entries = globalThis.Object.entries(message.failed) as [string, number][];
+      if (entries.length > 0) {
+        obj.failed = {};
+        entries.forEach(([k, v]) => {
+          obj.failed[k] = Math.round(v);
+        });
+      }
+    }
+    if (message.timeToMergeFromSubmittedP50 !== undefined) {
+      obj.timeToMergeFromSubmittedP50 = floatToJson(message.timeToMergeFromSubmittedP50);
+    }
+    if (message.timeToMergeFromSubmittedP90 !== undefined) {
+      obj.timeToMergeFromSubmittedP90 = floatToJson(message.timeToMergeFromSubmittedP90);
+    }
+    if (message.timeToMergeFromReadyP50 !== undefined) {
+      obj.timeToMergeFromReadyP50 = floatToJson(message.timeToMergeFromReadyP50);
+    }
+    if (message.timeToMergeFromReadyP90 !== undefined) {
+      obj.timeToMergeFromReadyP90 = floatToJson(message.timeToMergeFromReadyP90);
+    }
+    if (message.depthMax !== 0) {
+      obj.depthMax = Math.round(message.depthMax);
+    }
+    if (message.depthEnd !== 0) {
+      obj.depthEnd = Math.round(message.depthEnd);
+    }
+    if (message.ciRuns !== 0) {
+      obj.ciRuns = Math.round(message.ciRuns);
+    }
+    if (message.ciRunsAlone !== 0) {
+      obj.ciRunsAlone = Math.round(message.ciRunsAlone);
+    }
+    if (message.bisectionRuns !== 0) {
+      obj.bisectionRuns = Math.round(message.bisectionRuns);
+    }
+    if (message.restarts) {
+      const entries = globalThis.Object.entries(message.restarts) as [string, number][];
+      if (entries.length > 0) {
+        obj.restarts = {};
+        entries.forEach(([k, v]) => {
+          obj.restarts[k] = Math.round(v);
+        });
+      }
+    }
+    if (message.pausedMinutes !== 0) {
+      obj.pausedMinutes = floatToJson(message.pausedMinutes);
+    }
+    if (message.targetBrokenMinutes !== 0) {
+      obj.targetBrokenMinutes = floatToJson(message.targetBrokenMinutes);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<QueueInsightsBucket>, I>>(base?: I): QueueInsightsBucket {
+    return QueueInsightsBucket.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<QueueInsightsBucket>, I>>(object: I): QueueInsightsBucket {
+    const message = createBaseQueueInsightsBucket();
+    message.start = object.start ?? undefined;
+    message.merged = object.merged ?? 0;
+    message.failed = (globalThis.Object.entries(object.failed ?? {}) as [string, number][]).reduce(
+      (acc: { [key: string]: number }, [key, value]: [string, number]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.Number(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.timeToMergeFromSubmittedP50 = object.timeToMergeFromSubmittedP50 ?? undefined;
+    message.timeToMergeFromSubmittedP90 = object.timeToMergeFromSubmittedP90 ?? undefined;
+    message.timeToMergeFromReadyP50 = object.timeToMergeFromReadyP50 ?? undefined;
+    message.timeToMergeFromReadyP90 = object.timeToMergeFromReadyP90 ?? undefined;
+    message.depthMax = object.depthMax ?? 0;
+    message.depthEnd = object.depthEnd ?? 0;
+    message.ciRuns = object.ciRuns ?? 0;
+    message.ciRunsAlone = object.ciRunsAlone ?? 0;
+    message.bisectionRuns = object.bisectionRuns ?? 0;
+    message.restarts = (globalThis.Object.entries(object.restarts ?? {}) as [string, number][]).reduce(
+      (acc: { [key: string]: number }, [key, value]: [string, number]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.Number(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.pausedMinutes = object.pausedMinutes ?? 0;
+    message.targetBrokenMinutes = object.targetBrokenMinutes ?? 0;
+    return message;
+  },
+};
+
+function createBaseQueueInsightsBucket_FailedEntry(): QueueInsightsBucket_FailedEntry {
+  return { key: "", value: 0 };
+}
+
+export const QueueInsightsBucket_FailedEntry: MessageFns<QueueInsightsBucket_FailedEntry> = {
+  encode(message: QueueInsightsBucket_FailedEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== 0) {
+      writer.uint32(16).uint32(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QueueInsightsBucket_FailedEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQueueInsightsBucket_FailedEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.value = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): QueueInsightsBucket_FailedEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.Number(object.value) : 0,
+    };
+  },
+
+  toJSON(message: QueueInsightsBucket_FailedEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== 0) {
+      obj.value = Math.round(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<QueueInsightsBucket_FailedEntry>, I>>(base?: I): QueueInsightsBucket_FailedEntry {
+    return QueueInsightsBucket_FailedEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<QueueInsightsBucket_FailedEntry>, I>>(
+    object: I,
+  ): QueueInsightsBucket_FailedEntry {
+    const message = createBaseQueueInsightsBucket_FailedEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? 0;
+    return message;
+  },
+};
+
+function createBaseQueueInsightsBucket_RestartsEntry(): QueueInsightsBucket_RestartsEntry {
+  return { key: "", value: 0 };
+}
+
+export const QueueInsightsBucket_RestartsEntry: MessageFns<QueueInsightsBucket_RestartsEntry> = {
+  encode(message: QueueInsightsBucket_RestartsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== 0) {
+      writer.uint32(16).uint32(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QueueInsightsBucket_RestartsEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQueueInsightsBucket_RestartsEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.value = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): QueueInsightsBucket_RestartsEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.Number(object.value) : 0,
+    };
+  },
+
+  toJSON(message: QueueInsightsBucket_RestartsEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== 0) {
+      obj.value = Math.round(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<QueueInsightsBucket_RestartsEntry>, I>>(
+    base?: I,
+  ): QueueInsightsBucket_RestartsEntry {
+    return QueueInsightsBucket_RestartsEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<QueueInsightsBucket_RestartsEntry>, I>>(
+    object: I,
+  ): QueueInsightsBucket_RestartsEntry {
+    const message = createBaseQueueInsightsBucket_RestartsEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetQueueInsightsResponse(): GetQueueInsightsResponse {
+  return { queues: [], buckets: [] };
+}
+
+export const GetQueueInsightsResponse: MessageFns<GetQueueInsightsResponse> = {
+  encode(message: GetQueueInsightsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.queues) {
+      writer.uint32(10).string(v!);
+    }
+    for (const v of message.buckets) {
+      QueueInsightsBucket.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetQueueInsightsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetQueueInsightsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.queues.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.buckets.push(QueueInsightsBucket.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetQueueInsightsResponse {
+    return {
+      queues: globalThis.Array.isArray(object?.queues) ? object.queues.map((e: any) => globalThis.String(e)) : [],
+      buckets: globalThis.Array.isArray(object?.buckets)
+        ? object.buckets.map((e: any) => QueueInsightsBucket.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetQueueInsightsResponse): unknown {
+    const obj: any = {};
+    if (message.queues?.length) {
+      obj.queues = message.queues;
+    }
+    if (message.buckets?.length) {
+      obj.buckets = message.buckets.map((e) => QueueInsightsBucket.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetQueueInsightsResponse>, I>>(base?: I): GetQueueInsightsResponse {
+    return GetQueueInsightsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetQueueInsightsResponse>, I>>(object: I): GetQueueInsightsResponse {
+    const message = createBaseGetQueueInsightsResponse();
+    message.queues = object.queues?.map((e) => e) || [];
+    message.buckets = object.buckets?.map((e) => QueueInsightsBucket.fromPartial(e)) || [];
     return message;
   },
 };
@@ -4987,6 +5858,18 @@ export const QueueCoordinatorService = {
     responseDeserialize: (value: Buffer): ListFinishedPullRequestsResponse =>
       ListFinishedPullRequestsResponse.decode(value),
   },
+  /** How one repository's queues (or every queue of the org) went over a period, one bucket per hour or day. */
+  getQueueInsights: {
+    path: "/mainline.queue.v1.QueueCoordinator/GetQueueInsights" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetQueueInsightsRequest): Buffer =>
+      Buffer.from(GetQueueInsightsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetQueueInsightsRequest => GetQueueInsightsRequest.decode(value),
+    responseSerialize: (value: GetQueueInsightsResponse): Buffer =>
+      Buffer.from(GetQueueInsightsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetQueueInsightsResponse => GetQueueInsightsResponse.decode(value),
+  },
   submitPullRequest: {
     path: "/mainline.queue.v1.QueueCoordinator/SubmitPullRequest" as const,
     requestStream: false as const,
@@ -5272,6 +6155,8 @@ export interface QueueCoordinatorServer extends UntypedServiceImplementation {
   listQueues: handleUnaryCall<ListQueuesRequest, ListQueuesResponse>;
   /** The PRs that left one queue (merged, failed, cancelled), the latest first, a page at a time. */
   listFinishedPullRequests: handleUnaryCall<ListFinishedPullRequestsRequest, ListFinishedPullRequestsResponse>;
+  /** How one repository's queues (or every queue of the org) went over a period, one bucket per hour or day. */
+  getQueueInsights: handleUnaryCall<GetQueueInsightsRequest, GetQueueInsightsResponse>;
   submitPullRequest: handleUnaryCall<SubmitPullRequestRequest, SubmitPullRequestResponse>;
   cancelPullRequest: handleUnaryCall<CancelPullRequestRequest, CancelPullRequestResponse>;
   /** Keeps the PR's position and restarts nothing else. */
@@ -5406,6 +6291,22 @@ export interface QueueCoordinatorClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListFinishedPullRequestsResponse) => void,
+  ): ClientUnaryCall;
+  /** How one repository's queues (or every queue of the org) went over a period, one bucket per hour or day. */
+  getQueueInsights(
+    request: GetQueueInsightsRequest,
+    callback: (error: ServiceError | null, response: GetQueueInsightsResponse) => void,
+  ): ClientUnaryCall;
+  getQueueInsights(
+    request: GetQueueInsightsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetQueueInsightsResponse) => void,
+  ): ClientUnaryCall;
+  getQueueInsights(
+    request: GetQueueInsightsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetQueueInsightsResponse) => void,
   ): ClientUnaryCall;
   submitPullRequest(
     request: SubmitPullRequestRequest,
@@ -5759,6 +6660,10 @@ export const QueueCoordinatorClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
+
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
 type DeepPartial<T> = T extends Builtin ? T
@@ -5792,6 +6697,10 @@ function fromJsonTimestamp(o: any): Date {
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
   }
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {
