@@ -25,9 +25,11 @@ import type { SnapshotPolicy } from "./test-indexes.js";
 import type { TestResultsUpload } from "./test-results-upload.js";
 
 import { getTest, type TestDetails } from "./get-test.js";
+import { InsightsCache } from "./insights-cache.js";
 import {
   testInsights,
   testTrend,
+  type RepositoryInsights,
   type TestInsights,
   type TestInsightsQuery,
   type TestTrend,
@@ -53,6 +55,7 @@ export class FlakyAnalytics {
   private readonly failingIds = new FailingIdsCache();
   private readonly testIndexes: TestIndexes;
   private readonly testIds = new TestIdCache();
+  private readonly insights = new InsightsCache<RepositoryInsights>();
   private readonly links: Links;
   private readonly now: () => number;
 
@@ -185,7 +188,13 @@ export class FlakyAnalytics {
   }
 
   private insightsDeps() {
-    return { store: this.options.store, testIndexes: this.testIndexes, links: this.links, now: this.now };
+    return {
+      store: this.options.store,
+      testIndexes: this.testIndexes,
+      links: this.links,
+      now: this.now,
+      cache: this.insights,
+    };
   }
 
   private deps() {

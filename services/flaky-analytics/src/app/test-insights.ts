@@ -27,6 +27,8 @@ import type { FlakyStore } from "../store/flaky-store.js";
 import { repositorySpelling } from "../store/repository-key.js";
 import { currentStatus } from "./failing-test-record.js";
 import type { Links } from "./links.js";
+import type { InsightsCache } from "./insights-cache.js";
+import type { TestIndex } from "./test-index.js";
 import type { TestIndexes } from "./test-indexes.js";
 
 export interface TestInsightsDeps {
@@ -34,6 +36,13 @@ export interface TestInsightsDeps {
   testIndexes: TestIndexes;
   links: Links;
   now: () => number;
+  cache: InsightsCache<RepositoryInsights>;
+}
+
+/** What a query's window gives before paging: its buckets, and every costly test in cost order. */
+export interface RepositoryInsights {
+  buckets: TestInsights["buckets"];
+  costly: { doc: TestDocument; cost: TestCost }[];
 }
 
 export interface TestInsightsQuery {
@@ -79,6 +88,39 @@ export async function testInsights(deps: TestInsightsDeps, query: TestInsightsQu
   ]);
   const now = deps.now();
   const window = insightsWindow(query.period, query.bucket, now);
+  // The window moves with the hour (statuses judged now), the tests with the journal, statuses with the settings.
+  const hour = Math.floor(now / 3_600_000);
+  const key = [org, repoKey, testIndex.seq, repository.updatedAt, query.period, query.bucket, hour].join(
+    "\n",
+  );
+  const { buckets, costly } = deps.cache.get(key, () => computeInsights(testIndex, repository, window, now));
+  const page = costly.slice(offset, offset + query.limit);
+  return {
+    window,
+    buckets,
+    costliest: page.map(({ doc, cost }) => ({
+      ...cost,
+      id: doc._id,
+      name: doc.name,
+      variant: doc.variant,
+      classname: doc.classname,
+      file: doc.file,
+      status: currentStatus(doc, repository, now).value,
+      htmlUrl: deps.links.test(org, doc.repo, doc._id),
+    })),
+    totalCostlyTests: costly.length,
+    nextCursor:
+      offset + page.length < costly.length ? encodeCostliestCursor(query.period, offset + page.length) : "",
+  };
+}
+
+/** One pass over the repository's tests: flaky and broken tests per bucket, and the costly tests ranked. */
+function computeInsights(
+  testIndex: TestIndex,
+  repository: RepositoryDocument,
+  window: InsightsWindow,
+  now: number,
+): RepositoryInsights {
   const { start, bucketMs, count } = window;
   const { runs, failures } = trendCounts(testIndex.trend, start, bucketMs, count);
   const tally = new StatusTally(start, bucketMs, count);
@@ -93,9 +135,7 @@ export async function testInsights(deps: TestInsightsDeps, query: TestInsightsQu
   }
   costly.sort(byCost);
   const { flaky, broken } = tally.result();
-  const page = costly.slice(offset, offset + query.limit);
   return {
-    window,
     buckets: runs.map((r, i) => ({
       start: start + i * bucketMs,
       runs: r,
@@ -103,19 +143,7 @@ export async function testInsights(deps: TestInsightsDeps, query: TestInsightsQu
       flakyTests: flaky[i] as number,
       brokenTests: broken[i] as number,
     })),
-    costliest: page.map(({ doc, cost }) => ({
-      ...cost,
-      id: doc._id,
-      name: doc.name,
-      variant: doc.variant,
-      classname: doc.classname,
-      file: doc.file,
-      status: currentStatus(doc, repository, now).value,
-      htmlUrl: deps.links.test(org, doc.repo, doc._id),
-    })),
-    totalCostlyTests: costly.length,
-    nextCursor:
-      offset + page.length < costly.length ? encodeCostliestCursor(query.period, offset + page.length) : "",
+    costly,
   };
 }
 
