@@ -117,6 +117,7 @@ export const SERVICE_PERMISSIONS: Readonly<Record<string, ServicePermissions>> =
             "github_installations",
             "branch_pushes",
             "request_keys",
+            "queue_insight_hours",
           ]),
           "mainline_coordinator_leases",
         ].flatMap(ownsBucket),
