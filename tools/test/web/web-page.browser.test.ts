@@ -312,7 +312,7 @@ describe("the web page in a real browser, against the whole system as make dev s
     expect(await accessibilityProblems(page), "test page").to.deep.equal([]);
     // The list of failing tests links to the same page.
     await page.getByRole("link", { name: `Flaky tests of ${repoKey}` }).click();
-    await page.getByRole("link", { name: "adds up prices" }).waitFor();
+    await page.locator("table[aria-describedby]").getByRole("link", { name: "adds up prices" }).waitFor();
     expect(await page.locator("#status-scope").textContent()).to.equal(
       "How to read it: status judged on the default branch and the merge queue; failure rate over every run, PR branches included.",
     );
