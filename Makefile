@@ -35,7 +35,7 @@ test: deps
 
 # The browser test writes its screenshots into a temporary folder; here, into the README's docs/web.
 screenshots: deps
-	@MAINLINE_SCREENSHOTS_DIR=docs/web npx mocha tools/test/web/web-page.browser.test.ts
+	@MAINLINE_SCREENSHOTS_DIR=docs/web npx mocha tools/test/web/web-page.browser.test.ts tools/test/web/insights-page.browser.test.ts
 
 lint: deps
 	npx eslint . && npx prettier --check .

@@ -24,6 +24,9 @@ import { FlakyAnalyticsTestStatus } from "./app/test-status-source.js";
 import { isEntryPoint, serveGrpc, startService } from "@mainline/kit/service/index";
 import { configSchema } from "./config.js";
 
+/** The insights' hour records: benchmarks fill a long history through the same writes the engine makes. */
+export { InsightHours } from "./store/insight-hours.js";
+
 export interface CoordinatorOptions {
   replicaId?: string;
   clock?: () => Date;

@@ -117,7 +117,8 @@ export const SERVICE_PERMISSIONS: Readonly<Record<string, ServicePermissions>> =
             "github_installations",
             "branch_pushes",
             "request_keys",
-            "queue_insight_hours",
+            // Queue insights' finished hours, a document per queue and day (issue 29).
+            "queue_insight_days",
           ]),
           "mainline_coordinator_leases",
         ].flatMap(ownsBucket),

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, NotFoundError } from "@mainline/kit/errors/index";
 import { INSIGHTS_BUCKET_HOURS, INSIGHTS_PERIOD_HOURS } from "@mainline/contract";
 import type { GetQueueInsightsRequest, GetQueueInsightsResponse } from "@mainline/proto/queue";
-import { buildReport, percentileMs, reportBuckets, type InsightsHour } from "../domain/index.js";
+import { buildReport, hourOf, percentileMs, reportBuckets, type InsightsHour } from "../domain/index.js";
 import type { QueueDocument } from "../store/queue-repository.js";
 import type { InsightHours } from "../store/insight-hours.js";
 import type { ApiDeps } from "./api-deps.js";
@@ -12,9 +12,16 @@ const BUCKETS: readonly number[] = Object.values(INSIGHTS_BUCKET_HOURS);
 const MINUTE_MS = 60_000;
 
 /** A queue's hours from `from` on: the stored ones, then those its document still holds (sealed, and open). */
-async function hoursOf(doc: QueueDocument, store: InsightHours, from: number): Promise<InsightsHour[]> {
+async function hoursOf(
+  doc: QueueDocument,
+  store: InsightHours,
+  from: number,
+  now: number,
+): Promise<InsightsHour[]> {
   const byHour = new Map<number, InsightsHour>();
-  for (const h of await store.since(doc._id, from)) byHour.set(h.hour, h);
+  const waiting = [...(doc.insightsSealed ?? []), ...(doc.insights ? [doc.insights] : [])];
+  const completeBefore = Math.min(hourOf(now), ...waiting.map((h) => h.hour));
+  for (const h of await store.since(doc._id, from, completeBefore)) byHour.set(h.hour, h);
   for (const h of doc.insightsSealed ?? []) byHour.set(h.hour, h);
   if (doc.insights) byHour.set(doc.insights.hour, doc.insights);
   return [...byHour.values()].sort((a, b) => a.hour - b.hour);
@@ -42,7 +49,7 @@ export async function queueInsights(
     );
   const query = { now: deps.clock().getTime(), periodHours: req.periodHours, bucketHours: req.bucketHours };
   const { from } = reportBuckets(query);
-  const hours = await Promise.all(docs.map((d) => hoursOf(d, deps.insightHours, from)));
+  const hours = await Promise.all(docs.map((d) => hoursOf(d, deps.insightHours, from, query.now)));
   const minutes = (ms: number | null) => (ms === null ? undefined : ms / MINUTE_MS);
   return {
     queues: docs.map((d) => `${d.repoKey} ${d.targetBranch}`),

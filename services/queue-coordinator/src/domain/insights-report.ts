@@ -50,13 +50,12 @@ function hourAt(h: number, record: InsightsHour | undefined, last: InsightsHour 
   return carried;
 }
 
-/** The first bucket's start and the number of buckets: the period ends with the bucket that holds `now`. */
+/** The report's buckets: as many as the period holds, the last one the bucket that holds `now`. */
 export function reportBuckets(query: InsightsQuery): { from: number; width: number; count: number } {
   const width = query.bucketHours * HOUR_MS;
-  const floor = (t: number) => Math.floor(t / width) * width;
-  const last = floor(query.now);
-  const from = floor(hourOf(query.now) - (query.periodHours - 1) * HOUR_MS);
-  return { from, width, count: (last - from) / width + 1 };
+  const last = Math.floor(query.now / width) * width;
+  const count = Math.ceil(query.periodHours / query.bucketHours);
+  return { from: last - (count - 1) * width, width, count };
 }
 
 /**

@@ -2,48 +2,89 @@ import type { Collection, Store } from "@mainline/kit/store/index";
 import { INSIGHTS_RETENTION_HOURS } from "@mainline/contract";
 import { HOUR_MS, type InsightsHour } from "../domain/index.js";
 
-interface InsightHourDocument {
-  /** `${queueKey}@${hour}`: a sealed hour written again (a retried flush) replaces itself with the same counts. */
+const DAY_MS = 24 * HOUR_MS;
+
+/** One queue's finished hours of one UTC day: a 90-day query reads 91 documents per queue, not 2,160. */
+interface InsightDayDocument {
+  /** `${queueKey}@${day}`. */
   _id: string;
   queueKey: string;
   org: string;
-  hour: number;
-  record: InsightsHour;
+  day: number;
+  /** By the hour's start (ms, as a string key). */
+  hours: Record<string, InsightsHour>;
 }
 
-/** Hours older than this are dropped as newer ones are sealed: the longest period, and a day to carry from. */
-const KEEP_MS = (INSIGHTS_RETENTION_HOURS + 24) * HOUR_MS;
+/** Days older than this are dropped as newer hours are sealed: the longest period, and a day to carry from. */
+const KEEP_MS = INSIGHTS_RETENTION_HOURS * HOUR_MS + 2 * DAY_MS;
 
 /**
- * The finished hours of every queue (issue 29), one document each, shared by every replica. A sealed hour never
- * changes, so writing it is an idempotent replace by id: a flush repeated after a crash or by another replica
- * changes nothing.
+ * The finished hours of every queue (issue 29), a document per queue and day, shared by every replica. A sealed
+ * hour never changes, so writing it is an idempotent $set of its own key: a flush repeated after a crash or by
+ * another replica changes nothing, and two replicas sealing different hours of a day both land.
  */
 export class InsightHours {
-  private constructor(private readonly hours: Collection<InsightHourDocument>) {}
+  /** Complete days already read, by `${queueKey}@${day}` (see since). */
+  private readonly complete = new Map<string, InsightsHour[]>();
+
+  private constructor(private readonly days: Collection<InsightDayDocument>) {}
 
   static async open(store: Store): Promise<InsightHours> {
-    const hours = store.collection<InsightHourDocument>("queue_insight_hours");
-    await hours.createIndex({ queueKey: 1, hour: 1 });
-    await hours.createIndex({ org: 1, hour: 1 });
-    return new InsightHours(hours);
+    const days = store.collection<InsightDayDocument>("queue_insight_days");
+    await days.createIndex({ queueKey: 1, day: 1 });
+    return new InsightHours(days);
   }
 
   async put(org: string, queueKey: string, sealed: readonly InsightsHour[]): Promise<void> {
-    for (const record of sealed) {
-      const doc = { _id: `${queueKey}@${record.hour}`, queueKey, org, hour: record.hour, record };
-      await this.hours.replaceOne({ _id: doc._id }, doc, { upsert: true });
+    const byDay = new Map<number, InsightsHour[]>();
+    for (const h of sealed) {
+      const day = Math.floor(h.hour / DAY_MS) * DAY_MS;
+      byDay.set(day, [...(byDay.get(day) ?? []), h]);
+    }
+    for (const [day, hours] of byDay) {
+      const set: Record<string, unknown> = { queueKey, org, day };
+      for (const h of hours) set[`hours.${h.hour}`] = h;
+      await this.days.updateOne({ _id: `${queueKey}@${day}` }, { $set: set }, { upsert: true });
     }
     const newest = sealed.at(-1)?.hour;
-    if (newest !== undefined) await this.hours.deleteMany({ queueKey, hour: { $lt: newest - KEEP_MS } });
+    if (newest === undefined) return;
+    await this.days.deleteMany({ queueKey, day: { $lt: newest - KEEP_MS } });
+    for (const key of this.complete.keys())
+      if (key.startsWith(`${queueKey}@`) && Number(key.slice(queueKey.length + 1)) < newest - KEEP_MS)
+        this.complete.delete(key);
   }
 
-  /** A queue's hours from `from` on, oldest first, after the last one before it (the state carried in). */
-  async since(queueKey: string, from: number): Promise<InsightsHour[]> {
-    const [before, inPeriod] = await Promise.all([
-      this.hours.findOne({ queueKey, hour: { $lt: from } }, { sort: { hour: -1 } }),
-      this.hours.find({ queueKey, hour: { $gte: from } }, { sort: { hour: 1 } }),
+  /**
+   * A queue's hours from `from` on, oldest first, after the last one before it (the state carried in). Days
+   * before `completeBefore` hold every hour they will ever hold (the queue's open hour is later, and no sealed
+   * hour of theirs waits in its document): they are kept in memory once read, as they never change.
+   */
+  async since(queueKey: string, from: number, completeBefore: number): Promise<InsightsHour[]> {
+    const fromDay = Math.floor(from / DAY_MS) * DAY_MS;
+    const cached: InsightsHour[][] = [];
+    let day = fromDay;
+    for (; day + DAY_MS <= completeBefore; day += DAY_MS) {
+      const hours = this.complete.get(`${queueKey}@${day}`);
+      if (!hours) break;
+      cached.push(hours);
+    }
+    const [before, read] = await Promise.all([
+      this.days.findOne({ queueKey, day: { $lt: fromDay } }, { sort: { day: -1 } }),
+      this.days.find({ queueKey, day: { $gte: day } }, { sort: { day: 1 } }),
     ]);
-    return [...(before ? [before.record] : []), ...inPeriod.map((d) => d.record)];
+    const readByDay = new Map(read.map((d) => [d.day, sortedHours(d)]));
+    for (let d = day; d + DAY_MS <= completeBefore; d += DAY_MS)
+      this.complete.set(`${queueKey}@${d}`, readByDay.get(d) ?? []);
+    const hours = [
+      ...(before ? sortedHours(before).slice(-1) : []),
+      ...cached.flat(),
+      ...[...readByDay.values()].flat(),
+    ];
+    // The report needs only the last hour before `from`; older ones of the same day are dropped here.
+    const firstIn = hours.findIndex((h) => h.hour >= from);
+    const start = firstIn === -1 ? Math.max(0, hours.length - 1) : Math.max(0, firstIn - 1);
+    return hours.slice(start);
   }
 }
+
+const sortedHours = (doc: InsightDayDocument) => Object.values(doc.hours).sort((a, b) => a.hour - b.hour);
