@@ -43,12 +43,18 @@ function report(failing: readonly string[], passing: readonly string[], retried:
  */
 async function plotted(figure: Locator, index: number, count: number, series: string): Promise<string> {
   const over = figure.locator(".u-over");
+  await over.scrollIntoViewIfNeeded();
   const box = (await over.boundingBox())!;
-  await over.hover({ position: { x: (box.width * (index + 0.5)) / count, y: box.height / 2 } });
-  const row = figure.locator(".u-legend .u-series", {
-    has: figure.page().getByText(series, { exact: true }),
-  });
-  return (await row.locator(".u-value").textContent()) ?? "";
+  const page = figure.page();
+  await page.mouse.move(box.x + (box.width * (index + 0.5)) / count, box.y + box.height / 2);
+  const row = figure.locator(".u-legend .u-series", { has: page.getByText(series, { exact: true }) });
+  // The legend follows the cursor on the next frame: a moment without a hovered bucket reads "—".
+  for (let wait = 0; wait < 20; wait++) {
+    const value = ((await row.locator(".u-value").textContent()) ?? "").trim();
+    if (value !== "—") return value;
+    await page.waitForTimeout(100);
+  }
+  return "—";
 }
 
 /**

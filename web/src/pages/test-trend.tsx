@@ -81,15 +81,17 @@ export function TestTrend({ repo, testId }: { repo: string; testId: string }) {
         </p>
       )}
       {chart && (
-        <Chart
-          id="chart-failure-rate"
-          title="Failure rate"
-          kind="lines"
-          unit="%"
-          bucket={chart.bucket}
-          times={chart.times}
-          series={chart.series}
-        />
+        <div class="charts">
+          <Chart
+            id="chart-failure-rate"
+            title="Failure rate"
+            kind="lines"
+            unit="%"
+            bucket={chart.bucket}
+            times={chart.times}
+            series={chart.series}
+          />
+        </div>
       )}
     </section>
   );
