@@ -26,5 +26,6 @@ export type * from "./http/response-types.js";
 export * from "./wire-words.js";
 export * from "./webhook-event-types.js";
 export * from "./queue-history-page.js";
+export * from "./insights-tests.js";
 export * from "./insights-periods.js";
 export * from "./insights-queue.js";

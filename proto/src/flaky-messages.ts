@@ -3,3 +3,4 @@
 export * from "./gen/mainline/flaky/v1/flaky.js";
 export * from "./gen/mainline/flaky/v1/events.js";
 export * from "./gen/mainline/flaky/v1/test_details.js";
+export * from "./gen/mainline/flaky/v1/test_insights.js";

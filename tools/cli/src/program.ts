@@ -6,6 +6,7 @@ import { registerLogsCommand } from "./commands/logs-command.js";
 import { registerInsightsQueueCommand } from "./commands/insights-queue-command.js";
 import { registerQueueListCommand } from "./commands/queue-list-command.js";
 import { registerGitHubCommands } from "./commands/github-commands.js";
+import { registerInsightsTestsCommand } from "./commands/insights-tests-command.js";
 import { registerPrEventCommand } from "./commands/pr-event-command.js";
 import { registerPriorityCommand } from "./commands/priority-command.js";
 import { registerPullRequestCommands } from "./commands/pull-request-commands.js";
@@ -44,6 +45,7 @@ export function buildProgram(cli: CliContext): Command {
   registerGitHubCommands(program, cli);
   registerTestCommand(program, cli);
   registerFlakyCommands(program, cli);
+  registerInsightsTestsCommand(program, cli);
   registerSimulateCommand(program, cli);
   registerInsightsQueueCommand(program, cli);
   return program;

@@ -75,7 +75,7 @@ describe("mainline flaky: settings, overrides and failing tests", function () {
       const run = await mainline("flaky", "list", "--hours", "1");
       expect(run.code, run.stderr).to.equal(0);
       expect(run.stdout).to.match(
-        /^ID +STATUS \(ON main \+ QUEUE\) +QUARANTINED +OVERRIDE +FAILURE RATE 7D \(ALL RUNS\) +PRS 7D +SUITE +NAME$/m,
+        /^ID +STATUS \(ON main \+ QUEUE\) +QUARANTINED +OVERRIDE +FAILURE RATE 7D \(ALL RUNS\) +24H +PRS 7D +OWNERS +SUITE +NAME$/m,
       );
       // Failing every run it had, yet healthy: the table says what the status is judged on.
       expect(run.stdout).to.include(
@@ -86,7 +86,7 @@ describe("mainline flaky: settings, overrides and failing tests", function () {
       return row!;
     });
     const [testId] = listed.split(/\s+/);
-    expect(listed).to.match(/ healthy +no +auto +100% +0 +billing +rounds up$/);
+    expect(listed).to.match(/ healthy +no +auto +100% +100% +0 +- +billing +rounds up$/);
 
     const always = await mainline("flaky", "override", testId!, "always");
     expect(always.code, always.stderr).to.equal(0);
@@ -111,6 +111,38 @@ describe("mainline flaky: settings, overrides and failing tests", function () {
     await mainline("flaky", "override", testId!, "always");
     expect((await mainline("flaky", "settings", "set", "--no-quarantining")).code).to.equal(0);
     expect((await failingRun()).code, "quarantining off: nothing is forgiven").to.equal(4);
+  });
+
+  it("charts the tests over time: `mainline insights tests`, its --json and one test's strip", async () => {
+    // The previous test ran "rounds up" failing four times, each run with "adds tax" passing.
+    const answer = await eventually(async () => {
+      const run = await mainline("insights", "tests", "--period", "24h", "--bucket", "hour", "--json");
+      expect(run.code, run.stderr).to.equal(0);
+      const body = JSON.parse(run.stdout) as {
+        buckets: { runs: number; failures: number }[];
+        costliest: { test_id: string; name: string; failures: number; runs: number }[];
+      };
+      expect(body.buckets).to.have.length(24);
+      expect(body.buckets.reduce((sum, b) => sum + b.failures, 0)).to.equal(4);
+      return body;
+    });
+    expect(answer.buckets.reduce((sum, b) => sum + b.runs, 0)).to.equal(8);
+    expect(answer.costliest.map((t) => [t.name, t.failures, t.runs])).to.deep.equal([["rounds up", 4, 4]]);
+
+    const table = await mainline("insights", "tests", "--period", "24h", "--bucket", "hour");
+    expect(table.code, table.stderr).to.equal(0);
+    expect(table.stdout).to.match(/^HOUR +RUNS +FAILED +FAILURE RATE +FLAKY TESTS +BROKEN TESTS$/m);
+    expect(table.stdout).to.include("Costliest tests (1 in all):");
+    expect(table.stdout).to.match(/ 0 +0 +0s +4\/4 +healthy +rounds up$/m);
+
+    const strip = await mainline("insights", "tests", "--test", answer.costliest[0]!.test_id);
+    expect(strip.code, strip.stderr).to.equal(0);
+    expect(strip.stdout).to.include("latest runs, oldest first: ✗✗✗✗");
+    expect(strip.stdout).to.match(/^DAY +RUNS +FAILED +FAILURE RATE\n\d{4}-\d\d-\d\d +4 +4 +100%$/m);
+
+    const period = await mainline("insights", "tests", "--period", "1y");
+    expect(period.code).to.equal(2);
+    expect(period.stderr).to.include("must be one of 24h, 7d, 30d, 90d");
   });
 
   it("says what is wrong with a setting, an override or a window, before or from the service", async () => {

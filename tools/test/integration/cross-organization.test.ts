@@ -251,6 +251,18 @@ describe("organisations are isolated on every endpoint (the whole system, one to
     // A's test, named by its id: B's repository of the same name does not know it.
     getTest: async () =>
       refused(await post("/flaky-tests/get-test", beta, { repo, test_id: ids.testId }), [404]),
+    // Issue 29: B's charts of a repository of the same name count none of A's tests, and A's test is unknown to B.
+    getTestInsights: async () => {
+      const own = await ok(
+        post("/insights/tests", beta, { repository: repo, period: "90d", bucket: "day" }),
+        "b",
+      );
+      expect((own.costliest as { test_id: string }[]).map((t) => t.test_id)).to.not.include(ids.testId);
+    },
+    getTestTrend: async () => {
+      const trend = { repository: repo, test_id: ids.testId, period: "7d", bucket: "day" };
+      refused(await post("/insights/test", beta, trend), [404]);
+    },
     linkTestTicket: async () =>
       refused(
         await post("/flaky-tests/link-ticket", beta, {

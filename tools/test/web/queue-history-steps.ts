@@ -100,7 +100,7 @@ export async function checkRepositoryPicker(
   expect(await picker.locator("option:not([disabled])").allTextContents()).to.deep.equal([repoKey]);
   await picker.selectOption(repoKey);
   await page.getByRole("button", { name: "Show" }).click();
-  await page.getByRole("link", { name: "adds up prices" }).waitFor();
+  await page.locator("table[aria-describedby]").getByRole("link", { name: "adds up prices" }).waitFor();
   await page.screenshot({ path: path.join(shots, "flaky-repository-picker.png") });
   await page.goto(`${origin}/flaky-tests?repo=${encodeURIComponent(`${repo.host}/${repo.owner}/shoop`)}`);
   await page.getByRole("heading", { name: `No test results for ${repo.host}/${repo.owner}/shoop` }).waitFor();

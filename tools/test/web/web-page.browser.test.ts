@@ -13,6 +13,7 @@ import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/syst
 import { CapturedSink } from "../cli/mainline-fixture.js";
 import { accessibilityProblems, brokenWords } from "./page-checks.js";
 import { checkQueueHistory, checkRepositoryPicker } from "./queue-history-steps.js";
+import { checkTestInsights } from "./test-insights-steps.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const CHROMIUM = "/usr/bin/chromium";
@@ -166,8 +167,7 @@ describe("the web page in a real browser, against the whole system as make dev s
     page.on("framenavigated", (frame) => navigations.push(frame.url()));
     // The failing PR's page is open from the start too, so it sees its run and keeps the link to its output.
     const failing = await page.context().newPage();
-    // The gateway refuses this page's first read and first event stream (as a busy or restarting gateway may): the
-    // page must recover by itself, or it would never see its PR fail below.
+    // The gateway refuses this page's first read and event stream (as a busy one may): the page must recover.
     const refused = { stream: false, read: false };
     await failing.route("**/ui/events?*", (route) => {
       if (refused.stream) return route.continue();
@@ -312,7 +312,7 @@ describe("the web page in a real browser, against the whole system as make dev s
     expect(await accessibilityProblems(page), "test page").to.deep.equal([]);
     // The list of failing tests links to the same page.
     await page.getByRole("link", { name: `Flaky tests of ${repoKey}` }).click();
-    await page.getByRole("link", { name: "adds up prices" }).waitFor();
+    await page.locator("table[aria-describedby]").getByRole("link", { name: "adds up prices" }).waitFor();
     expect(await page.locator("#status-scope").textContent()).to.equal(
       "How to read it: status judged on the default branch and the merge queue; failure rate over every run, PR branches included.",
     );
@@ -320,6 +320,7 @@ describe("the web page in a real browser, against the whole system as make dev s
     expect(await accessibilityProblems(page), "flaky tests page").to.deep.equal([]);
 
     await checkRepositoryPicker(page, { origin, repo, shots: SHOTS });
+    await checkTestInsights(page, { origin, repo, api, shots: SHOTS });
   });
 
   it("shows another organisation's token none of it", async () => {
@@ -378,8 +379,7 @@ describe("the web page in a real browser, against the whole system as make dev s
   it("signs out, and the old session is refused", async () => {
     const before = (await page.context().cookies()).find((c) => c.name === "mainline_session")!;
     await page.goto(`${origin}/`);
-    // The queue list first: what the queue got done in the last hour (#1 merged, #4 failed, then cancelled twice
-    // above: once by the API while its queue page was open, once from its PR page).
+    // The queue list first: the last hour's work (#1 merged, #4 failed, then cancelled twice above: API, PR page).
     const row = page.getByRole("row", { name: new RegExp(`${repoKey} main`) });
     await row
       .locator(".last-hour", { hasText: /^1 merged, 1 failed, 2 cancelled$/ })

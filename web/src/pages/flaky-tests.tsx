@@ -6,6 +6,7 @@ import { useLive } from "../live.js";
 import { navigate } from "../router.js";
 import { canonicalKey, RepositoryPicker, testedRepositories } from "./repository-picker.js";
 import { RATE_SCOPE, STATUS_SCOPE } from "../status-scope.js";
+import { TestInsights } from "./test-insights.js";
 
 export type { FailingTest };
 
@@ -87,6 +88,8 @@ export function FlakyTestsPage({ org, repo }: { org: string; repo?: string }) {
           </p>
         </section>
       )}
+      {known && <TestInsights repo={key} />}
+      {known && <h2 id="failing-heading">Failing tests</h2>}
       {data?.length === 0 && (
         <section class="empty">
           <h2>No failing test in this window</h2>

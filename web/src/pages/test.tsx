@@ -5,6 +5,7 @@ import { percent, stateClass } from "../format.js";
 import { useLive } from "../live.js";
 import { RATE_SCOPE, STATUS_SCOPE } from "../status-scope.js";
 import { quarantineText } from "./flaky-tests.js";
+import { TestTrend } from "./test-trend.js";
 
 /** A result context as people read it: "CI", "merge queue", "bisection". */
 const contextLabel = (context: string): string =>
@@ -101,6 +102,7 @@ export function TestPage({
             <dt>Ticket</dt>
             <dd>{data.ticket ? <a href={data.ticket.html_url}>{data.ticket.html_url}</a> : "none linked"}</dd>
           </dl>
+          <TestTrend repo={repo} testId={testId} />
           <h2 id="runs-heading">Latest runs</h2>
           {details.recent_runs.length === 0 ? (
             <p>

@@ -15,10 +15,15 @@ import {
   type ListFailingTestsRequest,
   type SetCodeownersRequest,
   type SetTestQuarantineOverrideRequest,
+  type GetTestInsightsRequest,
+  type GetTestTrendRequest,
   type UpdateRepositorySettingsRequest,
   type UploadTestResultsRequest,
 } from "@mainline/proto/flaky";
 import {
+  bucketOf,
+  limitOf,
+  periodOf,
   checkListFailingTestsQuery,
   DEFAULT_STATUS_SETTINGS,
   sampleSizeFor,
@@ -30,6 +35,7 @@ import {
 } from "../domain/index.js";
 import type { RepositorySettingsPatch } from "../app/repository-admin.js";
 import type { TestResultsUpload } from "../app/test-results-upload.js";
+import type { TestInsightsQuery } from "../app/test-insights.js";
 
 /**
  * flaky-analytics' one command parser: each gRPC request becomes a typed command in the domain's words, checked
@@ -281,4 +287,18 @@ export function parseSetCodeowners(request: SetCodeownersRequest): {
     throw new InvalidArgumentError("content", "must be at most 3 MiB (GitHub's limit for CODEOWNERS)");
   }
   return { ...target, content: request.content };
+}
+
+export function parseTestInsights(request: GetTestInsightsRequest): TestInsightsQuery {
+  return {
+    ...parseRepository(request),
+    period: periodOf(request.period),
+    bucket: bucketOf(request.bucket),
+    cursor: request.cursor,
+    limit: limitOf(request.limit),
+  };
+}
+
+export function parseTestTrend(request: GetTestTrendRequest) {
+  return { ...parseTest(request), period: periodOf(request.period), bucket: bucketOf(request.bucket) };
 }

@@ -9,11 +9,14 @@ import {
   parseSetOverride,
   parseSettingsUpdate,
   parseTest,
+  parseTestInsights,
+  parseTestTrend,
   parseUpload,
   requireOrg,
 } from "./command-parser.js";
 import { getTestsStatus } from "./tests-status-handler.js";
 import { toProtoFailingTest, toProtoRecentRun, toProtoSettings } from "./proto-mapping.js";
+import { toProtoTestInsights, toProtoTestTrend } from "./insights-mapping.js";
 
 /** The FlakyAnalytics gRPC service: proto in, parsed once (command-parser.ts), use case, proto out. */
 export function flakyAnalyticsHandlers(app: FlakyAnalytics): AsyncImplementation<FlakyAnalyticsServer> {
@@ -85,5 +88,13 @@ export function flakyAnalyticsHandlers(app: FlakyAnalytics): AsyncImplementation
     },
 
     getTestsStatus: (request) => getTestsStatus(app, request),
+
+    async getTestInsights(request) {
+      return toProtoTestInsights(await app.getTestInsights(parseTestInsights(request)));
+    },
+
+    async getTestTrend(request) {
+      return toProtoTestTrend(await app.getTestTrend(parseTestTrend(request)));
+    },
   };
 }

@@ -1,6 +1,11 @@
 import {
   EMPTY_EVIDENCE,
+  NO_DAYS,
   addRunToBuckets,
+  addRunToDays,
+  addToTrend,
+  packChange,
+  withStatusChange,
   judgeStatus,
   NO_RECENT_RUNS,
   observeTest,
@@ -9,7 +14,7 @@ import {
   runOutcome,
   withRecentRun,
 } from "../domain/index.js";
-import type { TestObservation } from "../domain/index.js";
+import type { RepositoryTrend, TestObservation } from "../domain/index.js";
 import type { EntryRun, TestDocument, UploadEntry } from "../store/documents.js";
 
 export interface AppliedUpload {
@@ -18,6 +23,8 @@ export interface AppliedUpload {
   /** Tests whose status changed: their pending event waits in the outbox. */
   changed: TestDocument[];
   newTests: number;
+  /** The repository's runs per hour with this upload's. */
+  trend: RepositoryTrend;
 }
 
 /**
@@ -30,10 +37,12 @@ export function applyUpload(
   repoKey: string,
   entry: UploadEntry,
   testOf: (id: string) => TestDocument | undefined,
+  trend: RepositoryTrend,
 ): AppliedUpload {
   const updated: TestDocument[] = [];
   const changed: TestDocument[] = [];
   let newTests = 0;
+  const counts = { runs: 0, failures: 0 };
   for (const run of entry.runs) {
     const before = testOf(run.id);
     if (before === undefined) {
@@ -44,8 +53,13 @@ export function applyUpload(
     const test = foldRun(before, run, { org, repoKey, entry });
     updated.push(test);
     if (test.pendingStatusEvent && test.pendingStatusEvent !== before?.pendingStatusEvent) changed.push(test);
+    if (test.days !== before?.days) {
+      counts.runs++;
+      if (run.outcomes.some((outcome) => outcome === "failed" || outcome === "error")) counts.failures++;
+    }
   }
-  return { updated, changed, newTests };
+  const now = Math.max(entry.now, entry.at);
+  return { updated, changed, newTests, trend: addToTrend(trend, entry.at, counts, now) };
 }
 
 function foldRun(
@@ -74,6 +88,7 @@ function foldRun(
     onTargetBranch: entry.context === "ci" && entry.branch === entry.defaultBranch,
     attempts: outcomes,
   };
+  const history = test.statusChanges ?? [packChange(test.status.timestamp, test.status.value)];
   const decision = observeTest(
     { evidence: test.evidence, status: before?.status },
     observation,
@@ -88,16 +103,29 @@ function foldRun(
       to: decision.status,
       uploadId: entry.uploadId,
     };
+    test.statusChanges = withStatusChange(
+      history,
+      decision.status.timestamp,
+      decision.status.value,
+      Math.max(entry.now, at),
+    );
   }
+  const pullRequests = entry.prNumber !== undefined ? [entry.prNumber] : (entry.impactedPrNumbers ?? []);
   test.buckets = pruneBuckets(
     addRunToBuckets(test.buckets, {
       at,
       failed,
-      pullRequests: entry.prNumber !== undefined ? [entry.prNumber] : (entry.impactedPrNumbers ?? []),
+      pullRequests,
     }),
     Math.max(entry.now, at),
   );
   const outcome = runOutcome(outcomes);
+  const failedQueueRun = entry.context === "merge_queue" && outcome === "failed";
+  test.days = addRunToDays(
+    test.days ?? NO_DAYS,
+    { at, failed, failedQueueRun, retryMs: run.retryMs ?? 0, pullRequests },
+    Math.max(entry.now, at),
+  );
   if (outcome !== undefined) {
     test.recentRuns = withRecentRun(test.recentRuns ?? NO_RECENT_RUNS, {
       at,

@@ -25,6 +25,16 @@ import type { SnapshotPolicy } from "./test-indexes.js";
 import type { TestResultsUpload } from "./test-results-upload.js";
 
 import { getTest, type TestDetails } from "./get-test.js";
+import { InsightsCache } from "./insights-cache.js";
+import {
+  testInsights,
+  testTrend,
+  type RepositoryInsights,
+  type TestInsights,
+  type TestInsightsQuery,
+  type TestTrend,
+} from "./test-insights.js";
+import type { TestInsightsBucket, TestInsightsPeriod } from "@mainline/contract";
 import { testsStatus, type TestStatusAnswer, type TestsStatusQuery } from "./tests-status.js";
 export interface FlakyAnalyticsOptions {
   store: FlakyStore;
@@ -45,6 +55,7 @@ export class FlakyAnalytics {
   private readonly failingIds = new FailingIdsCache();
   private readonly testIndexes: TestIndexes;
   private readonly testIds = new TestIdCache();
+  private readonly insights = new InsightsCache<RepositoryInsights>();
   private readonly links: Links;
   private readonly now: () => number;
 
@@ -114,6 +125,22 @@ export class FlakyAnalytics {
     return testsStatus({ store: this.options.store, testIndexes: this.testIndexes, now: this.now }, query);
   }
 
+  /** A repository's tests over a period and its costliest tests (the flaky tests page's charts). */
+  getTestInsights(query: TestInsightsQuery): Promise<TestInsights> {
+    return testInsights(this.insightsDeps(), query);
+  }
+
+  /** One test's runs and failures over a period, and its latest runs. */
+  getTestTrend(query: {
+    org: string;
+    repo: RepositoryRef;
+    testId: string;
+    period: TestInsightsPeriod;
+    bucket: TestInsightsBucket;
+  }): Promise<TestTrend> {
+    return testTrend(this.insightsDeps(), query);
+  }
+
   getQuarantineConfig(org: string, repo: RepositoryRef): Promise<QuarantineConfig> {
     return admin.getQuarantineConfig(this.deps(), org, repo);
   }
@@ -158,6 +185,16 @@ export class FlakyAnalytics {
   /** Waits for writes in flight (shutdown's finish-in-flight stage). */
   idle(): Promise<void> {
     return this.lock.idle();
+  }
+
+  private insightsDeps() {
+    return {
+      store: this.options.store,
+      testIndexes: this.testIndexes,
+      links: this.links,
+      now: this.now,
+      cache: this.insights,
+    };
   }
 
   private deps() {

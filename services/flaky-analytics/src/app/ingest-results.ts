@@ -100,7 +100,13 @@ async function commit(
     at: upload.runStartedAt ?? now,
     now,
   });
-  const { updated, changed, newTests } = applyUpload(upload.org, repoKey, entry, (id) => testIndex.get(id));
+  const { updated, changed, newTests, trend } = applyUpload(
+    upload.org,
+    repoKey,
+    entry,
+    (id) => testIndex.get(id),
+    testIndex.trend,
+  );
   const final = { ...ctx.summary, newTests };
   const seq = testIndex.seq + 1;
   let settled: UploadDocument;
@@ -123,7 +129,7 @@ async function commit(
     testIndex.apply(seq, [], 0);
     return { uploadId, ignored: 0, ignoredTestcases: [], ...settled.summary, changed: [] };
   }
-  testIndex.apply(seq, updated, entry.runs.length);
+  testIndex.apply(seq, updated, entry.runs.length, trend);
   try {
     // Other replicas read the head to know how far to catch up before they answer.
     await deps.store.heads.advance(upload.org, repoKey, seq);

@@ -43,14 +43,14 @@ export async function replayJournal(
       testIndex.apply(seq, [], 0);
       continue;
     }
-    const applied = applyUpload(org, repoKey, entry, (id) => testIndex.get(id));
+    const applied = applyUpload(org, repoKey, entry, (id) => testIndex.get(id), testIndex.trend);
     const published = new Set(settled.publishedEvents ?? []);
     const updated = applied.updated.map((test) =>
       test.pendingStatusEvent && (mode === "follow" || published.has(test.pendingStatusEvent.eventId))
         ? withoutPendingEvent(test)
         : test,
     );
-    testIndex.apply(seq, updated, entry.runs.length);
+    testIndex.apply(seq, updated, entry.runs.length, applied.trend);
   }
   return annotated;
 }

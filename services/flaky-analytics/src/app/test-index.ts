@@ -1,3 +1,4 @@
+import { NO_TREND, type RepositoryTrend } from "../domain/index.js";
 import type { TestDocument } from "../store/documents.js";
 
 /**
@@ -20,6 +21,7 @@ export class TestIndex {
   private readonly firstFailure: number[] = [];
   private readonly lastFailure: number[] = [];
   private appliedSeq: number;
+  private runsPerHour: RepositoryTrend;
   private entriesSinceSnapshot = 0;
   private resultsSinceSnapshot = 0;
 
@@ -28,8 +30,10 @@ export class TestIndex {
     readonly repoKey: string,
     snapshotSeq: number,
     snapshot: Iterable<TestDocument> = [],
+    trend: RepositoryTrend = NO_TREND,
   ) {
     this.appliedSeq = snapshotSeq;
+    this.runsPerHour = trend;
     for (const test of snapshot) {
       this.tests.set(test._id, test);
       if (test.failureTimes.length > 0) this.everFailed.push(test._id);
@@ -44,6 +48,11 @@ export class TestIndex {
 
   get seq(): number {
     return this.appliedSeq;
+  }
+
+  /** The repository's runs and failures per hour (insights). */
+  get trend(): RepositoryTrend {
+    return this.runsPerHour;
   }
 
   get size(): number {
@@ -64,8 +73,9 @@ export class TestIndex {
   }
 
   /** Makes journal entry `seq` (with `results` case results) visible: every updated test at once. */
-  apply(seq: number, updated: readonly TestDocument[], results: number): void {
+  apply(seq: number, updated: readonly TestDocument[], results: number, trend?: RepositoryTrend): void {
     for (const test of updated) this.put(test);
+    if (trend !== undefined) this.runsPerHour = trend;
     this.appliedSeq = seq;
     this.entriesSinceSnapshot++;
     this.resultsSinceSnapshot += results;

@@ -107,7 +107,9 @@ export class TestIndexes {
   async snapshot(testIndex: TestIndex, now: number): Promise<void> {
     const { org, repoKey, seq } = testIndex;
     const started = performance.now();
-    const taken = await this.deps.store.snapshots.write(org, repoKey, seq, [...testIndex.values()], now);
+    const taken = await this.deps.store.snapshots.write(org, repoKey, seq, [...testIndex.values()], now, {
+      trend: [...testIndex.trend],
+    });
     // Not taken: another replica's snapshot is as far; either way this replica's journal is covered.
     testIndex.snapshotTaken(seq);
     if (taken) await this.deps.store.uploads.forget(org, repoKey, seq);
@@ -154,6 +156,7 @@ export class TestIndexes {
       repoKey,
       head?.seq ?? 0,
       head ? await store.snapshots.read(head) : [],
+      head?.trend ?? [],
     );
     const entries = await store.uploads.entriesAfter(org, repoKey, testIndex.seq);
     const annotated = await replayJournal(store, testIndex, entries, "load");

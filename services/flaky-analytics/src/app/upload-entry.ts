@@ -11,6 +11,8 @@ export interface GroupedRun {
   failures: EntryRun["failures"] | undefined;
   /** The first case result: the test's identity, if the repository does not know it yet. */
   first: TestCaseResult;
+  /** The case results' time, every attempt included. */
+  durationMs: number;
 }
 
 /**
@@ -30,9 +32,10 @@ export function groupRuns(
     const id = idOf(result);
     let run = runs.get(id);
     if (run === undefined) {
-      run = { id, outcomes: [], failures: undefined, first: result };
+      run = { id, outcomes: [], failures: undefined, first: result, durationMs: 0 };
       runs.set(id, run);
     }
+    run.durationMs += result.durationMs;
     for (const attempt of result.attempts) {
       const message = failureMessage(attempt.failure);
       if (message !== undefined) {
@@ -67,11 +70,12 @@ export function uploadEntry(
   for (const run of ctx.runs) {
     // Failure messages only for runs with a failure; the identity only for tests not seen before.
     const failures = run.failures ?? NO_FAILURES;
-    runs.push(
-      ctx.isKnown(run.id)
-        ? { id: run.id, outcomes: run.outcomes, failures }
-        : { id: run.id, outcomes: run.outcomes, failures, identity: identityOf(run.first, copies) },
-    );
+    const entryRun: EntryRun = ctx.isKnown(run.id)
+      ? { id: run.id, outcomes: run.outcomes, failures }
+      : { id: run.id, outcomes: run.outcomes, failures, identity: identityOf(run.first, copies) };
+    const retryMs = retriedFailureMs(run);
+    if (retryMs > 0) entryRun.retryMs = retryMs;
+    runs.push(entryRun);
   }
   return {
     uploadId: ctx.uploadId,
@@ -88,6 +92,21 @@ export function uploadEntry(
     status: ctx.settings.status,
     runs,
   };
+}
+
+/**
+ * The time of the failed attempts that were run again (every attempt but the last): reports give one duration
+ * per case result, so each attempt is taken to last its share of it.
+ */
+function retriedFailureMs(run: GroupedRun): number {
+  const attempts = run.outcomes.length;
+  if (attempts < 2) return 0;
+  let retried = 0;
+  for (let i = 0; i < attempts - 1; i++) {
+    const outcome = run.outcomes[i];
+    if (outcome === "failed" || outcome === "error") retried++;
+  }
+  return Math.round((run.durationMs * retried) / attempts);
 }
 
 function identityOf(result: TestCaseResult, copies: Map<string, string>): TestIdentityFields {

@@ -8,3 +8,4 @@ export * from "./quarantine/index.js";
 export * from "./failing-tests/index.js";
 export * from "./aggregates/index.js";
 export * from "./recent-runs/index.js";
+export * from "./insights/index.js";

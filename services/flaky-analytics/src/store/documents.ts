@@ -1,4 +1,5 @@
 import type {
+  DailyCosts,
   FailureGroup,
   HourlyBuckets,
   IgnoredTestCase,
@@ -6,6 +7,7 @@ import type {
   RecentRuns,
   RepositoryRef,
   RunContext,
+  StatusChanges,
   StatusSettings,
   TestEvidence,
   TestOutcome,
@@ -54,6 +56,10 @@ export interface TestDocument {
   failureGroups: FailureGroup[];
   /** Distinct failure times (epoch ms), ascending: list-failing-tests windows are exact to the millisecond. */
   failureTimes: number[];
+  /** Runs, failures and costs per day over 90 days (insights); absent in tests stored before. */
+  days?: DailyCosts;
+  /** Status changes over 90 days (insights); absent until the status first changes: `status` alone says it. */
+  statusChanges?: StatusChanges;
   /** The latest runs (RECENT_RUNS_KEPT, oldest first), for the test's page; absent in tests stored before. */
   recentRuns?: RecentRuns;
   quarantineOverride?: QuarantineOverride;
@@ -101,6 +107,8 @@ export interface EntryRun {
   failures: (string | null)[];
   /** Present when the repository did not know the test yet: what its record shows. */
   identity?: TestIdentityFields;
+  /** Milliseconds spent on failed attempts that were retried (time lost to retries); absent when none. */
+  retryMs?: number;
 }
 
 export interface TestIdentityFields {
@@ -188,6 +196,8 @@ export interface SnapshotDocument {
   takenAt: number;
   /** Annotations reach tests through the journal (absent in snapshots of before: test_annotations then). */
   annotationsJournaled?: boolean;
+  /** The repository's runs per hour (RepositoryTrend) after `seq`; absent in snapshots of before. */
+  trend?: number[];
 }
 
 export interface SnapshotPartDocument {

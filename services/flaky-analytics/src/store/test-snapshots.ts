@@ -57,6 +57,7 @@ export class TestSnapshots {
     seq: number,
     tests: readonly TestDocument[],
     takenAt: number,
+    repository: { trend?: number[] } = {},
   ): Promise<boolean> {
     const previous = await this.current(org, repoKey);
     if (previous && previous.seq >= seq) return false;
@@ -78,6 +79,7 @@ export class TestSnapshots {
     const head = {
       ...{ org, repoKey, generation, writer, seq, parts: packed.length, tests: tests.length, takenAt },
       annotationsJournaled: true,
+      ...(repository.trend !== undefined ? { trend: repository.trend } : {}),
     };
     if (!(await this.commit(head, previous))) {
       await this.dropParts({ org, repoKey, generation, writer });

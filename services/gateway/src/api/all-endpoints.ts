@@ -10,6 +10,7 @@ import { listQueuesEndpoint } from "./endpoints/list-queues-endpoint.js";
 import { insightsQueueEndpoint } from "./endpoints/insights-queue-endpoint.js";
 import { queueHistoryEndpoint } from "./endpoints/queue-history-endpoint.js";
 import { flakyRepositoriesEndpoint } from "./endpoints/flaky-repositories-endpoint.js";
+import { insightsTestsEndpoints } from "./endpoints/insights-tests-endpoints.js";
 import { mergeQueueEndpoints } from "./endpoints/merge-queue-endpoints.js";
 import { priorityEndpoint } from "./endpoints/priority-endpoint.js";
 import { metricsEndpoints } from "./endpoints/metrics-endpoints.js";
@@ -33,6 +34,7 @@ export function allEndpoints(
     ...metricsEndpoints(upstreams),
     ...flakyTestEndpoints(upstreams),
     flakyRepositoriesEndpoint(upstreams),
+    ...insightsTestsEndpoints(upstreams),
     ...codeHostEndpoints(upstreams, codeHost),
     ...githubEndpoints(
       upstreams,

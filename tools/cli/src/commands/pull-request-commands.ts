@@ -1,6 +1,6 @@
 import { priorityLabel, PRIORITY_RULE } from "@mainline/contract";
 import type { Command } from "commander";
-import type { SubmittedPullRequest } from "../api/api-types.js";
+import type { Queue, SubmittedPullRequest } from "../api/api-types.js";
 import {
   DEFAULT_OUTAGE_TOLERANCE_MS,
   pullRequestRow,
@@ -119,11 +119,14 @@ export function registerPullRequestCommands(program: Command, cli: CliContext): 
           outageToleranceMs: opts.retryFor * 1000,
           note: (line) => out.note(line),
         })
-      : await Promise.all(
-          refs.map((pr) => api.post<SubmittedPullRequest>("/getSubmittedPullRequest", { ...queue, pr })),
+      : await withBatches(
+          await Promise.all(
+            refs.map((pr) => api.post<SubmittedPullRequest>("/getSubmittedPullRequest", { ...queue, pr })),
+          ),
+          () => api.post<Queue>("/getQueue", queue),
         );
     out.result(prs.length === 1 ? prs[0] : prs, () =>
-      prs.length === 1 ? describe(prs[0]!) : prs.map(pullRequestRow),
+      prs.length === 1 ? describe(prs[0]!) : prs.map((pr) => `${pullRequestRow(pr)}${batchSuffix(pr)}`),
     );
     // As with submit --wait: a script that waited learns from the code whether everything merged.
     if (opts.wait && prs.some((pr) => pr.state !== "MERGED")) cli.exitCode = EXIT.failed;
@@ -155,13 +158,14 @@ function priorityValue(text: string): string | number {
   return /^\d+$/.test(text.trim()) ? Number(text) : text;
 }
 
-function describe(pr: SubmittedPullRequest): string[] {
+function describe(pr: Batched): string[] {
   const detail = stateDetail(pr);
   return [
     `PR #${pr.prNumber} ${pr.state}${detail ? ` (${detail})` : ""}: ${pr.prTitle}`,
     `  author ${pr.prAuthor || "-"} · head ${pr.prSha ? pr.prSha.slice(0, 12) : "-"} · base ${pr.prBaseBranch || "-"}` +
       ` · priority ${pr.priorityName} (${pr.priorityValue})`,
     `  ${pr.isCurrentlySubmittedToQueue ? "in the queue" : "not in the queue"} · state since ${pr.stateChangedAt}`,
+    ...(pr.batchId !== undefined ? [`  ${batchText(pr)}`] : []),
     // The failing run's output (or its CI's page): the first place to look.
     ...(pr.failureDetailsUrl ? [`  why it failed: ${pr.failureDetailsUrl}`] : []),
     ...(pr.queuePosition !== undefined ? [`  ${estimateLine(pr)}`] : []),
@@ -178,6 +182,36 @@ function describe(pr: SubmittedPullRequest): string[] {
 export function stackLine(stack: NonNullable<SubmittedPullRequest["stack"]>, pr: number): string {
   const chain = [...stack.below.map((n) => `#${n}`), `[#${pr}]`, ...stack.above.map((n) => `#${n}`)];
   return `stack ${chain.join(" ← ")} (bottom first; each sits on the one before)`;
+}
+
+type Batched = SubmittedPullRequest &
+  Pick<Queue["enqueuedPullRequests"][number], "batchId" | "batchStatus" | "lane">;
+
+/**
+ * The PRs with the batch the planner put each in, its status and its lane, as the queue's page shows them: only
+ * the queue knows them (getQueue), so it is read once for all the PRs that are in it.
+ */
+async function withBatches(prs: SubmittedPullRequest[], queue: () => Promise<Queue>): Promise<Batched[]> {
+  if (!prs.some((pr) => pr.isCurrentlySubmittedToQueue)) return prs;
+  const enqueued = new Map((await queue()).enqueuedPullRequests.map((e) => [e.prNumber, e]));
+  return prs.map((pr) => {
+    const entry = pr.isCurrentlySubmittedToQueue ? enqueued.get(pr.prNumber) : undefined;
+    if (entry?.batchId === undefined) return pr;
+    return {
+      ...pr,
+      batchId: entry.batchId,
+      ...(entry.batchStatus !== undefined ? { batchStatus: entry.batchStatus } : {}),
+      ...(entry.lane !== undefined ? { lane: entry.lane } : {}),
+    };
+  });
+}
+
+function batchText(pr: Batched): string {
+  return `batch ${pr.batchId}${pr.batchStatus ? ` (${pr.batchStatus})` : ""}${pr.lane ? ` · lane ${pr.lane}` : ""}`;
+}
+
+function batchSuffix(pr: Batched): string {
+  return pr.batchId !== undefined ? `  ${batchText(pr)}` : "";
 }
 
 /** Position, and the estimate when the gateway knows the queue's recent run durations. */

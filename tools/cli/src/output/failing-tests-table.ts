@@ -10,7 +10,7 @@ export function suitePath(test: Pick<FailingTest, "file_path" | "parent">): stri
 }
 
 /**
- * `mainline flaky list` for people. The status rules read only runs on the default branch and in the merge
+ * `mainline flaky list` for people: the web page's columns (owners, the 24-hour rate, the override) too. The status rules read only runs on the default branch and in the merge
  * queue, while the failure rate counts every run: the header and a closing line say so, or a test failing all
  * its PR-branch runs would read as wrongly "healthy".
  */
@@ -23,7 +23,9 @@ export function failingTestsTable(tests: readonly FailingTest[], defaultBranch: 
         "QUARANTINED",
         "OVERRIDE",
         "FAILURE RATE 7D (ALL RUNS)",
+        "24H",
         "PRS 7D",
+        "OWNERS",
         "SUITE",
         "NAME",
       ],
@@ -33,7 +35,9 @@ export function failingTestsTable(tests: readonly FailingTest[], defaultBranch: 
         t.quarantined ? "yes" : "no",
         QUARANTINE_OVERRIDE_WORDS[t.quarantine_override],
         `${Math.round(t.failure_rate_last_7d * 100)}%`,
+        `${Math.round(t.failure_rate_last_24h * 100)}%`,
         String(t.pull_requests_impacted_last_7d),
+        t.codeowners.join(",") || "-",
         suitePath(t),
         t.variant ? `${t.name} [${t.variant}]` : t.name,
       ]),

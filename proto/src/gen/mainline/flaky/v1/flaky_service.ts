@@ -39,6 +39,12 @@ import {
   testStatusToNumber,
 } from "./flaky.js";
 import { GetTestRequest, GetTestResponse } from "./test_details.js";
+import {
+  GetTestInsightsRequest,
+  GetTestInsightsResponse,
+  GetTestTrendRequest,
+  GetTestTrendResponse,
+} from "./test_insights.js";
 
 /**
  * Also the JetStream payload of merge-queue results sent by the batch-runner
@@ -3033,6 +3039,29 @@ export const FlakyAnalyticsService = {
       Buffer.from(GetTestsStatusResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetTestsStatusResponse => GetTestsStatusResponse.decode(value),
   },
+  /** A repository's tests over time and its costliest tests (the flaky tests page's charts). */
+  getTestInsights: {
+    path: "/mainline.flaky.v1.FlakyAnalytics/GetTestInsights" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTestInsightsRequest): Buffer =>
+      Buffer.from(GetTestInsightsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTestInsightsRequest => GetTestInsightsRequest.decode(value),
+    responseSerialize: (value: GetTestInsightsResponse): Buffer =>
+      Buffer.from(GetTestInsightsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTestInsightsResponse => GetTestInsightsResponse.decode(value),
+  },
+  /** One test's runs and failures over time and its latest runs (its page's charts). */
+  getTestTrend: {
+    path: "/mainline.flaky.v1.FlakyAnalytics/GetTestTrend" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTestTrendRequest): Buffer => Buffer.from(GetTestTrendRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTestTrendRequest => GetTestTrendRequest.decode(value),
+    responseSerialize: (value: GetTestTrendResponse): Buffer =>
+      Buffer.from(GetTestTrendResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetTestTrendResponse => GetTestTrendResponse.decode(value),
+  },
 } as const;
 
 export interface FlakyAnalyticsServer extends UntypedServiceImplementation {
@@ -3054,6 +3083,10 @@ export interface FlakyAnalyticsServer extends UntypedServiceImplementation {
   listRepositories: handleUnaryCall<ListRepositoriesRequest, ListRepositoriesResponse>;
   /** What Mainline knows of a run's failed tests, from memory (the merge queue asks when a run fails). */
   getTestsStatus: handleUnaryCall<GetTestsStatusRequest, GetTestsStatusResponse>;
+  /** A repository's tests over time and its costliest tests (the flaky tests page's charts). */
+  getTestInsights: handleUnaryCall<GetTestInsightsRequest, GetTestInsightsResponse>;
+  /** One test's runs and failures over time and its latest runs (its page's charts). */
+  getTestTrend: handleUnaryCall<GetTestTrendRequest, GetTestTrendResponse>;
 }
 
 export interface FlakyAnalyticsClient extends Client {
@@ -3228,6 +3261,38 @@ export interface FlakyAnalyticsClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetTestsStatusResponse) => void,
+  ): ClientUnaryCall;
+  /** A repository's tests over time and its costliest tests (the flaky tests page's charts). */
+  getTestInsights(
+    request: GetTestInsightsRequest,
+    callback: (error: ServiceError | null, response: GetTestInsightsResponse) => void,
+  ): ClientUnaryCall;
+  getTestInsights(
+    request: GetTestInsightsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTestInsightsResponse) => void,
+  ): ClientUnaryCall;
+  getTestInsights(
+    request: GetTestInsightsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTestInsightsResponse) => void,
+  ): ClientUnaryCall;
+  /** One test's runs and failures over time and its latest runs (its page's charts). */
+  getTestTrend(
+    request: GetTestTrendRequest,
+    callback: (error: ServiceError | null, response: GetTestTrendResponse) => void,
+  ): ClientUnaryCall;
+  getTestTrend(
+    request: GetTestTrendRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetTestTrendResponse) => void,
+  ): ClientUnaryCall;
+  getTestTrend(
+    request: GetTestTrendRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetTestTrendResponse) => void,
   ): ClientUnaryCall;
 }
 

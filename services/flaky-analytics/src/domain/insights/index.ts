@@ -1,0 +1,2 @@
+export * from "./insights-query.js";
+export * from "./costliest-cursor.js";
