@@ -43,7 +43,15 @@ function report(failing: readonly string[], passing: readonly string[], retried:
  */
 async function plotted(figure: Locator, index: number, count: number, series: string): Promise<string> {
   const over = figure.locator(".u-over");
-  await over.scrollIntoViewIfNeeded();
+  // The page refreshes itself; a chart drawn again between two steps is simply found again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await over.scrollIntoViewIfNeeded({ timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
   const box = (await over.boundingBox())!;
   const page = figure.page();
   await page.mouse.move(box.x + (box.width * (index + 0.5)) / count, box.y + box.height / 2);
