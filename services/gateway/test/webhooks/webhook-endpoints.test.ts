@@ -96,7 +96,7 @@ describe("gateway: webhook subscription endpoints", function () {
 
   let subscriptionId = "";
 
-  it("creates a subscription and shows its generated secret only once", async () => {
+  it("creates a subscription and shows its generated secret in the answer, never in the list", async () => {
     const created = await call("POST", "/webhooks/subscriptions", tokenA, {
       url: receiverUrl,
       eventTypes: ["pull_request.merged", "pull_request_batch.pending_failure"],
