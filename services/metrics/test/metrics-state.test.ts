@@ -96,6 +96,44 @@ describe("metrics state on the embedded store", () => {
     }
   });
 
+  it("gives a replica that read the observations before another one wrote or pruned what the store holds", async () => {
+    const otherNc = await connect(nats.connectOptions());
+    const otherStore = await openStore({ database: "metrics-state-test", nats: otherNc });
+    try {
+      const mine = await stores(store);
+      const theirs = new MetricsState(await stores(otherStore));
+      const now = 30 * MINUTE;
+      const held = async (state: MetricsState, at: number) => (await contents(state, at)).observations.sort();
+      const storeHolds = async () =>
+        (await mine.observations.since(-Infinity)).observations.map((o) => o.id).sort();
+      await held(theirs, now);
+      // More writes than the generation document lists (256): their copy is read again in full.
+      for (let n = 0; n < 300; n++) {
+        const queue = { org: "acme", host: "github.com", owner: "acme", name: "widgets", branch: "main" };
+        await mine.observations.put([
+          {
+            id: `w${n}/pr_wait`,
+            queue,
+            queueType: "main",
+            kind: "pr_wait",
+            label: null,
+            value: n,
+            at: n * 500,
+          },
+        ]);
+        if (n === 3) await eventually(async () => expect(await held(theirs, now)).to.include("w3/pr_wait"));
+      }
+      await eventually(async () => expect(await held(theirs, now)).to.deep.equal(await storeHolds()));
+      // Within the window the next test prunes, so that it finds only its own.
+      await mine.observations.dropBefore(50_000);
+      await eventually(async () => expect(await held(theirs, 0)).to.deep.equal(await storeHolds()));
+      expect(await held(theirs, 0)).to.not.include("w60/pr_wait");
+    } finally {
+      await otherStore.close();
+      await otherNc.close();
+    }
+  });
+
   it("forgets observations that left the window, in the store every replica reads", async () => {
     const later = 4 * MINUTE + 60 * MINUTE;
     const state = new MetricsState(await stores(store));

@@ -96,7 +96,7 @@ describe("gateway: webhook subscription endpoints", function () {
 
   let subscriptionId = "";
 
-  it("creates a subscription and shows its generated secret only once", async () => {
+  it("creates a subscription and shows its generated secret in the answer, never in the list", async () => {
     const created = await call("POST", "/webhooks/subscriptions", tokenA, {
       url: receiverUrl,
       eventTypes: ["pull_request.merged", "pull_request_batch.pending_failure"],
@@ -115,6 +115,31 @@ describe("gateway: webhook subscription endpoints", function () {
     expect(subscriptions).to.have.length(1);
     expect(subscriptions[0]).to.include({ id: subscriptionId, disabled: false, disabledReason: "" });
     expect(subscriptions[0]).not.to.have.property("secret");
+  });
+
+  it("answers a retried create with the subscription the first call made, secret included", async () => {
+    const body = {
+      url: receiverUrl,
+      eventTypes: ["pull_request_batch.pending_failure", "pull_request.merged"],
+      description: "CI bot",
+    };
+    const retried = await call("POST", "/webhooks/subscriptions", tokenA, body);
+    expect(retried.status).to.equal(201);
+    const { subscription } = (await retried.json()) as { subscription: Record<string, unknown> };
+    expect(subscription).to.include({ id: subscriptionId, secret });
+    // Another event set is another subscription, to the same URL.
+    const other = await call("POST", "/webhooks/subscriptions", tokenA, { ...body, eventTypes: [] });
+    const otherId = ((await other.json()) as { subscription: { id: string } }).subscription.id;
+    expect(otherId).not.to.equal(subscriptionId);
+    const ids = async () =>
+      (
+        (await (await call("GET", "/webhooks/subscriptions", tokenA)).json()) as {
+          subscriptions: { id: string }[];
+        }
+      ).subscriptions.map((s) => s.id);
+    expect(await ids()).to.have.members([subscriptionId, otherId]);
+    expect((await call("DELETE", `/webhooks/subscriptions?id=${otherId}`, tokenA)).status).to.equal(200);
+    expect(await ids()).to.deep.equal([subscriptionId]);
   });
 
   it("never shows or changes one organisation's subscription to another", async () => {

@@ -26,6 +26,12 @@ export interface MetricsStores {
   queues: KnownQueueStore;
 }
 
+/** What the store holds at one moment, and the generation of its observations (see ObservationStore). */
+export interface StateView extends MetricsView {
+  observations: readonly Observation[];
+  observationsGeneration: number;
+}
+
 /** Where a lifecycle event sits in the events stream: what a reconciliation compares records with. */
 export type StreamSequence = number;
 
@@ -46,16 +52,23 @@ export class MetricsState {
   constructor(private readonly stores: MetricsStores) {}
 
   /** What the store holds now, observations limited to the window ending at `now`. */
-  async view(now: number): Promise<MetricsView> {
+  async view(now: number): Promise<StateView> {
     const { queues, timelines, runs, observations, tests } = this.stores;
-    const [q, t, r, o, s] = await Promise.all([
+    const [q, t, r, { generation, observations: o }, s] = await Promise.all([
       queues.all(),
       timelines.values(),
       runs.values(),
       observations.since(now - WINDOW_MS),
       tests.values(),
     ]);
-    return { queues: q, timelines: t, runs: r, observations: o, testStatuses: s };
+    return {
+      queues: q,
+      timelines: t,
+      runs: r,
+      observations: o,
+      observationsGeneration: generation,
+      testStatuses: s,
+    };
   }
 
   applyTransition(event: PullRequestTransition, seq: StreamSequence, now: number): Promise<void> {

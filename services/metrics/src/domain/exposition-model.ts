@@ -75,12 +75,32 @@ export function buildExposition(view: MetricsView, scope: MetricsScope, now: num
     string,
     { queue: QueueIdentity; main: number; bisection: number; merged: number }
   >();
+  // Observations of one queue often share its object (the store's copy does): its scope and each of its series
+  // are looked up once per object, not once per observation. Other objects only miss this memo.
+  const inScopeByQueue = new Map<QueueIdentity, boolean>();
+  const recordersByQueue = new Map<QueueIdentity, Map<string, (value: number) => void>>();
+  const recorderOf = (o: Observation): ((value: number) => void) => {
+    let recorders = recordersByQueue.get(o.queue);
+    if (recorders === undefined) {
+      recorders = new Map<string, (value: number) => void>();
+      recordersByQueue.set(o.queue, recorders);
+    }
+    const key = `${o.kind}\u0000${o.queueType}\u0000${o.label ?? ""}`;
+    let record = recorders.get(key);
+    if (record === undefined) {
+      const target = family(WINDOWED[o.kind]);
+      const labels = queueLabels(o.queue, o.queueType, target.definition.extraLabel?.name, o.label);
+      record = target.recorder(labels);
+      recorders.set(key, record);
+    }
+    return record;
+  };
   for (const o of view.observations) {
-    if (!isInWindow(o, now) || !see(o.queue)) continue;
-    const target = family(WINDOWED[o.kind]);
-    const labels = queueLabels(o.queue, o.queueType, target.definition.extraLabel?.name, o.label);
-    if (target.definition.type === "histogram") target.observe(labels, o.value);
-    else target.add(labels, o.value);
+    if (!isInWindow(o, now)) continue;
+    let scoped = inScopeByQueue.get(o.queue);
+    if (scoped === undefined) inScopeByQueue.set(o.queue, (scoped = see(o.queue)));
+    if (!scoped) continue;
+    recorderOf(o)(o.value);
     if (o.kind === "run_started" || (o.kind === "pr_conclusion" && o.label === "merged")) {
       const key = queueKeyOf(o.queue);
       const entry = started.get(key) ?? { queue: o.queue, main: 0, bisection: 0, merged: 0 };
@@ -149,8 +169,14 @@ class SeriesSet {
     this.gaugeOf(labels).value += value;
   }
 
-  observe(labels: Labels, value: number): void {
-    this.histogramOf(labels).values.push(value);
+  /** Adds (gauge) or observes (histogram) into the series of `labels`, found once. */
+  recorder(labels: Labels): (value: number) => void {
+    if (this.definition.type === "histogram") {
+      const { values } = this.histogramOf(labels);
+      return (value) => values.push(value);
+    }
+    const series = this.gaugeOf(labels);
+    return (value) => (series.value += value);
   }
 
   toFamily(): MetricFamily {

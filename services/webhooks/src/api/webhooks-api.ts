@@ -43,17 +43,19 @@ export function webhooksApi(deps: WebhooksApiDeps): AsyncImplementation<Webhooks
     async createSubscription(request) {
       const { org, eventTypes, secret, description, ...asked } = parseCreateSubscription(request);
       const url = await deps.guard.check(asked.url);
-      const subscription = await deps.subscriptions.create(
+      const { subscription } = await deps.subscriptions.create(
         {
           org,
           url: url.toString(),
           eventTypes,
           secret: secret ?? generateSecret(),
+          secretChosen: secret !== undefined,
           ...(description !== undefined && { description }),
         },
         now(),
       );
-      await deps.consumers.start(subscription._id);
+      // A retried create gets the secret again: its first answer, which carried it, may never have arrived.
+      if (!subscription.disabled) await deps.consumers.start(subscription._id);
       return { subscription: toMessage(subscription, true) };
     },
 

@@ -1,7 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { Collection, Store } from "@mainline/kit/store/index";
-import { InvalidArgumentError, NotFoundError } from "@mainline/kit/errors/index";
-import type { Subscription } from "../domain/subscription.js";
+import {
+  AlreadyExistsError,
+  ConflictError,
+  InvalidArgumentError,
+  NotFoundError,
+} from "@mainline/kit/errors/index";
+import { contentKeyOf, LEGACY_CONTENT_KEY_PREFIX, type Subscription } from "../domain/subscription.js";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -25,8 +30,19 @@ export interface NewSubscription {
   url: string;
   eventTypes: string[];
   secret: string;
+  /** False when the secret was generated for this call (not chosen by the caller). */
+  secretChosen: boolean;
   description?: string;
 }
+
+/** A created subscription, or the one an identical earlier create made (a retried create). */
+export interface CreatedSubscription {
+  subscription: Subscription;
+  created: boolean;
+}
+
+/** Tries of an insert that meets another process's write of the same key still on its way. */
+const CREATE_TRIES = 20;
 
 /**
  * Subscriptions of every organisation. Every read and write names the organisation, so a caller can
@@ -38,12 +54,43 @@ export class SubscriptionRepository {
   static async open(store: Store): Promise<SubscriptionRepository> {
     const subscriptions = store.collection<Subscription>("subscriptions");
     await subscriptions.createIndex({ org: 1, createdAt: 1 });
+    // Subscriptions made before the content key existed get one of their own, so none of them clash.
+    for (const legacy of await subscriptions.find({ contentKey: { $exists: false } })) {
+      await subscriptions.updateOne(
+        { _id: legacy._id, contentKey: { $exists: false } },
+        { $set: { contentKey: `${LEGACY_CONTENT_KEY_PREFIX}${legacy._id}` } },
+      );
+    }
+    // Enforced by the store across processes: of two replicas handling one retried create, one inserts.
+    await subscriptions.createIndex({ contentKey: 1 }, { unique: true });
     return new SubscriptionRepository(subscriptions);
   }
 
-  async create(input: NewSubscription, now: Date): Promise<Subscription> {
+  /**
+   * Creates a subscription, or returns the one holding the same content (organisation, URL, event set,
+   * description, and the secret when the caller chose it): a client retrying a create after a timeout
+   * gets the subscription its first call made, never a second one.
+   */
+  async create(input: NewSubscription, now: Date): Promise<CreatedSubscription> {
+    const contentKey = contentKeyOf(input);
+    for (let tries = 1; ; tries++) {
+      try {
+        return { subscription: await this.insert(input, contentKey, now), created: true };
+      } catch (error) {
+        if (!(error instanceof AlreadyExistsError) && !(error instanceof ConflictError)) throw error;
+        const existing = await this.subscriptions.findOne({ contentKey, org: input.org });
+        if (existing !== null) return { subscription: existing, created: false };
+        // Deleted since, or the other write is not finished: try again a little later.
+        if (tries >= CREATE_TRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 25 * tries));
+      }
+    }
+  }
+
+  private async insert(input: NewSubscription, contentKey: string, now: Date): Promise<Subscription> {
     const subscription: Subscription = {
       _id: newSubscriptionId(),
+      contentKey,
       org: input.org,
       url: input.url,
       eventTypes: input.eventTypes,

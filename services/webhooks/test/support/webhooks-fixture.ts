@@ -70,6 +70,13 @@ export class WebhooksFixture {
     return this.client;
   }
 
+  /** A client of one replica's gRPC server (index in start order); the caller closes it. */
+  clientOf(replica: number): WebhooksClient {
+    const instance = this.instances[replica];
+    if (!instance) throw new Error(`no webhooks replica ${replica} is running`);
+    return createGrpcClient(WebhooksClient, `127.0.0.1:${instance.server.port}`);
+  }
+
   /** How many replicas run now. */
   get replicas(): number {
     return this.instances.length;

@@ -12,7 +12,9 @@ export function registerWebhookCommands(program: Command, cli: CliContext): void
 
   webhooks
     .command("create")
-    .description("subscribe a URL to events; the signing secret is shown once")
+    .description(
+      "subscribe a URL to events; the signing secret is shown only in the answer (again to a retry of the same create)",
+    )
     .argument("<url>", "http(s) URL that receives the events")
     .option("--event <type>", "an event type to send (repeat; default: every type)", collect)
     .option("--description <text>", "what the subscription is for")

@@ -22,7 +22,8 @@ export function webhookEndpoints(up: Upstreams): Endpoint[] {
       method: "post",
       path: "/webhooks/subscriptions",
       operationId: "createWebhookSubscription",
-      summary: "Subscribe a URL to events; the signing secret is shown once, in this response",
+      summary:
+        "Subscribe a URL to events; the signing secret is shown in this response only. A create of the same content (a retry) answers with the subscription the first one made",
       tag: TAG,
       access: "org",
       input: createSubscriptionRequest,
