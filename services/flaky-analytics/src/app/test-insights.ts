@@ -9,6 +9,7 @@ import {
   encodeCostliestCursor,
   insightsWindow,
   packChange,
+  recentRunList,
   StatusTally,
   trendCounts,
 } from "../domain/index.js";
@@ -222,5 +223,5 @@ export async function testTrend(
     bucket.runs += runs;
     bucket.failures += failures;
   }
-  return { id: doc._id, name: doc.name, window, buckets, recentRuns: [...(doc.recentRuns ?? [])] };
+  return { id: doc._id, name: doc.name, window, buckets, recentRuns: recentRunList(doc.recentRuns) };
 }
