@@ -1,7 +1,10 @@
 import type { QueueInsightsBucket } from "@mainline/proto/queue";
 
-/** Sets of queues (an organisation's, a repository's, one queue) and bucket widths remembered at once. */
-const MAX_SETS = 256;
+/**
+ * Sets of queues (an organisation's, a repository's, one queue) and bucket widths remembered at once: 90 days by
+ * hour is 2,160 buckets of about half a KiB, so at most some 35 MiB; the set used longest ago is forgotten first.
+ */
+const MAX_SETS = 32;
 
 /**
  * Buckets of GetQueueInsights answered already that can never change, by set of queues and bucket width (issue
@@ -11,7 +14,7 @@ const MAX_SETS = 256;
  * hours after the last finished bucket.
  */
 export class FinishedBuckets {
-  /** By `${bucketHours} ${queueKeys}`, then by the bucket's start (ms); in insertion order (oldest set first). */
+  /** By `${bucketHours} ${queueKeys}`, then by the bucket's start (ms); the set used longest ago first. */
   private readonly sets = new Map<string, Map<number, QueueInsightsBucket>>();
 
   static key(bucketHours: number, queueKeys: readonly string[]): string {
@@ -36,12 +39,11 @@ export class FinishedBuckets {
     buckets: readonly (QueueInsightsBucket & { startMs: number })[],
     keepFrom: number,
   ): void {
-    let set = this.sets.get(key);
-    if (!set) {
-      set = new Map();
-      this.sets.set(key, set);
-      if (this.sets.size > MAX_SETS) this.sets.delete(this.sets.keys().next().value!);
-    }
+    const set = this.sets.get(key) ?? new Map<number, QueueInsightsBucket>();
+    // Moved to the end: the map's order is then the order the sets were last used in.
+    this.sets.delete(key);
+    this.sets.set(key, set);
+    if (this.sets.size > MAX_SETS) this.sets.delete(this.sets.keys().next().value!);
     for (const { startMs, ...bucket } of buckets) set.set(startMs, bucket);
     for (const start of set.keys()) if (start < keepFrom) set.delete(start);
   }
