@@ -67,8 +67,9 @@ function plotOptions(props: ChartProps, el: HTMLElement, width: number): uPlot.O
           width: bars ? 0 : 2,
           spanGaps: false,
           ...(bars ? { fill: colour, paths: barPaths, points: { show: false } } : {}),
-          // The hover shows each series' own value, never a running total.
-          value: (_u, _v, _s, idx) => (idx === null ? "—" : formatValue(series[k]!.values[idx], unit)),
+          // The hover shows each series' own value, never a running total; props.series is read at hover, as
+          // the figures may have been replaced since (setData).
+          value: (_u, _v, _s, idx) => (idx === null ? "—" : formatValue(props.series[k]!.values[idx], unit)),
         };
       }),
     ],
@@ -126,10 +127,34 @@ function ChartTable({ props }: { props: ChartProps }) {
  */
 export function Chart(props: ChartProps) {
   const host = useRef<HTMLDivElement>(null);
+  const plotRef = useRef<uPlot | null>(null);
+  // The plot's formatters and range read the latest props: new figures of the same shape (a live update, a read
+  // again) only replace the plot's data, instead of building a new uPlot and its canvas.
+  const latestProps = useRef(props);
+  latestProps.current = props;
+  /** The figures the plot shows now. */
+  const drawn = useRef<{ times: readonly number[]; series: readonly ChartSeries[] } | null>(null);
+  const shape = `${props.kind} ${props.bucket} ${props.unit ?? ""} ${props.series.map((s) => s.label).join("\u0000")}`;
   useEffect(() => {
     const el = host.current;
     if (!el) return;
-    const plot = new uPlot(plotOptions(props, el, el.clientWidth || 600), plotData(props), el);
+    const current = (): ChartProps => latestProps.current;
+    const options = plotOptions(
+      {
+        ...props,
+        get times() {
+          return current().times;
+        },
+        get series() {
+          return current().series;
+        },
+      },
+      el,
+      el.clientWidth || 600,
+    );
+    const plot = new uPlot(options, plotData(props), el);
+    plotRef.current = plot;
+    drawn.current = { times: props.times, series: props.series };
     const resize = new ResizeObserver(() => {
       if (el.clientWidth > 0 && el.clientWidth !== plot.width)
         plot.setSize({ width: el.clientWidth, height: plot.height });
@@ -138,8 +163,17 @@ export function Chart(props: ChartProps) {
     return () => {
       resize.disconnect();
       plot.destroy();
+      plotRef.current = null;
     };
-  }, [props.kind, props.bucket, props.times, props.series, props.unit]);
+  }, [shape]);
+  useEffect(() => {
+    const plot = plotRef.current;
+    const before = drawn.current;
+    // The first draw is the plot's own (above); later figures replace its data in place.
+    if (!plot || (before?.times === props.times && before.series === props.series)) return;
+    drawn.current = { times: props.times, series: props.series };
+    plot.setData(plotData(props));
+  }, [props.times, props.series]);
   const latest = props.times.length - 1;
   const summary =
     props.description ??

@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useMemo, useState } from "preact/hooks";
 import {
   INSIGHTS_BUCKETS,
   INSIGHTS_PERIODS,
@@ -33,27 +33,19 @@ const word = (reason: string) => reason.toLowerCase().replaceAll("_", " ");
 
 /** The charts of one answer of POST /v1/insights/queue (exported for the rendering benchmark). */
 export function InsightsCharts({ data }: { data: QueueInsightsResponse }) {
-  const { buckets, bucket } = data;
-  const times = buckets.map((b) => Date.parse(b.start));
-  const series = (label: string, value: (b: QueueInsightsBucket) => number | null): ChartSeries => ({
-    label,
-    values: buckets.map(value),
-  });
-  const failures = keysOf(buckets, (b) => b.failed);
-  const restarts = keysOf(buckets, (b) => b.restarts);
-  const total = (f: (b: QueueInsightsBucket) => number) => buckets.reduce((sum, b) => sum + f(b), 0);
-  const merged = total((b) => b.merged);
-  const runs = total((b) => b.ciRuns);
-  const alone = total((b) => b.ciRunsAlone);
+  // Built once per answer: the charts keep their plots and redraw only when the figures are new.
+  const charts = useMemo(() => insightsFigures(data), [data]);
+  const { bucket, queues } = data;
+  const { times, totals } = charts;
   const common = { bucket, times };
   return (
     <>
       <p class="summary" id="insights-totals">
-        <span data-total="merged">{merged}</span> merged ·{" "}
-        <span data-total="failed">{total((b) => Object.values(b.failed).reduce((x, y) => x + y, 0))}</span>{" "}
-        failed · <span data-total="ci-runs">{runs}</span> CI runs for {alone} finished PRs (
-        <span data-total="saved">{alone - runs}</span> saved against testing each alone) ·{" "}
-        {data.queues.length} queue{data.queues.length === 1 ? "" : "s"}
+        <span data-total="merged">{totals.merged}</span> merged ·{" "}
+        <span data-total="failed">{totals.failed}</span> failed ·{" "}
+        <span data-total="ci-runs">{totals.runs}</span> CI runs for {totals.alone} finished PRs (
+        <span data-total="saved">{totals.alone - totals.runs}</span> saved against testing each alone) ·{" "}
+        {queues.length} queue{queues.length === 1 ? "" : "s"}
       </p>
       <div class="charts">
         <Chart
@@ -62,10 +54,7 @@ export function InsightsCharts({ data }: { data: QueueInsightsResponse }) {
           title="PRs merged and failed"
           kind="stacked-bars"
           unit="PRs"
-          series={[
-            series("merged", (b) => b.merged),
-            ...failures.map((r) => series(`failed: ${word(r)}`, (b) => b.failed[r] ?? 0)),
-          ]}
+          series={charts.merged}
         />
         <Chart
           {...common}
@@ -73,12 +62,7 @@ export function InsightsCharts({ data }: { data: QueueInsightsResponse }) {
           title="Time to merge"
           kind="lines"
           unit="min"
-          series={[
-            series("p50 from ready", (b) => b.timeToMerge.fromReadyP50),
-            series("p90 from ready", (b) => b.timeToMerge.fromReadyP90),
-            series("p50 from submitted", (b) => b.timeToMerge.fromSubmittedP50),
-            series("p90 from submitted", (b) => b.timeToMerge.fromSubmittedP90),
-          ]}
+          series={charts.timeToMerge}
         />
         <Chart
           {...common}
@@ -86,7 +70,7 @@ export function InsightsCharts({ data }: { data: QueueInsightsResponse }) {
           title="Queue depth"
           kind="lines"
           unit="PRs"
-          series={[series("deepest", (b) => b.depthMax), series("at the end", (b) => b.depthEnd)]}
+          series={charts.depth}
         />
         <Chart
           {...common}
@@ -94,12 +78,7 @@ export function InsightsCharts({ data }: { data: QueueInsightsResponse }) {
           title="CI runs against testing each PR alone"
           kind="lines"
           unit="runs"
-          series={[
-            series("CI runs", (b) => b.ciRuns),
-            series("each PR alone", (b) => b.ciRunsAlone),
-            series("bisection runs", (b) => b.bisectionRuns),
-            series("runs per merged PR", (b) => b.ciRunsPerMerged),
-          ]}
+          series={charts.ciRuns}
         />
         <Chart
           {...common}
@@ -107,11 +86,7 @@ export function InsightsCharts({ data }: { data: QueueInsightsResponse }) {
           title="Restarts by cause"
           kind="stacked-bars"
           unit="PRs"
-          series={
-            restarts.length > 0
-              ? restarts.map((r) => series(word(r), (b) => b.restarts[r] ?? 0))
-              : [series("restarts", () => 0)]
-          }
+          series={charts.restarts}
         />
         <Chart
           {...common}
@@ -119,14 +94,54 @@ export function InsightsCharts({ data }: { data: QueueInsightsResponse }) {
           title="Time paused or target broken"
           kind="stacked-bars"
           unit="min"
-          series={[
-            series("paused", (b) => b.pausedMinutes),
-            series("target broken", (b) => b.targetBrokenMinutes),
-          ]}
+          series={charts.held}
         />
       </div>
     </>
   );
+}
+
+/** Each chart's series and the period's totals, from one answer. */
+function insightsFigures({ buckets }: QueueInsightsResponse) {
+  const times = buckets.map((b) => Date.parse(b.start));
+  const series = (label: string, value: (b: QueueInsightsBucket) => number | null): ChartSeries => ({
+    label,
+    values: buckets.map(value),
+  });
+  const failures = keysOf(buckets, (b) => b.failed);
+  const restarts = keysOf(buckets, (b) => b.restarts);
+  const total = (f: (b: QueueInsightsBucket) => number) => buckets.reduce((sum, b) => sum + f(b), 0);
+  return {
+    times,
+    totals: {
+      merged: total((b) => b.merged),
+      failed: total((b) => Object.values(b.failed).reduce((x, y) => x + y, 0)),
+      runs: total((b) => b.ciRuns),
+      alone: total((b) => b.ciRunsAlone),
+    },
+    merged: [
+      series("merged", (b) => b.merged),
+      ...failures.map((r) => series(`failed: ${word(r)}`, (b) => b.failed[r] ?? 0)),
+    ],
+    timeToMerge: [
+      series("p50 from ready", (b) => b.timeToMerge.fromReadyP50),
+      series("p90 from ready", (b) => b.timeToMerge.fromReadyP90),
+      series("p50 from submitted", (b) => b.timeToMerge.fromSubmittedP50),
+      series("p90 from submitted", (b) => b.timeToMerge.fromSubmittedP90),
+    ],
+    depth: [series("deepest", (b) => b.depthMax), series("at the end", (b) => b.depthEnd)],
+    ciRuns: [
+      series("CI runs", (b) => b.ciRuns),
+      series("each PR alone", (b) => b.ciRunsAlone),
+      series("bisection runs", (b) => b.bisectionRuns),
+      series("runs per merged PR", (b) => b.ciRunsPerMerged),
+    ],
+    restarts:
+      restarts.length > 0
+        ? restarts.map((r) => series(word(r), (b) => b.restarts[r] ?? 0))
+        : [series("restarts", () => 0)],
+    held: [series("paused", (b) => b.pausedMinutes), series("target broken", (b) => b.targetBrokenMinutes)],
+  };
 }
 
 /**

@@ -12,6 +12,7 @@ import type { QueueDocument } from "../store/queue-repository.js";
 import type { ApiDeps } from "./api-deps.js";
 import { prNumber, requiredOrg } from "./command-parser.js";
 import { listFinishedPullRequests } from "./finished-pull-requests.js";
+import { FinishedBuckets } from "./finished-buckets.js";
 import { queueInsights } from "./queue-insights.js";
 import { queueToProto } from "./proto-mapping.js";
 import { recentOutcomes } from "./recent-outcomes.js";
@@ -42,11 +43,12 @@ const MAX_LOOKUPS_PER_CALL = 1000;
 export function queueQueries(deps: ApiDeps): QueueQueries {
   const { queues, records, runs, connections } = deps;
   const readFresh = (address: QueueAddress) => queues.get(address, true);
+  const finished = new FinishedBuckets();
 
   return {
     getTestRunOutput: (req) => testRunOutput(deps, req),
     listFinishedPullRequests: (req) => listFinishedPullRequests(deps, req),
-    getQueueInsights: (req) => queueInsights(deps, req),
+    getQueueInsights: (req) => queueInsights({ ...deps, finished }, req),
 
     async getQueue(req) {
       const address = queueAddress(req.queue);

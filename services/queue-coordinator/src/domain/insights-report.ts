@@ -1,4 +1,4 @@
-import { binMiddleMs, emptyHour, HOUR_MS, hourOf, type InsightsHour } from "./insights-hour.js";
+import { binMiddleMs, HOUR_MS, hourOf, type InsightsHour } from "./insights-hour.js";
 
 /** One bucket of the report: the queues' hours in it added up (durations in ms, histograms merged). */
 export interface InsightsTotals {
@@ -25,29 +25,31 @@ export interface InsightsQuery {
 }
 
 const add = (into: Record<string, number>, from: Record<string, number>) => {
-  for (const [k, v] of Object.entries(from)) into[k] = (into[k] ?? 0) + v;
+  // for-in, not Object.entries: this runs per hour and queue, and the pairs' arrays were most of the garbage.
+  for (const k in from) into[k] = (into[k] ?? 0) + from[k]!;
 };
 
+/** Paused and broken ms an hour counts: the record's, plus the held time from its last step up to `now`. */
+interface HeldTime {
+  pausedMs: number;
+  brokenMs: number;
+}
+
 /**
- * An hour as the report counts it: the record itself (time held still counted up to `now` for the hour in
+ * An hour's held time as the report counts it: the record's (time held still counted up to `now` for the hour in
  * progress), or, for an hour without a step, the last record's end state carried through it.
  */
-function hourAt(h: number, record: InsightsHour | undefined, last: InsightsHour | undefined, now: number) {
+function heldAt(h: number, record: InsightsHour | undefined, last: InsightsHour, now: number): HeldTime {
   const until = Math.min(now, h + HOUR_MS);
   if (record) {
     const tail = Math.max(0, until - record.lastAt);
     return {
-      ...record,
       pausedMs: record.pausedMs + (record.pausedAtEnd ? tail : 0),
       brokenMs: record.brokenMs + (record.brokenAtEnd ? tail : 0),
     };
   }
-  if (!last) return undefined;
-  const carried = emptyHour(h, last);
   const span = Math.max(0, until - h);
-  carried.pausedMs = last.pausedAtEnd ? span : 0;
-  carried.brokenMs = last.brokenAtEnd ? span : 0;
-  return carried;
+  return { pausedMs: last.pausedAtEnd ? span : 0, brokenMs: last.brokenAtEnd ? span : 0 };
 }
 
 /** The report's buckets: as many as the period holds, the last one the bucket that holds `now`. */
@@ -66,7 +68,23 @@ export function buildReport(
   hours: readonly (readonly InsightsHour[])[],
   query: InsightsQuery,
 ): InsightsTotals[] {
-  const { from, width, count } = reportBuckets(query);
+  return buildBuckets(hours, { ...reportBuckets(query), now: query.now });
+}
+
+/** A run of `count` buckets of `width` ms from `from`: a report's, or its tail after buckets known already. */
+export interface BucketRange {
+  from: number;
+  width: number;
+  count: number;
+  now: number;
+}
+
+/** buildReport over any run of buckets; `hours` as there, from the range's start on. */
+export function buildBuckets(
+  hours: readonly (readonly InsightsHour[])[],
+  range: BucketRange,
+): InsightsTotals[] {
+  const { from, width, count } = range;
   const buckets: InsightsTotals[] = Array.from({ length: count }, (_, i) => ({
     start: from + i * width,
     merged: 0,
@@ -82,7 +100,7 @@ export function buildReport(
     pausedMs: 0,
     brokenMs: 0,
   }));
-  const lastHour = hourOf(query.now);
+  const lastHour = hourOf(range.now);
   for (const records of hours) {
     let i = 0;
     let last: InsightsHour | undefined;
@@ -93,21 +111,26 @@ export function buildReport(
       let depthEnd = 0;
       for (let h = bucket.start; h < bucket.start + width && h <= lastHour; h += HOUR_MS) {
         const record = records[i]?.hour === h ? records[i++] : undefined;
-        const hour = hourAt(h, record, last, query.now);
-        if (record) last = record;
-        if (!hour) continue;
-        bucket.merged += hour.merged;
-        bucket.ciRuns += hour.ciRuns;
-        bucket.ciRunsAlone += hour.ciRunsAlone;
-        bucket.bisectionRuns += hour.bisectionRuns;
-        bucket.pausedMs += hour.pausedMs;
-        bucket.brokenMs += hour.brokenMs;
-        add(bucket.failed, hour.failed);
-        add(bucket.restarts, hour.restarts);
-        add(bucket.ttmSubmitted, hour.ttmSubmitted);
-        add(bucket.ttmReady, hour.ttmReady);
-        depthMax = Math.max(depthMax, hour.depthMax);
-        depthEnd = hour.depthEnd;
+        if (!record && !last) continue;
+        const held = heldAt(h, record, (record ?? last)!, range.now);
+        bucket.pausedMs += held.pausedMs;
+        bucket.brokenMs += held.brokenMs;
+        if (record) {
+          last = record;
+          bucket.merged += record.merged;
+          bucket.ciRuns += record.ciRuns;
+          bucket.ciRunsAlone += record.ciRunsAlone;
+          bucket.bisectionRuns += record.bisectionRuns;
+          add(bucket.failed, record.failed);
+          add(bucket.restarts, record.restarts);
+          add(bucket.ttmSubmitted, record.ttmSubmitted);
+          add(bucket.ttmReady, record.ttmReady);
+          depthMax = Math.max(depthMax, record.depthMax);
+        } else {
+          // An hour without a step: the queue stayed as deep as the last step left it.
+          depthMax = Math.max(depthMax, last!.depthEnd);
+        }
+        depthEnd = last!.depthEnd;
       }
       // Across queues: the sum of each queue's deepest (an upper bound of the deepest at once) and of their ends.
       bucket.depthMax += depthMax;

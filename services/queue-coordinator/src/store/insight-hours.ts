@@ -68,18 +68,21 @@ export class InsightHours {
       if (!hours) break;
       cached.push(hours);
     }
+    // The state carried in: the day before's last hour, from memory when that day is complete and not empty (a
+    // query for the latest earlier day reads every day of the queue).
+    const dayBefore = this.complete.get(`${queueKey}@${fromDay - DAY_MS}`)?.slice(-1);
     const [before, read] = await Promise.all([
-      this.days.findOne({ queueKey, day: { $lt: fromDay } }, { sort: { day: -1 } }),
+      dayBefore?.length
+        ? dayBefore
+        : this.days
+            .findOne({ queueKey, day: { $lt: fromDay } }, { sort: { day: -1 } })
+            .then((doc) => (doc ? sortedHours(doc).slice(-1) : [])),
       this.days.find({ queueKey, day: { $gte: day } }, { sort: { day: 1 } }),
     ]);
     const readByDay = new Map(read.map((d) => [d.day, sortedHours(d)]));
     for (let d = day; d + DAY_MS <= completeBefore; d += DAY_MS)
       this.complete.set(`${queueKey}@${d}`, readByDay.get(d) ?? []);
-    const hours = [
-      ...(before ? sortedHours(before).slice(-1) : []),
-      ...cached.flat(),
-      ...[...readByDay.values()].flat(),
-    ];
+    const hours = [...before, ...cached.flat(), ...[...readByDay.values()].flat()];
     // The report needs only the last hour before `from`; older ones of the same day are dropped here.
     const firstIn = hours.findIndex((h) => h.hour >= from);
     const start = firstIn === -1 ? Math.max(0, hours.length - 1) : Math.max(0, firstIn - 1);

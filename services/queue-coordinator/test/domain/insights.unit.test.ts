@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import {
+  buildBuckets,
   buildReport,
   countStep,
   createPlannerState,
@@ -121,6 +122,35 @@ describe("queue insights: hours counted as the queue's steps commit", () => {
     ]);
     const [bucket] = buildReport([a, b], { now: at(0, 30), periodHours: 24, bucketHours: 1 }).slice(-1);
     expect(bucket).to.include({ depthMax: 3, depthEnd: 3 });
+  });
+
+  it("adds up the buckets after those already known to the same figures as the whole report", () => {
+    const one = entry(1, at(0, 5), at(0, 10));
+    const hours = play([
+      { now: at(0, 30), after: state({ queueState: "PAUSED", prs: { 1: one } }), decisions: [], notices: [] },
+      {
+        now: at(3, 15),
+        after: state(),
+        decisions: [],
+        notices: [ended(1, "MERGED", "MERGED", at(3, 15), one)],
+      },
+      { now: at(5, 40), after: state({ prs: { 1: one } }), decisions: [], notices: [] },
+    ]);
+    const now = at(6, 10);
+    const whole = buildReport([hours], { now, periodHours: 8, bucketHours: 1 });
+    for (const known of [1, 3, 4, 7]) {
+      const from = whole[known]!.start;
+      const tail = buildBuckets(
+        [hours.filter((h, i) => h.hour >= from || (hours[i + 1]?.hour ?? Infinity) >= from)],
+        {
+          from,
+          width: H,
+          count: whole.length - known,
+          now,
+        },
+      );
+      expect(tail, `after ${known} known buckets`).to.deep.equal(whole.slice(known));
+    }
   });
 
   it("reads percentiles from the histogram within 12% of the exact figure", () => {
