@@ -3,11 +3,7 @@ import { branchMoves, git } from "@mainline/testing";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { connect, type NatsConnection } from "nats";
-import { createLogger } from "@mainline/kit/logging/index";
-import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
-import { GatewayHarness } from "@mainline/harness/gateway-harness";
-import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
+import { QueueSystem } from "@mainline/harness/queue-system";
 
 const repo = { host: "git.example.com", owner: "acme", name: "app" };
 const queue = { repo, targetBranch: "main" };
@@ -23,18 +19,9 @@ describe("merge queue end to end with real git (coordinator + batch-runner + nat
   let dir: string;
   let remote: string;
   let baseSha: string;
-  let coordinator: CoordinatorHarness;
-  let runnerNats: NatsConnection;
-  let runner: BatchRunner;
-  let gw: GatewayHarness;
-  let token: string;
+  let system: QueueSystem;
 
-  const call = async (route: string, body: unknown) => {
-    const response = await gw.post(route, body, token);
-    const text = await response.text();
-    expect(response.status, `${route}: ${text}`).to.equal(200);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
+  const call = (route: string, body: unknown) => system.call(route, body);
 
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "mainline-e2e-"));
@@ -65,28 +52,15 @@ describe("merge queue end to end with real git (coordinator + batch-runner + nat
       git(work, "push", "-q", "origin", `HEAD:refs/heads/feature-${n}`, `HEAD:refs/pull/${n}/head`);
     }
 
-    coordinator = await CoordinatorHarness.start();
-    runnerNats = await connect(coordinator.nats.connectOptions());
-    runner = await startBatchRunner({
-      nats: runnerNats,
-      logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),
-      settings: {
-        workDir: path.join(dir, "runner"),
-        gitIdentity: { name: "Mainline", email: "mainline@localhost" },
-        jobConcurrency: 2,
-        maxRunSeconds: 120,
-      },
+    system = await QueueSystem.start({
+      workDir: path.join(dir, "runner"),
+      jobConcurrency: 2,
+      maxRunSeconds: 120,
     });
-    gw = await GatewayHarness.start({ queue: coordinator.address });
-    token = await gw.organization("acme");
   });
 
   after(async () => {
-    await gw?.stop();
-    await runner?.stop();
-    await runnerNats?.close();
-    await coordinator?.stop();
-    await coordinator?.nats.stop();
+    await system?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 
