@@ -1,9 +1,10 @@
 import { expect } from "chai";
 import { branchMoves, git } from "@mainline/testing";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { QueueSystem } from "@mainline/harness/queue-system";
+import { LocalRemote, type FileChanges } from "../../src/demo/local-remote.js";
 
 const repo = { host: "git.example.com", owner: "acme", name: "app" };
 const queue = { repo, targetBranch: "main" };
@@ -25,32 +26,22 @@ describe("merge queue end to end with real git (coordinator + batch-runner + nat
 
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "mainline-e2e-"));
-    remote = path.join(dir, "remote.git");
-    const work = path.join(dir, "work");
-    git(dir, "init", "--bare", "--initial-branch=main", remote);
-    // Every ref update of the remote is logged, so the test can prove there was no force-push.
-    git(remote, "config", "core.logAllRefUpdates", "always");
-    git(dir, "clone", remote, work);
-    git(work, "checkout", "-b", "main");
-    await writeFile(path.join(work, "app.txt"), "line one\nline two\n");
-    await writeFile(
-      path.join(work, "test.sh"),
-      'if [ -e BROKEN ]; then echo "tests fail: BROKEN exists"; exit 1; fi\necho ok\n',
-    );
-    git(work, "add", ".");
-    git(work, "commit", "-m", "initial");
-    git(work, "push", "origin", "main");
-    baseSha = git(work, "rev-parse", "HEAD");
+    // LocalRemote logs every ref update of the remote, so the test can prove there was no force-push.
+    const local = await LocalRemote.create(dir, {
+      "app.txt": "line one\nline two\n",
+      "test.sh": 'if [ -e BROKEN ]; then echo "tests fail: BROKEN exists"; exit 1; fi\necho ok\n',
+    });
     for (let n = 1; n <= 8; n++) {
-      git(work, "checkout", "-q", "-b", `feature-${n}`, baseSha);
-      if (n === BROKEN) await writeFile(path.join(work, "BROKEN"), "this breaks the tests\n");
-      else if (n === 2 || n === CONFLICTING)
-        await writeFile(path.join(work, "app.txt"), `line one changed by ${n}\nline two\n`);
-      else await writeFile(path.join(work, `pr-${n}.txt`), `change ${n}\n`);
-      git(work, "add", ".");
-      git(work, "commit", "-m", `Change ${n}`);
-      git(work, "push", "-q", "origin", `HEAD:refs/heads/feature-${n}`, `HEAD:refs/pull/${n}/head`);
+      const change: FileChanges =
+        n === BROKEN
+          ? { BROKEN: "this breaks the tests\n" }
+          : n === 2 || n === CONFLICTING
+            ? { "app.txt": `line one changed by ${n}\nline two\n` }
+            : { [`pr-${n}.txt`]: `change ${n}\n` };
+      await local.pushPullRequest(n, `feature-${n}`, `Change ${n}`, change);
     }
+    remote = local.remoteDir;
+    baseSha = local.baseSha;
 
     system = await QueueSystem.start({
       workDir: path.join(dir, "runner"),
