@@ -20,6 +20,12 @@ export interface QueueSystemOptions {
   github?: GitHubAppClient;
 }
 
+interface Repository {
+  host: string;
+  owner: string;
+  name: string;
+}
+
 /**
  * The merge queue as a user reaches it: a real queue-coordinator, one batch-runner on real git and the gateway in
  * front of them, on one nats-server, with the organisation "acme" and its token.
@@ -73,6 +79,29 @@ export class QueueSystem {
     const text = await response.text();
     if (response.status !== 200) throw new Error(`${route}: ${response.status} ${text}`);
     return JSON.parse(text) as Record<string, unknown>;
+  }
+
+  /**
+   * The code host's "opened" event of PR `number` ("Change N", head branch feature-N at `headSha`, onto `base`)
+   * of `repo`, which the gateway must take.
+   */
+  async pullRequestOpened(repo: Repository, number: number, headSha: string, base = "main"): Promise<void> {
+    await this.call("/code-host/pull-request-events", {
+      action: "opened",
+      number,
+      pull_request: {
+        title: `Change ${number}`,
+        state: "open",
+        user: { login: "dev" },
+        head: { ref: `feature-${number}`, sha: headSha },
+        base: { ref: base },
+      },
+      repository: {
+        name: repo.name,
+        owner: { login: repo.owner },
+        html_url: `https://${repo.host}/${repo.owner}/${repo.name}`,
+      },
+    });
   }
 
   /** Everything stopped in the shutdown order: the gateway, the runner's jobs, the coordinator, its NATS. */

@@ -52,22 +52,7 @@ describe("a cancelled EXTERNAL run loses its test branch (coordinator + batch-ru
   it("deletes the pushed branch when the PR is cancelled, and refuses the CI's late report", async () => {
     await call("/createQueue", { ...queue, concurrency: 1 });
     await call("/repositories/connection", { repo, remoteUrl: remote, runner: { kind: "EXTERNAL" } });
-    await call("/code-host/pull-request-events", {
-      action: "opened",
-      number: 1,
-      pull_request: {
-        title: "Change 1",
-        state: "open",
-        user: { login: "dev" },
-        head: { ref: "feature-1", sha: git(remote, "rev-parse", "refs/pull/1/head") },
-        base: { ref: "main" },
-      },
-      repository: {
-        name: repo.name,
-        owner: { login: repo.owner },
-        html_url: "https://git.example.com/acme/app",
-      },
-    });
+    await system.pullRequestOpened(repo, 1, git(remote, "rev-parse", "refs/pull/1/head"));
     await call("/submitPullRequest", { ...queue, pr: { number: 1 } });
 
     // The CI sees the branch and the coordinator has its commit: what the CI would build.

@@ -52,22 +52,7 @@ describe("a failed COMMAND run's output is kept and linked (coordinator + batch-
       remoteUrl: remote,
       runner: { kind: "COMMAND", command: "sh test.sh" },
     });
-    await call("/code-host/pull-request-events", {
-      action: "opened",
-      number: 1,
-      pull_request: {
-        title: "Change 1",
-        state: "open",
-        user: { login: "dev" },
-        head: { ref: "feature-1", sha: git(remote, "rev-parse", "refs/pull/1/head") },
-        base: { ref: "main" },
-      },
-      repository: {
-        name: repo.name,
-        owner: { login: repo.owner },
-        html_url: "https://git.example.com/acme/app",
-      },
-    });
+    await system.pullRequestOpened(repo, 1, git(remote, "rev-parse", "refs/pull/1/head"));
     await call("/submitPullRequest", { ...queue, pr: { number: 1 } });
     const pr = await eventually(async () => {
       const answer = await call("/getSubmittedPullRequest", { ...queue, pr: { number: 1 } });
