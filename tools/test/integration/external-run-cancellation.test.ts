@@ -1,13 +1,10 @@
 import { expect } from "chai";
 import { eventually, git } from "@mainline/testing";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { connect, type NatsConnection } from "nats";
-import { createLogger } from "@mainline/kit/logging/index";
-import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
-import { GatewayHarness } from "@mainline/harness/gateway-harness";
-import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
+import { QueueSystem } from "@mainline/harness/queue-system";
+import { LocalRemote } from "../../src/demo/local-remote.js";
 
 const repo = { host: "git.example.com", owner: "acme", name: "app" };
 const queue = { repo, targetBranch: "main" };
@@ -21,14 +18,10 @@ describe("a cancelled EXTERNAL run loses its test branch (coordinator + batch-ru
   this.timeout(120_000);
   let dir: string;
   let remote: string;
-  let coordinator: CoordinatorHarness;
-  let runnerNats: NatsConnection;
-  let runner: BatchRunner;
-  let gw: GatewayHarness;
-  let token: string;
+  let system: QueueSystem;
 
   const call = async (route: string, body: unknown, status = 200) => {
-    const response = await gw.post(route, body, token);
+    const response = await system.gw.post(route, body, system.token);
     const text = await response.text();
     expect(response.status, `${route}: ${text}`).to.equal(status);
     return status === 200 && text !== "" ? (JSON.parse(text) as Record<string, unknown>) : { body: text };
@@ -40,64 +33,26 @@ describe("a cancelled EXTERNAL run loses its test branch (coordinator + batch-ru
 
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "mainline-external-cancel-"));
-    remote = path.join(dir, "remote.git");
-    const work = path.join(dir, "work");
-    git(dir, "init", "--bare", "--initial-branch=main", remote);
-    git(dir, "clone", remote, work);
-    git(work, "checkout", "-b", "main");
-    await writeFile(path.join(work, "app.txt"), "one\n");
-    git(work, "add", ".");
-    git(work, "commit", "-m", "initial");
-    git(work, "push", "origin", "main");
-    git(work, "checkout", "-q", "-b", "feature-1");
-    await writeFile(path.join(work, "app.txt"), "one\ntwo\n");
-    git(work, "commit", "-qam", "Change 1");
-    git(work, "push", "-q", "origin", "HEAD:refs/heads/feature-1", "HEAD:refs/pull/1/head");
+    const local = await LocalRemote.create(dir, { "app.txt": "one\n" });
+    await local.pushPullRequest(1, "feature-1", "Change 1", { "app.txt": "one\ntwo\n" });
+    remote = local.remoteDir;
 
-    coordinator = await CoordinatorHarness.start();
-    runnerNats = await connect(coordinator.nats.connectOptions());
-    runner = await startBatchRunner({
-      nats: runnerNats,
-      logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),
-      settings: {
-        workDir: path.join(dir, "runner"),
-        gitIdentity: { name: "Mainline", email: "mainline@localhost" },
-        jobConcurrency: 1,
-        maxRunSeconds: 900,
-      },
+    system = await QueueSystem.start({
+      workDir: path.join(dir, "runner"),
+      jobConcurrency: 1,
+      maxRunSeconds: 900,
     });
-    gw = await GatewayHarness.start({ queue: coordinator.address });
-    token = await gw.organization("acme");
   });
 
   after(async () => {
-    await gw?.stop();
-    await runner?.stop();
-    await runnerNats?.close();
-    await coordinator?.stop();
-    await coordinator?.nats.stop();
+    await system?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 
   it("deletes the pushed branch when the PR is cancelled, and refuses the CI's late report", async () => {
     await call("/createQueue", { ...queue, concurrency: 1 });
     await call("/repositories/connection", { repo, remoteUrl: remote, runner: { kind: "EXTERNAL" } });
-    await call("/code-host/pull-request-events", {
-      action: "opened",
-      number: 1,
-      pull_request: {
-        title: "Change 1",
-        state: "open",
-        user: { login: "dev" },
-        head: { ref: "feature-1", sha: git(remote, "rev-parse", "refs/pull/1/head") },
-        base: { ref: "main" },
-      },
-      repository: {
-        name: repo.name,
-        owner: { login: repo.owner },
-        html_url: "https://git.example.com/acme/app",
-      },
-    });
+    await system.pullRequestOpened(repo, 1, git(remote, "rev-parse", "refs/pull/1/head"));
     await call("/submitPullRequest", { ...queue, pr: { number: 1 } });
 
     // The CI sees the branch and the coordinator has its commit: what the CI would build.

@@ -2,7 +2,6 @@ import { expect } from "chai";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { connect, type NatsConnection } from "nats";
 import {
   eventually,
   git,
@@ -15,9 +14,7 @@ import { GitHubAppClient } from "@mainline/kit/github/index";
 import { callUnary, createGrpcClient } from "@mainline/kit/grpc/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { QueueCoordinatorClient } from "@mainline/proto/queue";
-import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
-import { GatewayHarness } from "@mainline/harness/gateway-harness";
-import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
+import { QueueSystem } from "@mainline/harness/queue-system";
 import { LocalRemote } from "../../src/demo/local-remote.js";
 import { WebhooksInstance } from "./webhooks-instance.js";
 
@@ -40,20 +37,11 @@ describe("talking back to GitHub: check runs, failure comments and command repli
   let dir: string;
   let remote: string;
   let double: GitHubDouble;
-  let coordinator: CoordinatorHarness;
-  let runnerNats: NatsConnection;
-  let runner: BatchRunner;
-  let gw: GatewayHarness;
-  let token: string;
+  let system: QueueSystem;
   let webhooks: WebhooksInstance;
   let coordinatorApi: QueueCoordinatorClient;
 
-  const call = async (route: string, body: unknown) => {
-    const response = await gw.post(route, body, token);
-    const text = await response.text();
-    expect(response.status, `${route}: ${text}`).to.equal(200);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
+  const call = (route: string, body: unknown) => system.call(route, body);
   /** The requests about one PR: comments on it, and its head's check run (created, then updated by id). */
   const prRequests = (pr: number) => {
     const head = git(remote, "rev-parse", `refs/pull/${pr}/head`);
@@ -89,34 +77,25 @@ describe("talking back to GitHub: check runs, failure comments and command repli
         { id: 999, account: "globex", repositories: ["globex/app"] },
       ],
     });
-    coordinator = await CoordinatorHarness.start();
-    coordinatorApi = createGrpcClient(QueueCoordinatorClient, coordinator.address);
-    runnerNats = await connect(coordinator.nats.connectOptions());
-    runner = await startBatchRunner({
-      nats: runnerNats,
-      logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),
-      settings: {
-        workDir: path.join(dir, "runner"),
-        gitIdentity: { name: "Mainline", email: "mainline@localhost" },
-        jobConcurrency: 1,
-        maxRunSeconds: 60,
-        // Jobs of an installation's repository authenticate git with its token (the local remote ignores it).
-        github: new GitHubAppClient({
-          settings: {
-            appId: app.appId,
-            privateKey: app.privateKey,
-            webhookSecret: undefined,
-            apiUrl: double.url,
-          },
-          logger: createLogger("batch-runner-github", "silent"),
-          writeSpacingMs: 0,
-          notificationSpacingMs: 0,
-        }),
-      },
+    system = await QueueSystem.start({
+      workDir: path.join(dir, "runner"),
+      jobConcurrency: 1,
+      maxRunSeconds: 60,
+      // Jobs of an installation's repository authenticate git with its token (the local remote ignores it).
+      github: new GitHubAppClient({
+        settings: {
+          appId: app.appId,
+          privateKey: app.privateKey,
+          webhookSecret: undefined,
+          apiUrl: double.url,
+        },
+        logger: createLogger("batch-runner-github", "silent"),
+        writeSpacingMs: 0,
+        notificationSpacingMs: 0,
+      }),
     });
-    webhooks = await WebhooksInstance.start(coordinator, double, { app, publicUrl: PUBLIC_URL });
-    gw = await GatewayHarness.start({ queue: coordinator.address });
-    token = await gw.organization("acme");
+    coordinatorApi = createGrpcClient(QueueCoordinatorClient, system.coordinator.address);
+    webhooks = await WebhooksInstance.start(system.coordinator, double, { app, publicUrl: PUBLIC_URL });
     await callUnary(coordinatorApi.connectGitHubInstallation.bind(coordinatorApi), {
       org: "acme",
       installationId: INSTALLATION,
@@ -134,12 +113,8 @@ describe("talking back to GitHub: check runs, failure comments and command repli
   afterEach(() => double.assertNoViolations());
 
   after(async () => {
-    await gw?.stop();
     await webhooks?.stop();
-    await runner?.stop();
-    await runnerNats?.close();
-    await coordinator?.stop();
-    await coordinator?.nats.stop();
+    await system?.stop();
     await double?.stop();
     await rm(dir, { recursive: true, force: true });
   });
@@ -345,7 +320,7 @@ describe("talking back to GitHub: check runs, failure comments and command repli
     });
     await eventually(() => expect(posted).to.not.equal(undefined));
     await dying.kill();
-    webhooks = await WebhooksInstance.start(coordinator, double, { app, publicUrl: PUBLIC_URL });
+    webhooks = await WebhooksInstance.start(system.coordinator, double, { app, publicUrl: PUBLIC_URL });
     // The call's lease runs out, the new instance takes it, finds its marker among the comments and stops there.
     await eventually(() => expect(double.calls("issues/list-comments")).to.have.length.at.least(1), 10_000);
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -373,7 +348,7 @@ describe("talking back to GitHub: check runs, failure comments and command repli
     await webhooks.kill();
     // GitHub recovers while Mainline is down; the comment must still arrive, from the outbox of a new instance.
     double.clearScripts();
-    webhooks = await WebhooksInstance.start(coordinator, double, { app, publicUrl: PUBLIC_URL });
+    webhooks = await WebhooksInstance.start(system.coordinator, double, { app, publicUrl: PUBLIC_URL });
     await eventually(
       () =>
         expect(

@@ -2,12 +2,8 @@ import { expect } from "chai";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { connect, type NatsConnection } from "nats";
 import { branchMoves, git } from "@mainline/testing";
-import { createLogger } from "@mainline/kit/logging/index";
-import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
-import { GatewayHarness } from "@mainline/harness/gateway-harness";
-import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
+import { QueueSystem } from "@mainline/harness/queue-system";
 import { LocalRemote } from "../../src/demo/local-remote.js";
 
 const FINAL_STATES = ["MERGED", "FAILED", "CANCELLED"];
@@ -21,45 +17,23 @@ const FINAL_STATES = ["MERGED", "FAILED", "CANCELLED"];
 describe("a passing run merges as tested (coordinator + batch-runner + nats-server + git)", function () {
   this.timeout(240_000);
   let dir: string;
-  let coordinator: CoordinatorHarness;
-  let runnerNats: NatsConnection;
-  let runner: BatchRunner;
-  let gw: GatewayHarness;
-  let token: string;
+  let system: QueueSystem;
 
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "mainline-as-tested-"));
-    coordinator = await CoordinatorHarness.start();
-    runnerNats = await connect(coordinator.nats.connectOptions());
-    runner = await startBatchRunner({
-      nats: runnerNats,
-      logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),
-      settings: {
-        workDir: path.join(dir, "runner"),
-        gitIdentity: { name: "Mainline", email: "mainline@localhost" },
-        jobConcurrency: 4,
-        maxRunSeconds: 120,
-      },
+    system = await QueueSystem.start({
+      workDir: path.join(dir, "runner"),
+      jobConcurrency: 4,
+      maxRunSeconds: 120,
     });
-    gw = await GatewayHarness.start({ queue: coordinator.address });
-    token = await gw.organization("acme");
   });
 
   after(async () => {
-    await gw?.stop();
-    await runner?.stop();
-    await runnerNats?.close();
-    await coordinator?.stop();
-    await coordinator?.nats.stop();
+    await system?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 
-  const call = async (route: string, body: unknown) => {
-    const response = await gw.post(route, body, token);
-    const text = await response.text();
-    expect(response.status, `${route}: ${text}`).to.equal(200);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
+  const call = (route: string, body: unknown) => system.call(route, body);
 
   /** A queue on its own repository and remote; the test command sleeps so that runs overlap. */
   async function queueWith(name: string, settings: Record<string, unknown>, testScript: string) {

@@ -1,13 +1,10 @@
 import { expect } from "chai";
 import { branchMoves, git } from "@mainline/testing";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { connect, type NatsConnection } from "nats";
-import { createLogger } from "@mainline/kit/logging/index";
-import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
-import { GatewayHarness } from "@mainline/harness/gateway-harness";
-import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
+import { QueueSystem } from "@mainline/harness/queue-system";
+import { LocalRemote, type FileChanges } from "../../src/demo/local-remote.js";
 
 const repo = { host: "git.example.com", owner: "acme", name: "app" };
 const queue = { repo, targetBranch: "main" };
@@ -23,70 +20,38 @@ describe("merge queue end to end with real git (coordinator + batch-runner + nat
   let dir: string;
   let remote: string;
   let baseSha: string;
-  let coordinator: CoordinatorHarness;
-  let runnerNats: NatsConnection;
-  let runner: BatchRunner;
-  let gw: GatewayHarness;
-  let token: string;
+  let system: QueueSystem;
 
-  const call = async (route: string, body: unknown) => {
-    const response = await gw.post(route, body, token);
-    const text = await response.text();
-    expect(response.status, `${route}: ${text}`).to.equal(200);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
+  const call = (route: string, body: unknown) => system.call(route, body);
 
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "mainline-e2e-"));
-    remote = path.join(dir, "remote.git");
-    const work = path.join(dir, "work");
-    git(dir, "init", "--bare", "--initial-branch=main", remote);
-    // Every ref update of the remote is logged, so the test can prove there was no force-push.
-    git(remote, "config", "core.logAllRefUpdates", "always");
-    git(dir, "clone", remote, work);
-    git(work, "checkout", "-b", "main");
-    await writeFile(path.join(work, "app.txt"), "line one\nline two\n");
-    await writeFile(
-      path.join(work, "test.sh"),
-      'if [ -e BROKEN ]; then echo "tests fail: BROKEN exists"; exit 1; fi\necho ok\n',
-    );
-    git(work, "add", ".");
-    git(work, "commit", "-m", "initial");
-    git(work, "push", "origin", "main");
-    baseSha = git(work, "rev-parse", "HEAD");
-    for (let n = 1; n <= 8; n++) {
-      git(work, "checkout", "-q", "-b", `feature-${n}`, baseSha);
-      if (n === BROKEN) await writeFile(path.join(work, "BROKEN"), "this breaks the tests\n");
-      else if (n === 2 || n === CONFLICTING)
-        await writeFile(path.join(work, "app.txt"), `line one changed by ${n}\nline two\n`);
-      else await writeFile(path.join(work, `pr-${n}.txt`), `change ${n}\n`);
-      git(work, "add", ".");
-      git(work, "commit", "-m", `Change ${n}`);
-      git(work, "push", "-q", "origin", `HEAD:refs/heads/feature-${n}`, `HEAD:refs/pull/${n}/head`);
-    }
-
-    coordinator = await CoordinatorHarness.start();
-    runnerNats = await connect(coordinator.nats.connectOptions());
-    runner = await startBatchRunner({
-      nats: runnerNats,
-      logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),
-      settings: {
-        workDir: path.join(dir, "runner"),
-        gitIdentity: { name: "Mainline", email: "mainline@localhost" },
-        jobConcurrency: 2,
-        maxRunSeconds: 120,
-      },
+    // LocalRemote logs every ref update of the remote, so the test can prove there was no force-push.
+    const local = await LocalRemote.create(dir, {
+      "app.txt": "line one\nline two\n",
+      "test.sh": 'if [ -e BROKEN ]; then echo "tests fail: BROKEN exists"; exit 1; fi\necho ok\n',
     });
-    gw = await GatewayHarness.start({ queue: coordinator.address });
-    token = await gw.organization("acme");
+    for (let n = 1; n <= 8; n++) {
+      const change: FileChanges =
+        n === BROKEN
+          ? { BROKEN: "this breaks the tests\n" }
+          : n === 2 || n === CONFLICTING
+            ? { "app.txt": `line one changed by ${n}\nline two\n` }
+            : { [`pr-${n}.txt`]: `change ${n}\n` };
+      await local.pushPullRequest(n, `feature-${n}`, `Change ${n}`, change);
+    }
+    remote = local.remoteDir;
+    baseSha = local.baseSha;
+
+    system = await QueueSystem.start({
+      workDir: path.join(dir, "runner"),
+      jobConcurrency: 2,
+      maxRunSeconds: 120,
+    });
   });
 
   after(async () => {
-    await gw?.stop();
-    await runner?.stop();
-    await runnerNats?.close();
-    await coordinator?.stop();
-    await coordinator?.nats.stop();
+    await system?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 

@@ -1,13 +1,10 @@
 import { expect } from "chai";
 import { eventually, git } from "@mainline/testing";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { connect, type NatsConnection } from "nats";
-import { createLogger } from "@mainline/kit/logging/index";
-import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
-import { GatewayHarness } from "@mainline/harness/gateway-harness";
-import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
+import { QueueSystem } from "@mainline/harness/queue-system";
+import { LocalRemote } from "../../src/demo/local-remote.js";
 
 const repo = { host: "git.example.com", owner: "acme", name: "app" };
 const queue = { repo, targetBranch: "main" };
@@ -30,18 +27,9 @@ describe("a cancelled test run stops at once (coordinator + batch-runner + real 
   let dir: string;
   let remote: string;
   let pidsFile: string;
-  let coordinator: CoordinatorHarness;
-  let runnerNats: NatsConnection;
-  let runner: BatchRunner;
-  let gw: GatewayHarness;
-  let token: string;
+  let system: QueueSystem;
 
-  const call = async (route: string, body: unknown) => {
-    const response = await gw.post(route, body, token);
-    const text = await response.text();
-    expect(response.status, `${route}: ${text}`).to.equal(200);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
+  const call = (route: string, body: unknown) => system.call(route, body);
   const pids = async () =>
     (await readFile(pidsFile, "utf8").catch(() => ""))
       .split("\n")
@@ -54,45 +42,22 @@ describe("a cancelled test run stops at once (coordinator + batch-runner + real 
 
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "mainline-cancel-"));
-    remote = path.join(dir, "remote.git");
     pidsFile = path.join(dir, "pids");
-    const work = path.join(dir, "work");
-    git(dir, "init", "--bare", "--initial-branch=main", remote);
-    git(dir, "clone", remote, work);
-    git(work, "checkout", "-b", "main");
-    await writeFile(path.join(work, "app.txt"), "one\n");
-    git(work, "add", ".");
-    git(work, "commit", "-m", "initial");
-    git(work, "push", "origin", "main");
-    git(work, "checkout", "-q", "-b", "feature-1");
-    await writeFile(path.join(work, "app.txt"), "one\ntwo\n");
-    git(work, "commit", "-qam", "Change 1");
-    git(work, "push", "-q", "origin", "HEAD:refs/heads/feature-1", "HEAD:refs/pull/1/head");
+    const local = await LocalRemote.create(dir, { "app.txt": "one\n" });
+    await local.pushPullRequest(1, "feature-1", "Change 1", { "app.txt": "one\ntwo\n" });
+    remote = local.remoteDir;
 
-    coordinator = await CoordinatorHarness.start();
-    runnerNats = await connect(coordinator.nats.connectOptions());
-    runner = await startBatchRunner({
-      nats: runnerNats,
-      logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),
-      settings: {
-        workDir: path.join(dir, "runner"),
-        gitIdentity: { name: "Mainline", email: "mainline@localhost" },
-        jobConcurrency: 1,
-        maxRunSeconds: 900,
-      },
+    system = await QueueSystem.start({
+      workDir: path.join(dir, "runner"),
+      jobConcurrency: 1,
+      maxRunSeconds: 900,
     });
-    gw = await GatewayHarness.start({ queue: coordinator.address });
-    token = await gw.organization("acme");
   });
 
   after(async () => {
     // Whatever the test saw, no sleep outlives it (a live one would also hold runner.stop()).
     for (const pid of await pids().catch(() => [])) if (isAlive(pid)) process.kill(-pid, "SIGKILL");
-    await gw?.stop();
-    await runner?.stop();
-    await runnerNats?.close();
-    await coordinator?.stop();
-    await coordinator?.nats.stop();
+    await system?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -104,22 +69,7 @@ describe("a cancelled test run stops at once (coordinator + batch-runner + real 
       remoteUrl: remote,
       runner: { kind: "COMMAND", command: `echo $$ >> ${pidsFile} && exec sleep 600` },
     });
-    await call("/code-host/pull-request-events", {
-      action: "opened",
-      number: 1,
-      pull_request: {
-        title: "Change 1",
-        state: "open",
-        user: { login: "dev" },
-        head: { ref: "feature-1", sha: git(remote, "rev-parse", "refs/pull/1/head") },
-        base: { ref: "main" },
-      },
-      repository: {
-        name: repo.name,
-        owner: { login: repo.owner },
-        html_url: "https://git.example.com/acme/app",
-      },
-    });
+    await system.pullRequestOpened(repo, 1, git(remote, "rev-parse", "refs/pull/1/head"));
     await call("/submitPullRequest", { ...queue, pr: { number: 1 } });
 
     const [first] = await eventually(async () => {

@@ -3,11 +3,7 @@ import { branchMoves, git } from "@mainline/testing";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { connect, type NatsConnection } from "nats";
-import { createLogger } from "@mainline/kit/logging/index";
-import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
-import { GatewayHarness } from "@mainline/harness/gateway-harness";
-import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
+import { QueueSystem } from "@mainline/harness/queue-system";
 
 const repo = { host: "git.example.com", owner: "acme", name: "stacks" };
 const queue = { repo, targetBranch: "main" };
@@ -29,18 +25,9 @@ describe("stacked pull requests end to end with real git (coordinator + batch-ru
   let dir: string;
   let remote: string;
   let baseSha: string;
-  let coordinator: CoordinatorHarness;
-  let runnerNats: NatsConnection;
-  let runner: BatchRunner;
-  let gw: GatewayHarness;
-  let token: string;
+  let system: QueueSystem;
 
-  const call = async (route: string, body: unknown): Promise<Json> => {
-    const response = await gw.post(route, body, token);
-    const text = await response.text();
-    expect(response.status, `${route}: ${text}`).to.equal(200);
-    return JSON.parse(text) as Json;
-  };
+  const call = (route: string, body: unknown) => system.call(route, body);
   const status = (n: number) => call("/getSubmittedPullRequest", { ...queue, pr: { number: n } });
   const untilEnded = async (prs: readonly number[]): Promise<Map<number, Json>> => {
     const ended = new Map<number, Json>();
@@ -86,20 +73,11 @@ describe("stacked pull requests end to end with real git (coordinator + batch-ru
       }
     }
 
-    coordinator = await CoordinatorHarness.start();
-    runnerNats = await connect(coordinator.nats.connectOptions());
-    runner = await startBatchRunner({
-      nats: runnerNats,
-      logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),
-      settings: {
-        workDir: path.join(dir, "runner"),
-        gitIdentity: { name: "Mainline", email: "mainline@localhost" },
-        jobConcurrency: 2,
-        maxRunSeconds: 120,
-      },
+    system = await QueueSystem.start({
+      workDir: path.join(dir, "runner"),
+      jobConcurrency: 2,
+      maxRunSeconds: 120,
     });
-    gw = await GatewayHarness.start({ queue: coordinator.address });
-    token = await gw.organization("acme");
     await call("/createQueue", { ...queue, concurrency: 2 });
     await call("/repositories/connection", {
       repo,
@@ -129,11 +107,7 @@ describe("stacked pull requests end to end with real git (coordinator + batch-ru
   });
 
   after(async () => {
-    await gw?.stop();
-    await runner?.stop();
-    await runnerNats?.close();
-    await coordinator?.stop();
-    await coordinator?.nats.stop();
+    await system?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -213,21 +187,25 @@ describe("stacked pull requests end to end with real git (coordinator + batch-ru
     expect((await call("/getQueue", queue)).maxStackSize, "the default").to.equal(32);
     await call("/updateQueue", { ...queue, maxStackSize: 0 });
     expect((await call("/getQueue", queue)).maxStackSize).to.equal(0);
-    const response = await gw.post("/submitPullRequest", { ...queue, pr: { number: 9 } }, token);
+    const response = await system.gw.post(
+      "/submitPullRequest",
+      { ...queue, pr: { number: 9 } },
+      system.token,
+    );
     const text = await response.text();
     expect(response.status, text).to.equal(409);
     expect(text).to.match(
       // #7 merged through this queue (the code host has not said it is closed): the stack ends above it.
       /pull request 9 is stacked on #8 and this queue takes no stacked pull requests \(maxStackSize is 0\)/,
     );
-    const notBoolean = await gw.post(
+    const notBoolean = await system.gw.post(
       "/submitPullRequest",
       { ...queue, pr: { number: 9 }, includeStack: "yes" },
-      token,
+      system.token,
     );
     expect(notBoolean.status).to.equal(400);
     expect(await notBoolean.text()).to.match(/includeStack.*must be a boolean/);
-    const tooLarge = await gw.post("/updateQueue", { ...queue, maxStackSize: 33 }, token);
+    const tooLarge = await system.gw.post("/updateQueue", { ...queue, maxStackSize: 33 }, system.token);
     expect(tooLarge.status).to.equal(400);
     expect(await tooLarge.text()).to.match(/maxStackSize/);
   });

@@ -3,14 +3,10 @@ import { git, NatsServer } from "@mainline/testing";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { connect, type NatsConnection } from "nats";
 import { callUnary } from "@mainline/kit/grpc/index";
-import { createLogger } from "@mainline/kit/logging/index";
-import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
 import { FlakyAnalyticsClient, ResultContext } from "@mainline/proto/flaky";
 import { testId } from "@mainline/junit";
-import { GatewayHarness } from "@mainline/harness/gateway-harness";
-import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
+import { QueueSystem } from "@mainline/harness/queue-system";
 import { FlakyHarness } from "@mainline/harness/flaky-harness";
 
 const repo = { host: "git.example.com", owner: "acme", name: "shop" };
@@ -54,21 +50,13 @@ describe("the merge queue uses what Mainline knows about tests (real git, a COMM
   let dir: string;
   let remote: string;
   let work: string;
-  let coordinator: CoordinatorHarness;
+  let nats: NatsServer;
   let flakyHarness: FlakyHarness;
   let flaky: FlakyAnalyticsClient;
-  let runnerNats: NatsConnection;
-  let runner: BatchRunner;
-  let gw: GatewayHarness;
-  let token: string;
+  let system: QueueSystem;
   let commit = 0;
 
-  const call = async (route: string, body: unknown) => {
-    const response = await gw.post(route, body, token);
-    const text = await response.text();
-    expect(response.status, `${route}: ${text}`).to.equal(200);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
+  const call = (route: string, body: unknown) => system.call(route, body);
   const upload = (cases: Record<string, "pass" | "fail">, commitSha = "c".repeat(40)) =>
     callUnary(flaky.uploadTestResults.bind(flaky), {
       org: "acme",
@@ -142,24 +130,15 @@ describe("the merge queue uses what Mainline knows about tests (real git, a COMM
     git(work, "push", "-q", "origin", "main");
 
     // flaky-analytics on the coordinator's NATS: it ingests the queue's JUnit and answers the coordinator's question.
-    const nats = await NatsServer.start();
+    nats = await NatsServer.start();
     flakyHarness = await FlakyHarness.startOn(nats);
     flaky = flakyHarness.client;
-    coordinator = await CoordinatorHarness.start({ nats, flakyAnalyticsAddress: flakyHarness.address });
-
-    runnerNats = await connect(coordinator.nats.connectOptions());
-    runner = await startBatchRunner({
-      nats: runnerNats,
-      logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),
-      settings: {
-        workDir: path.join(dir, "runner"),
-        gitIdentity: { name: "Mainline", email: "mainline@localhost" },
-        jobConcurrency: 2,
-        maxRunSeconds: 120,
-      },
+    system = await QueueSystem.start({
+      workDir: path.join(dir, "runner"),
+      jobConcurrency: 2,
+      maxRunSeconds: 120,
+      coordinator: { nats, flakyAnalyticsAddress: flakyHarness.address },
     });
-    gw = await GatewayHarness.start({ queue: coordinator.address });
-    token = await gw.organization("acme");
     await call("/createQueue", { ...queue, concurrency: 1, batch: false });
     await call("/repositories/connection", {
       repo,
@@ -181,12 +160,9 @@ describe("the merge queue uses what Mainline knows about tests (real git, a COMM
   });
 
   after(async () => {
-    await gw?.stop();
-    await runner?.stop();
-    await runnerNats?.close();
-    await coordinator?.stop();
+    await system?.stop();
     await flakyHarness?.stop();
-    await coordinator?.nats.stop();
+    await nats?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 

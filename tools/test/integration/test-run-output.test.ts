@@ -1,13 +1,10 @@
 import { expect } from "chai";
 import { eventually, git } from "@mainline/testing";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { connect, type NatsConnection } from "nats";
-import { createLogger } from "@mainline/kit/logging/index";
-import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
-import { GatewayHarness } from "@mainline/harness/gateway-harness";
-import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
+import { QueueSystem } from "@mainline/harness/queue-system";
+import { LocalRemote } from "../../src/demo/local-remote.js";
 
 const repo = { host: "git.example.com", owner: "acme", name: "app" };
 const queue = { repo, targetBranch: "main" };
@@ -22,63 +19,29 @@ describe("a failed COMMAND run's output is kept and linked (coordinator + batch-
   this.timeout(120_000);
   let dir: string;
   let remote: string;
-  let coordinator: CoordinatorHarness;
-  let runnerNats: NatsConnection;
-  let runner: BatchRunner;
-  let gw: GatewayHarness;
-  let token: string;
+  let system: QueueSystem;
   let otherToken: string;
 
-  const call = async (route: string, body: unknown) => {
-    const response = await gw.post(route, body, token);
-    const text = await response.text();
-    expect(response.status, `${route}: ${text}`).to.equal(200);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
+  const call = (route: string, body: unknown) => system.call(route, body);
 
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "mainline-output-"));
-    remote = path.join(dir, "remote.git");
-    const work = path.join(dir, "work");
-    git(dir, "init", "--bare", "--initial-branch=main", remote);
-    git(dir, "clone", remote, work);
-    git(work, "checkout", "-b", "main");
-    await writeFile(
-      path.join(work, "test.sh"),
-      `echo "first line of the output"\nseq 1 ${NOISE_LINES}\necho "divides: expected 2, got 3" >&2\nexit 1\n`,
-    );
-    git(work, "add", ".");
-    git(work, "commit", "-m", "initial");
-    git(work, "push", "origin", "main");
-    git(work, "checkout", "-q", "-b", "feature-1");
-    await writeFile(path.join(work, "app.txt"), "two\n");
-    git(work, "add", ".");
-    git(work, "commit", "-qm", "Change 1");
-    git(work, "push", "-q", "origin", "HEAD:refs/heads/feature-1", "HEAD:refs/pull/1/head");
-
-    coordinator = await CoordinatorHarness.start();
-    runnerNats = await connect(coordinator.nats.connectOptions());
-    runner = await startBatchRunner({
-      nats: runnerNats,
-      logger: createLogger("batch-runner-test", process.env.TEST_LOG_LEVEL ?? "silent"),
-      settings: {
-        workDir: path.join(dir, "runner"),
-        gitIdentity: { name: "Mainline", email: "mainline@localhost" },
-        jobConcurrency: 1,
-        maxRunSeconds: 120,
-      },
+    const local = await LocalRemote.create(dir, {
+      "test.sh": `echo "first line of the output"\nseq 1 ${NOISE_LINES}\necho "divides: expected 2, got 3" >&2\nexit 1\n`,
     });
-    gw = await GatewayHarness.start({ queue: coordinator.address });
-    token = await gw.organization("acme");
-    otherToken = await gw.organization("globex");
+    await local.pushPullRequest(1, "feature-1", "Change 1", { "app.txt": "two\n" });
+    remote = local.remoteDir;
+
+    system = await QueueSystem.start({
+      workDir: path.join(dir, "runner"),
+      jobConcurrency: 1,
+      maxRunSeconds: 120,
+    });
+    otherToken = await system.gw.organization("globex");
   });
 
   after(async () => {
-    await gw?.stop();
-    await runner?.stop();
-    await runnerNats?.close();
-    await coordinator?.stop();
-    await coordinator?.nats.stop();
+    await system?.stop();
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -89,22 +52,7 @@ describe("a failed COMMAND run's output is kept and linked (coordinator + batch-
       remoteUrl: remote,
       runner: { kind: "COMMAND", command: "sh test.sh" },
     });
-    await call("/code-host/pull-request-events", {
-      action: "opened",
-      number: 1,
-      pull_request: {
-        title: "Change 1",
-        state: "open",
-        user: { login: "dev" },
-        head: { ref: "feature-1", sha: git(remote, "rev-parse", "refs/pull/1/head") },
-        base: { ref: "main" },
-      },
-      repository: {
-        name: repo.name,
-        owner: { login: repo.owner },
-        html_url: "https://git.example.com/acme/app",
-      },
-    });
+    await system.pullRequestOpened(repo, 1, git(remote, "rev-parse", "refs/pull/1/head"));
     await call("/submitPullRequest", { ...queue, pr: { number: 1 } });
     const pr = await eventually(async () => {
       const answer = await call("/getSubmittedPullRequest", { ...queue, pr: { number: 1 } });
@@ -114,13 +62,13 @@ describe("a failed COMMAND run's output is kept and linked (coordinator + batch-
 
     const url = pr.failureDetailsUrl as string;
     const testRunId = /\/v1\/test-runs\/([^/]+)\/output$/.exec(url)?.[1];
-    expect(url.startsWith(gw.url), url).to.equal(true);
+    expect(url.startsWith(system.gw.url), url).to.equal(true);
     expect(testRunId, url).to.be.a("string");
     const details = await call("/getMergeQueueTestingDetails", { ...queue, testRunId });
     expect(details.status).to.equal("FAILED");
     expect(details.statusChecks).to.deep.equal([{ context: "mainline/test-command", url, state: "failure" }]);
 
-    const output = await fetch(url, { headers: { "x-api-token": token } });
+    const output = await fetch(url, { headers: { "x-api-token": system.token } });
     expect(output.status).to.equal(200);
     expect(output.headers.get("content-type")).to.match(/^text\/plain/);
     const text = await output.text();
@@ -131,12 +79,14 @@ describe("a failed COMMAND run's output is kept and linked (coordinator + batch-
     const foreign = await fetch(url, { headers: { "x-api-token": otherToken } });
     expect(foreign.status).to.equal(404);
     const unknown = await fetch(url.replace(testRunId!, "run-999_0000000000"), {
-      headers: { "x-api-token": token },
+      headers: { "x-api-token": system.token },
     });
     expect(unknown.status).to.equal(404);
     expect((await fetch(url)).status).to.equal(401);
     // A malformed id is refused, naming the field.
-    const bad = await fetch(url.replace(testRunId!, "x".repeat(200)), { headers: { "x-api-token": token } });
+    const bad = await fetch(url.replace(testRunId!, "x".repeat(200)), {
+      headers: { "x-api-token": system.token },
+    });
     expect(bad.status).to.equal(400);
     expect(await bad.text()).to.contain("testRunId");
   });
