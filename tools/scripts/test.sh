@@ -18,9 +18,10 @@ failed=0
 failures=()
 
 # The gates run at the same time (eslint and tsc each use one core; a clean clone spends minutes in them), each
-# into its own log, printed in order once all have finished.
+# into its own log, printed in order once all have finished (report_gates).
 gate_names=()
 gate_logs=()
+gate_pids=()
 gate() {
   local name=$1 log
   shift
@@ -32,6 +33,7 @@ gate() {
     "$@" >"$log" 2>&1
     echo "$? $((SECONDS - started))" >"$log.status"
   ) &
+  gate_pids+=($!)
 }
 
 # MAINLINE_TEST_GATES=0 runs the tests alone (tools/testing/test/test-runner.test.ts checks the runner that way).
@@ -40,7 +42,13 @@ if [ "${MAINLINE_TEST_GATES:-1}" != 0 ]; then
   gate "format (prettier)" npx prettier --check --cache --log-level warn .
   [ $tier = full ] && gate "proto up to date (buf lint + generate)" npm run --silent -w @mainline/proto check
   gate "type-check (tsc -b)" npx tsc -b
-  wait
+fi
+
+# Printed (and counted) once the tests are done too: the gates run beside the tests, since on a clean clone eslint
+# alone keeps one core busy for over a minute while the tests mostly wait on the processes they start.
+report_gates() {
+  [ ${#gate_names[@]} -gt 0 ] || return 0
+  wait "${gate_pids[@]}"
   for i in "${!gate_names[@]}"; do
     read -r status seconds <"${gate_logs[$i]}.status"
     echo "== ${gate_names[$i]}: $seconds s"
@@ -53,7 +61,7 @@ if [ "${MAINLINE_TEST_GATES:-1}" != 0 ]; then
     fi
     rm -f "${gate_logs[$i]}" "${gate_logs[$i]}.status"
   done
-fi
+}
 
 # The tiers by file name, wherever the file lives: *.unit.test.ts start no process, no server and no git
 # (tools/testing/hooks/fast-tier-guard.cjs fails one that does); every other *.test.ts may. The files are the
@@ -112,6 +120,7 @@ if [ ${#specs[@]} -gt 0 ]; then
   echo "== tests: $((SECONDS - started)) s"
 fi
 rm -f "$times"
+report_gates
 count() { node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]]))' "$summary" "$1"; }
 if [ -s "$summary" ] && counts=$(count passed) && fails=$(count failed) && skipped=$(count skipped); then
   passed=$((passed + counts))
