@@ -1,5 +1,13 @@
 import { z } from "zod";
 import { RECENT_RUN_OUTCOMES, RESULT_CONTEXTS, TEST_STATUSES } from "./http/flaky-responses.js";
+import {
+  INSIGHTS_BUCKET_HOURS,
+  INSIGHTS_BUCKETS,
+  INSIGHTS_PERIOD_HOURS,
+  INSIGHTS_PERIODS,
+  type InsightsBucket,
+  type InsightsPeriod,
+} from "./insights-periods.js";
 
 /**
  * Test insights (POST /v1/insights/tests and /v1/insights/test): a repository's runs, failures and flaky and
@@ -7,26 +15,21 @@ import { RECENT_RUN_OUTCOMES, RESULT_CONTEXTS, TEST_STATUSES } from "./http/flak
  * a request outside these bounds with a 400 and flaky-analytics with INVALID_ARGUMENT, both from these values.
  */
 
-/** The periods a chart covers, ending now; each names its length in milliseconds. */
-export const TEST_INSIGHTS_PERIODS = {
-  "24h": 86_400_000,
-  "7d": 604_800_000,
-  "30d": 2_592_000_000,
-  "90d": 7_776_000_000,
-} as const;
-export type TestInsightsPeriod = keyof typeof TEST_INSIGHTS_PERIODS;
-export const TEST_INSIGHTS_PERIOD_NAMES = Object.keys(TEST_INSIGHTS_PERIODS) as [
-  TestInsightsPeriod,
-  ...TestInsightsPeriod[],
-];
+const HOUR_MS = 3_600_000;
+
+/** The periods a chart covers, ending now (the queue insights' own words), each with its length in milliseconds. */
+export type TestInsightsPeriod = InsightsPeriod;
+export const TEST_INSIGHTS_PERIOD_NAMES = INSIGHTS_PERIODS;
+export const TEST_INSIGHTS_PERIODS = Object.fromEntries(
+  INSIGHTS_PERIODS.map((p) => [p, INSIGHTS_PERIOD_HOURS[p] * HOUR_MS]),
+) as Record<TestInsightsPeriod, number>;
 
 /** The span of one bucket (UTC hours or days). */
-export const TEST_INSIGHTS_BUCKETS = { hour: 3_600_000, day: 86_400_000 } as const;
-export type TestInsightsBucket = keyof typeof TEST_INSIGHTS_BUCKETS;
-export const TEST_INSIGHTS_BUCKET_NAMES = Object.keys(TEST_INSIGHTS_BUCKETS) as [
-  TestInsightsBucket,
-  ...TestInsightsBucket[],
-];
+export type TestInsightsBucket = InsightsBucket;
+export const TEST_INSIGHTS_BUCKET_NAMES = INSIGHTS_BUCKETS;
+export const TEST_INSIGHTS_BUCKETS = Object.fromEntries(
+  INSIGHTS_BUCKETS.map((b) => [b, INSIGHTS_BUCKET_HOURS[b] * HOUR_MS]),
+) as Record<TestInsightsBucket, number>;
 
 export const TEST_INSIGHTS_PAGE = {
   /** Costliest tests per page. */
