@@ -30,6 +30,18 @@ export function isTransientJetStreamFailure(error: unknown): boolean {
   return error.jsError()?.code === 503;
 }
 
+/** JetStream's "no suitable peers for placement": a replicated asset asked for while a node is down or unknown. */
+const NO_PEERS_FOR_PLACEMENT = 10005;
+
+/**
+ * True for what a create-or-bind may meet while a node is lost or the cluster still forming: a transient failure,
+ * or no peers to place a replicated asset on yet. Only for idempotent requests (open a bucket, start a watch).
+ */
+export function isTransientOpeningFailure(error: unknown): boolean {
+  if (isTransientJetStreamFailure(error)) return true;
+  return error instanceof NatsError && error.jsError()?.err_code === NO_PEERS_FOR_PLACEMENT;
+}
+
 /**
  * Runs `request` with `policy.attemptMs` as its timeout, again after a transient failure, until it succeeds, fails
  * for another reason, or the budget is spent. Only for requests that are safe to send twice: reads, and writes

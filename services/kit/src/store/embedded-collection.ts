@@ -1,5 +1,6 @@
 import { Query } from "mingo";
-import { InvalidArgumentError } from "../errors/index.js";
+import { JETSTREAM_ATTEMPTS, isTransientOpeningFailure } from "../bus/index.js";
+import { InvalidArgumentError, MainlineError } from "../errors/index.js";
 import { CollectionMemory } from "./collection-memory.js";
 import { CollectionWriter } from "./collection-writer.js";
 import { DocumentBucket, type BucketFollower, type OpenedBucket } from "./document-bucket.js";
@@ -270,7 +271,25 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     return this.loading;
   }
 
+  /**
+   * A collection opened while its bucket's stream has no leader (its node just died, the others elect one in
+   * 4-9 s) or while a node is still joining is opened again, within the budget every JetStream request has:
+   * opening binds or creates, and a watch that never started holds nothing, so a repeat is harmless.
+   */
   private async load(): Promise<CollectionWriter> {
+    const deadline = Date.now() + JETSTREAM_ATTEMPTS.budgetMs;
+    for (;;) {
+      try {
+        return await this.loadOnce();
+      } catch (error) {
+        const cause = error instanceof MainlineError ? error.cause : error;
+        if (!isTransientOpeningFailure(cause) || Date.now() >= deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, JETSTREAM_ATTEMPTS.pauseMs));
+      }
+    }
+  }
+
+  private async loadOnce(): Promise<CollectionWriter> {
     this.memory.clear();
     this.reservations.clear();
     let opened: OpenedBucket;
