@@ -6,13 +6,18 @@ const { spawn } = require("node:child_process");
 const path = require("node:path");
 const { pathToFileURL } = require("node:url");
 
-const entry = path.join(__dirname, "..", "src", "main.ts");
-const tsx = pathToFileURL(require.resolve("tsx", { paths: [__dirname] })).href;
-const child = spawn(
-  process.execPath,
-  ["--conditions=mainline-source", "--import", tsx, entry, ...process.argv.slice(2)],
-  { stdio: "inherit" },
-);
+// `make test` sets MAINLINE_RUN_COMPILED=1 once `tsc -b` has built dist/ (@mainline/testing's nodeEntryArgs): the
+// compiled CLI then starts without compiling its sources again.
+const args =
+  process.env.MAINLINE_RUN_COMPILED === "1"
+    ? [path.join(__dirname, "..", "dist", "src", "main.js")]
+    : [
+        "--conditions=mainline-source",
+        "--import",
+        pathToFileURL(require.resolve("tsx", { paths: [__dirname] })).href,
+        path.join(__dirname, "..", "src", "main.ts"),
+      ];
+const child = spawn(process.execPath, [...args, ...process.argv.slice(2)], { stdio: "inherit" });
 // Ctrl-C reaches the child from the terminal by itself; signals sent to this process alone are passed on.
 process.on("SIGINT", () => {});
 for (const signal of ["SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));

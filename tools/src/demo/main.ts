@@ -1,14 +1,14 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { EXIT } from "@mainline/cli-src";
 import { runDemo } from "./run-demo.js";
+import { checkoutRoot } from "../checkout-root.js";
 
 /**
  * `make demo`, with `make dev` running: see runDemo. Reads the gateway address and token the way `make dev`
  * leaves them (GATEWAY_PORT, .data/dev-api-token) unless MAINLINE_URL / MAINLINE_TOKEN say otherwise.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const root = checkoutRoot(import.meta.url);
 const dataDir = path.resolve(root, process.env.DEV_DATA_DIR ?? ".data");
 const mainlineUrl = process.env.MAINLINE_URL ?? `http://127.0.0.1:${process.env.GATEWAY_PORT ?? 8080}`;
 // The CLI's exit codes (README), so a script tells "not set up" and "not running" from "a PR went wrong".

@@ -1,13 +1,13 @@
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { devLogLine, devLogOptions } from "./dev-log-line.js";
 import { startSystem, waitForHttp } from "./system.js";
+import { checkoutRoot } from "../checkout-root.js";
 
 /**
  * `make dev`: the whole system on this machine. Data lives under .data/ and survives a restart; Ctrl-C stops
  * everything in order.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const root = checkoutRoot(import.meta.url);
 const log = (message: string) => process.stdout.write(`[dev] ${message}\n`);
 const quiet = process.env.DEV_QUIET === "1";
 const logFormat = devLogOptions(process.env);

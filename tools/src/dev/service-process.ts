@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
 import { once } from "node:events";
+import { nodeEntryArgs } from "@mainline/testing";
 
 export interface ServiceProcessOptions {
   name: string;
@@ -39,7 +40,7 @@ export class ServiceProcess {
   start(): void {
     const { name, entry, env, cwd, output, log } = this.options;
     const startedAt = Date.now();
-    const child = spawn(process.execPath, ["--conditions=mainline-source", "--import", "tsx", entry], {
+    const child = spawn(process.execPath, nodeEntryArgs(entry, cwd), {
       cwd,
       env,
       stdio: ["ignore", "pipe", "pipe"],

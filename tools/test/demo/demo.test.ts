@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEMO_PULL_REQUESTS } from "../../src/demo/demo-project.js";
 import { runDemo, type DemoResult } from "../../src/demo/run-demo.js";
-import { freePort } from "@mainline/testing";
+import { freePort, nodeEntryArgs } from "@mainline/testing";
 import { CapturedSink, MainlineFixture } from "../cli/mainline-fixture.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -80,11 +80,11 @@ describe("make demo: ten pull requests of a real git repository through the real
 
   it("tells how to start Mainline when `make demo` runs without `make dev`", async () => {
     const url = `http://127.0.0.1:${await freePort()}`;
-    const ran = spawnSync(
-      process.execPath,
-      ["--conditions=mainline-source", "--import", "tsx", "tools/src/demo/main.ts"],
-      { cwd: root, encoding: "utf8", env: { ...process.env, MAINLINE_URL: url, MAINLINE_TOKEN: "t" } },
-    );
+    const ran = spawnSync(process.execPath, nodeEntryArgs("tools/src/demo/main.ts", root), {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, MAINLINE_URL: url, MAINLINE_TOKEN: "t" },
+    });
     expect(ran.status, "3: the service cannot be reached, as for the CLI").to.equal(3);
     expect(ran.stderr).to.include(`Mainline is not running at ${url}: run \`make dev\` in another terminal`);
   });
@@ -92,15 +92,11 @@ describe("make demo: ten pull requests of a real git repository through the real
   it("says where the token comes from when there is none, and exits 2 (settings)", () => {
     const env: NodeJS.ProcessEnv = { ...process.env, MAINLINE_URL: system.baseUrl, DEV_DATA_DIR: dir };
     delete env.MAINLINE_TOKEN;
-    const ran = spawnSync(
-      process.execPath,
-      ["--conditions=mainline-source", "--import", "tsx", "tools/src/demo/main.ts"],
-      {
-        cwd: root,
-        encoding: "utf8",
-        env,
-      },
-    );
+    const ran = spawnSync(process.execPath, nodeEntryArgs("tools/src/demo/main.ts", root), {
+      cwd: root,
+      encoding: "utf8",
+      env,
+    });
     expect(ran.status).to.equal(2);
     expect(ran.stderr).to.include("demo: no API token: start `make dev` first");
   });

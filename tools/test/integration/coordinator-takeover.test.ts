@@ -7,7 +7,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { connect, type NatsConnection } from "nats";
-import { branchMoves, eventually, freePort, NatsServer, git } from "@mainline/testing";
+import { branchMoves, eventually, freePort, NatsServer, git, nodeEntryArgs } from "@mainline/testing";
 import { checkGrpcHealth } from "@mainline/kit/grpc/index";
 import { createLogger } from "@mainline/kit/logging/index";
 import { startBatchRunner, type BatchRunner } from "@mainline/batch-runner";
@@ -38,15 +38,11 @@ class CoordinatorReplica {
     };
     delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
     delete env.MONGODB_URI;
-    const child = spawn(
-      process.execPath,
-      ["--conditions=mainline-source", "--import", "tsx", COORDINATOR_MAIN],
-      {
-        cwd: ROOT,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const child = spawn(process.execPath, nodeEntryArgs(COORDINATOR_MAIN), {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const replica = new CoordinatorReplica(name, `127.0.0.1:${port}`, child);
     for (const stream of [child.stdout, child.stderr])
       createInterface({ input: stream }).on("line", (line) => replica.log.push(line));

@@ -5,7 +5,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { AckPolicy, connect, type JetStreamManager, type NatsConnection } from "nats";
-import { eventually, freePort, NatsCluster } from "@mainline/testing";
+import { eventually, freePort, NatsCluster, nodeEntryArgs } from "@mainline/testing";
 import { ensureStream } from "@mainline/kit/bus/index";
 import { checkGrpcHealth } from "@mainline/kit/grpc/index";
 import { STREAMS, TEST_RUN_OUTPUTS_BUCKET } from "@mainline/kit/streams/index";
@@ -48,15 +48,11 @@ describe("NATS_REPLICAS: streams, buckets and object stores replicated across a 
     };
     delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
     delete env.MONGODB_URI;
-    coordinator = spawn(
-      process.execPath,
-      ["--conditions=mainline-source", "--import", "tsx", COORDINATOR_MAIN],
-      {
-        cwd: ROOT,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    coordinator = spawn(process.execPath, nodeEntryArgs(COORDINATOR_MAIN), {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     for (const stream of [coordinator.stdout!, coordinator.stderr!])
       createInterface({ input: stream }).on("line", (line) => log.push(line));
     await eventually(async () => {

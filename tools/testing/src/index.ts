@@ -7,3 +7,4 @@ export * from "./rejection.js";
 export * from "./skip-because.js";
 export * from "./github-double/index.js";
 export * from "./openapi-contract.js";
+export * from "./node-entry.js";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { eventually, freePort, type NatsServer } from "@mainline/testing";
+import { eventually, freePort, type NatsServer, nodeEntryArgs } from "@mainline/testing";
 import { checkGrpcHealth } from "@mainline/kit/grpc/index";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
@@ -38,11 +38,11 @@ export class RunnerProcess {
     };
     delete childEnv.OTEL_EXPORTER_OTLP_ENDPOINT;
     delete childEnv.MONGODB_URI;
-    const child = spawn(
-      process.execPath,
-      ["--conditions=mainline-source", "--import", "tsx", BATCH_RUNNER_MAIN],
-      { cwd: ROOT, env: childEnv, stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const child = spawn(process.execPath, nodeEntryArgs(BATCH_RUNNER_MAIN), {
+      cwd: ROOT,
+      env: childEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const replica = new RunnerProcess(name, workDir, child);
     for (const stream of [child.stdout, child.stderr])
       createInterface({ input: stream }).on("line", (line) => replica.log.push(line));

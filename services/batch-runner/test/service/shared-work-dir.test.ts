@@ -10,7 +10,7 @@ import { connect, type NatsConnection } from "nats";
 import { publish } from "@mainline/kit/bus/index";
 import { checkGrpcHealth } from "@mainline/kit/grpc/index";
 import { STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
-import { eventually, freePort, NatsServer } from "@mainline/testing";
+import { eventually, freePort, NatsServer, nodeEntryArgs } from "@mainline/testing";
 import { TestRunJob, TestRunOutcome, TestRunResult } from "@mainline/proto/queue";
 import { RemoteFixture } from "../git/remote-fixture.js";
 import { BatchRunnerFixture, commandRunner, newRunId, testRunJobFor } from "./batch-runner-fixture.js";
@@ -21,7 +21,7 @@ const ENTRY = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 /** The real batch-runner as its own process (as `make dev` and the image run it), on `nats`. */
 async function startProcess(nats: NatsServer, workDir: string): Promise<ChildProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--conditions=mainline-source", "--import", "tsx", ENTRY], {
+  const child = spawn(process.execPath, nodeEntryArgs(ENTRY), {
     env: {
       ...process.env,
       ...nats.serviceEnv(),

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
-import { freePort, NatsServer } from "@mainline/testing";
+import { freePort, NatsServer, nodeEntryArgs } from "@mainline/testing";
 import { checkGrpcHealth } from "@mainline/kit/grpc/index";
 
 const ENTRY = fileURLToPath(new URL("../../../flaky-analytics/src/main.ts", import.meta.url));
@@ -17,7 +17,7 @@ export class FlakyServiceProcess {
   static async start(env: Record<string, string> = {}): Promise<FlakyServiceProcess> {
     const nats = await NatsServer.start();
     const port = await freePort();
-    const child = spawn(process.execPath, ["--conditions=mainline-source", "--import", "tsx", ENTRY], {
+    const child = spawn(process.execPath, nodeEntryArgs(ENTRY), {
       env: { ...process.env, ...nats.serviceEnv(), GRPC_PORT: String(port), LOG_LEVEL: "warn", ...env },
       stdio: ["ignore", "ignore", "inherit"],
     });

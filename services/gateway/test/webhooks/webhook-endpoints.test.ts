@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Webhook } from "standardwebhooks";
-import { freePort, NatsServer } from "@mainline/testing";
+import { freePort, NatsServer, nodeEntryArgs } from "@mainline/testing";
 import { checkGrpcHealth } from "@mainline/kit/grpc/index";
 import { GatewayHarness } from "@mainline/harness/gateway-harness";
 
@@ -15,21 +15,17 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../
 /** The real webhooks service as its own process (as make dev runs it), on its own nats-server. */
 async function startWebhooksService(nats: NatsServer): Promise<{ child: ChildProcess; address: string }> {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ["--conditions=mainline-source", "--import", "tsx", "services/webhooks/src/main.ts"],
-    {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        ...nats.serviceEnv(),
-        GRPC_PORT: String(port),
-        LOG_LEVEL: "silent",
-        WEBHOOKS_ALLOW_LOOPBACK: "true",
-      },
-      stdio: ["ignore", "ignore", "inherit"],
+  const child = spawn(process.execPath, nodeEntryArgs("services/webhooks/src/main.ts", repoRoot), {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      ...nats.serviceEnv(),
+      GRPC_PORT: String(port),
+      LOG_LEVEL: "silent",
+      WEBHOOKS_ALLOW_LOOPBACK: "true",
     },
-  );
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const address = `127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   while (!(await checkGrpcHealth(address).catch(() => false))) {

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { spawnSync } from "node:child_process";
 import { z } from "zod";
 import { address, commonConfig, ConfigError, loadConfig, natsServers, port } from "../../src/config/index.js";
+import { nodeEntryArgs } from "@mainline/testing";
 
 const schema = z.object({ ...commonConfig, GRPC_PORT: port(50051), PEER_ADDR: address("127.0.0.1:50051") });
 
@@ -69,11 +70,10 @@ describe("loadConfig", () => {
 
   it("makes a service exit non-zero with one line naming the variable", function () {
     this.timeout(30_000);
-    const run = spawnSync(
-      process.execPath,
-      ["--conditions=mainline-source", "--import", "tsx", "services/metrics/src/main.ts"],
-      { env: { ...process.env, GRPC_PORT: "not-a-port" }, encoding: "utf8" },
-    );
+    const run = spawnSync(process.execPath, nodeEntryArgs("services/metrics/src/main.ts"), {
+      env: { ...process.env, GRPC_PORT: "not-a-port" },
+      encoding: "utf8",
+    });
     expect(run.status).to.equal(2);
     expect(run.stderr.trim().split("\n")).to.deep.equal([
       'metrics: bad configuration: GRPC_PORT: expected an integer from 1 to 65535 (got "not-a-port")',
