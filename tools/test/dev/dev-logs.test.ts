@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { eventually, freePortBlock, nodeEntryArgs } from "@mainline/testing";
+import { eventually, freePortBlock, RUN_COMPILED_ENV } from "@mainline/testing";
 import { batchRunnerWorkDir } from "../../src/dev/batch-runner-work-dir.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -22,20 +22,27 @@ describe("make dev: its log on the terminal", function () {
     dataDir = await mkdtemp(path.join(tmpdir(), "mainline-dev-logs-"));
     const ports = await freePortBlock(8);
     const gateway = ports;
-    dev = spawn(process.execPath, nodeEntryArgs("tools/src/dev/main.ts", root), {
-      cwd: root,
-      env: {
-        ...process.env,
-        DEV_DATA_DIR: dataDir,
-        GATEWAY_PORT: String(gateway),
-        DEV_NATS_PORT: String(ports + 1),
-        DEV_GRPC_BASE_PORT: String(ports + 1),
-        LOG_LEVEL: "info",
-        DEV_LOG_FORMAT: "",
-        DEV_LOG_REQUESTS: "",
+    // As the Makefile starts it, from source through tsx, services included: the one whole system in `make test`
+    // that does not run the build's dist/ (RUN_COMPILED_ENV), so `make dev` itself stays covered.
+    const { [RUN_COMPILED_ENV]: _compiled, ...env } = process.env;
+    dev = spawn(
+      process.execPath,
+      ["--conditions=mainline-source", "--import", "tsx", "tools/src/dev/main.ts"],
+      {
+        cwd: root,
+        env: {
+          ...env,
+          DEV_DATA_DIR: dataDir,
+          GATEWAY_PORT: String(gateway),
+          DEV_NATS_PORT: String(ports + 1),
+          DEV_GRPC_BASE_PORT: String(ports + 1),
+          LOG_LEVEL: "info",
+          DEV_LOG_FORMAT: "",
+          DEV_LOG_REQUESTS: "",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
       },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    );
     for (const stream of [dev.stdout!, dev.stderr!])
       createInterface({ input: stream }).on("line", (l) => lines.push(l));
     await eventually(() => expect(lines.join("\n")).to.include("[dev] Mainline API:"), 90_000);
