@@ -238,7 +238,12 @@ export class NatsCluster {
         ...(meta.replicas ?? []).filter((r) => r.current === true && r.offline !== true).map((r) => r.name),
       ]);
       const missing = running.map((k) => this.nodes[k]!.name).filter((name) => !current.has(name));
-      return missing.length === 0 ? undefined : missing.join(", ");
+      // The leader's own view goes into the message: a peer it knows only by id ("Server name unknown at this
+      // time") has not sent it its statistics yet, and a placement would call it offline.
+      const seen = (meta.replicas ?? []).map((r) => `${r.name} current=${r.current} offline=${r.offline}`);
+      return missing.length === 0
+        ? undefined
+        : `${missing.join(", ")} (leader ${meta.leader} sees: ${seen.join("; ")})`;
     }
     return "none (no node answered as the meta leader)";
   }
