@@ -47,7 +47,7 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
         endPr(d, culprit.pr, "FAILED", culprit.reason, culprit.runId, batchId);
     }
     for (const group of progress.confirmed) {
-      if (canMergeFromBisection(d, graph, batchId)) {
+      if (canMergeFromBisection(d, graph, batchId, group.runId)) {
         const mine = d.editBatch(batchId);
         if (mine.bisection !== null) {
           mine.bisection = { ...mine.bisection, groupsMerged: (mine.bisection.groupsMerged ?? 0) + 1 };
