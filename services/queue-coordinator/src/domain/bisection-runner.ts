@@ -3,6 +3,7 @@ import type { Draft } from "./draft.js";
 import type { LaneGraph } from "./lanes.js";
 import { canMergeFromBisection, isOffline, requeueGoodGroup, sameLane } from "./ejection.js";
 import { endPr } from "./membership.js";
+import { movesTargetOf } from "./merging.js";
 import { effectiveBisectionConcurrency } from "./queue-settings.js";
 import { startsRuns } from "./target-hold.js";
 import { runningCount } from "./scheduling.js";
@@ -168,6 +169,9 @@ function startBisectionRun(
     finishedAt: null,
     failureReason: null,
     comboKey: key,
+    ...(Object.values(d.state.merges).some((m) => movesTargetOf(d, { base: dependentPrs, prs }, m.prs))
+      ? { targetMoved: true }
+      : {}),
   });
   const mine = d.editBatch(batchId);
   const bisection = mine.bisection as Bisection;

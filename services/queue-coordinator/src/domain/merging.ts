@@ -95,9 +95,21 @@ function markLanesMoved(d: Draft, prs: readonly number[], runId: string): void {
 function markBisectionRunsMoved(d: Draft, prs: readonly number[]): void {
   for (const run of d.allRuns()) {
     if (run.kind !== "bisection" || run.comboKey === null || run.targetMoved === true) continue;
-    if (prs.every((p) => run.base.includes(p))) continue;
-    if (sameLane(d, [...run.base, ...run.prs], prs)) d.editRun(run.id).targetMoved = true;
+    if (movesTargetOf(d, run, prs)) d.editRun(run.id).targetMoved = true;
   }
+}
+
+/**
+ * Whether landing `prs` moves the target under a run of `base` + `prs`. A run that starts while such a merge is
+ * still in flight starts moved: its branch lacks what lands before its own group could.
+ */
+export function movesTargetOf(
+  d: Draft,
+  run: { base: readonly number[]; prs: readonly number[] },
+  prs: readonly number[],
+): boolean {
+  if (prs.every((p) => run.base.includes(p))) return false;
+  return sameLane(d, [...run.base, ...run.prs], prs);
 }
 
 /**

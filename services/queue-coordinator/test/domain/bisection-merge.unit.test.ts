@@ -52,4 +52,19 @@ describe("planner: a bisection's group merges from a run that tests what lands",
       ["pass B", { B: "TESTING" }, ["test B on CD"]],
     ]);
   });
+
+  it("a run started while a merge is in flight goes back into the line", () => {
+    new Scenario({ batch: true, batchingMinSize: 2, concurrency: 2 }).play([
+      ["submit A", {}],
+      ["submit B", {}, ["test AB"]],
+      ["submit C", {}],
+      ["submit D", {}, ["test CD on AB"]],
+      ["fail AB", { A: "PENDING_FAILURE" }, ["cancel CD", "bisect A", "test CD"]],
+      ["pass CD", { C: "TESTS_PASSED" }, ["merge CD"]],
+      // B's run starts on the target without CD, which lands before B could.
+      ["fail A", { A: "FAILED" }, ["bisect B"]],
+      ["merged C", { C: "MERGED", D: "MERGED" }, []],
+      ["pass B", { B: "TESTING" }, ["test B"]],
+    ]);
+  });
 });
