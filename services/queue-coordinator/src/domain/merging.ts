@@ -100,8 +100,8 @@ function markBisectionRunsMoved(d: Draft, prs: readonly number[]): void {
 }
 
 /**
- * Whether landing `prs` moves the target under a run of `base` + `prs`. A run that starts while such a merge is
- * still in flight starts moved: its branch lacks what lands before its own group could.
+ * Whether landing the merge's `prs` moves the target under a run testing `run.prs` on `run.base`. A run that
+ * starts while such a merge is still in flight starts moved: its branch lacks what lands before its own group could.
  */
 export function movesTargetOf(
   d: Draft,
