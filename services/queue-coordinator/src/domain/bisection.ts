@@ -111,21 +111,12 @@ export function startBisection(
   };
 }
 
-/**
- * A result that settles a segment: the initial failure cannot by itself name a single culprit. Nor can a failed run
- * of a wider segment (CD on AB failed, C on AB passed) once the search has named a culprit: that culprit explains the
- * batch's failure, so the wider run is the only failure left against the last PR, and it may have been a flake; the
- * PR gets a run of its own (`explained`).
- */
+/** A result that settles a segment: the initial failure cannot by itself name a single culprit. */
 function decisive(
   result: BisectionResult | undefined,
   segment: readonly number[],
-  explained: boolean,
 ): BisectionResult | undefined {
-  if (result === undefined || segment.length !== 1 || result.outcome !== "FAILED") return result;
-  if (result.initial === true) return undefined;
-  // Results stored before prs was kept count as the PR's own, as they did.
-  return explained && result.prs !== undefined && result.prs.length > 1 ? undefined : result;
+  return result?.initial === true && segment.length === 1 ? undefined : result;
 }
 
 export function recordBisectionResult(b: Bisection, key: string, result: BisectionResult): Bisection {
@@ -153,7 +144,7 @@ export function advanceBisection(b: Bisection, cap: number): BisectionProgress {
   for (;;) {
     const segment = segments[0];
     if (segment === undefined) break;
-    const result = decisive(b.results[resultKey(b.reuse, good, segment)], segment, culprits.length > 0);
+    const result = decisive(b.results[resultKey(b.reuse, good, segment)], segment);
     if (result === undefined) break;
     if (result.prs !== undefined && result.prs.join(",") !== segment.join(",")) {
       progress.reused.push({ prs: [...segment], runId: result.runId, outcome: result.outcome });
@@ -178,13 +169,10 @@ export function advanceBisection(b: Bisection, cap: number): BisectionProgress {
     const segment = speculative[i] as number[];
     const key = resultKey(b.reuse, assumedGood, segment);
     // The initial failure is re-run only once everything ahead of the segment is known good.
-    const known = b.results[key];
-    const result = i === 0 ? decisive(known, segment, culprits.length > 0) : known;
+    const result = i === 0 ? decisive(b.results[key], segment) : b.results[key];
     if (result === undefined) {
       progress.needed.push({ key, prs: segment, base: [...assumedGood] });
-      // A PR a wider segment's failed run points at is most likely the culprit (a flake is the rare case): what
-      // follows is tested without it while its own run confirms.
-      if (known === undefined || known.initial === true) assumedGood.push(...segment);
+      assumedGood.push(...segment);
       i++;
     } else if (result.outcome === "PASSED") {
       assumedGood.push(...segment);
