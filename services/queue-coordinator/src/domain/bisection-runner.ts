@@ -1,7 +1,7 @@
 import { advanceBisection, type Bisection } from "./bisection.js";
 import type { Draft } from "./draft.js";
 import type { LaneGraph } from "./lanes.js";
-import { canMergeFromBisection, isOffline, requeueGoodGroup, sameLane } from "./ejection.js";
+import { canMergeFromBisection, requeueGoodGroup } from "./ejection.js";
 import { endPr } from "./membership.js";
 import { movesTargetOf } from "./merging.js";
 import { effectiveBisectionConcurrency } from "./queue-settings.js";
@@ -23,30 +23,9 @@ const PER_BISECTION = 2;
  * search only has to name the culprits, and one combination at a time does that with about half
  * the runs. Speed pays again when a passing group can merge at once. In parallel lanes too: there the line
  * behind is every later batch sharing a target with it, most of the line once lanes share batches.
- * The same holds once a batch waits behind it (waitsBehind): it is about to start without it.
  */
 function inFlightFor(d: Draft, graph: LaneGraph, batchId: string): number {
-  if (!canMergeFromBisection(d, graph, batchId)) return 1;
-  if (!waitsBehind(d, graph, batchId)) return PER_BISECTION;
-  // A second combination already in flight stays: cancelling it would not give back the run it cost.
-  const running = Object.keys(d.batch(batchId)?.bisection?.running ?? {}).length;
-  return Math.max(1, Math.min(PER_BISECTION, running));
-}
-
-/**
- * A batch of its lane waits behind the bisected one (forming, or queued for a slot). It starts without the searched
- * batch as soon as it can, and from then on the search keeps one combination (see inFlightFor): a second one started
- * now is cancelled then (tenth pass, counted over ten seeds: 12.8 bisection runs per failing-2 load and 11.2 per
- * parallel-3 load cancelled exactly so, as BATCH_REFORMED). With nothing waiting, only the search's own PRs wait on
- * it, and speed is all that counts.
- */
-function waitsBehind(d: Draft, graph: LaneGraph, batchId: string): boolean {
-  const prs = d.batch(batchId)?.prs ?? [];
-  return graph.batchOrder.slice(graph.indexOf(batchId) + 1).some((id) => {
-    const other = d.batch(id);
-    if (other === undefined || (other.status !== "FORMING" && other.status !== "QUEUED")) return false;
-    return !isOffline(d, id) && sameLane(d, prs, other.prs);
-  });
+  return canMergeFromBisection(d, graph, batchId) ? PER_BISECTION : 1;
 }
 
 /**

@@ -151,11 +151,10 @@ describe("planner: parallel lanes under load (issue 27: lanes never cost more th
       .play(rows)
       .play([
         ["wait 5", {}, ["test I on ABCDEFGH"]],
-        // I restarts without the failed batch (and waits for a slot as the search starts): one combination.
-        ["fail ABCDEFGH", {}, ["cancel I", "bisect ABCD", "test I"]],
+        ["fail ABCDEFGH", {}, ["cancel I", "bisect ABCD", "bisect EF on ABCD", "test I"]],
         // I started without the failed batch: ABCD can only go back into line behind it, and the search only has
         // to name the culprit in EFGH. Its run of EF is in flight; G on top of it would be lost when EF fails.
-        ["pass ABCD", { A: "TESTING", I: "TESTING" }, ["bisect EF on ABCD", "test ABCD on I"]],
+        ["pass ABCD", { A: "TESTING", I: "TESTING" }, ["test ABCD on I"]],
         ["fail EF", {}, ["bisect E on ABCD"]],
       ]);
   });
