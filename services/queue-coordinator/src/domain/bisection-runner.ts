@@ -3,6 +3,7 @@ import type { Draft } from "./draft.js";
 import type { LaneGraph } from "./lanes.js";
 import { canMergeFromBisection, requeueGoodGroup } from "./ejection.js";
 import { endPr } from "./membership.js";
+import { movesTargetOf } from "./merging.js";
 import { effectiveBisectionConcurrency } from "./queue-settings.js";
 import { startsRuns } from "./target-hold.js";
 import { runningCount } from "./scheduling.js";
@@ -47,7 +48,7 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
         endPr(d, culprit.pr, "FAILED", culprit.reason, culprit.runId, batchId);
     }
     for (const group of progress.confirmed) {
-      if (canMergeFromBisection(d, graph, batchId)) {
+      if (canMergeFromBisection(d, graph, batchId, group.runId)) {
         const mine = d.editBatch(batchId);
         if (mine.bisection !== null) {
           mine.bisection = { ...mine.bisection, groupsMerged: (mine.bisection.groupsMerged ?? 0) + 1 };
@@ -147,6 +148,9 @@ function startBisectionRun(
     finishedAt: null,
     failureReason: null,
     comboKey: key,
+    ...(Object.values(d.state.merges).some((m) => movesTargetOf(d, { base: dependentPrs, prs }, m.prs))
+      ? { targetMoved: true }
+      : {}),
   });
   const mine = d.editBatch(batchId);
   const bisection = mine.bisection as Bisection;

@@ -5,6 +5,7 @@ import { targetsOverlap } from "./impacted-targets.js";
 import type { LaneGraph } from "./lanes.js";
 import { insertAt, requeueIndex } from "./queue-order.js";
 import { restartBatch } from "./restarts.js";
+import type { TestRun } from "./test-run.js";
 import { setPrState } from "./transitions.js";
 
 /**
@@ -132,8 +133,13 @@ export function restartStaleRuns(d: Draft, graph: LaneGraph): void {
  * Whether a group that passed in a bisection can merge from that run: only while the target has
  * not moved since the bisection began and nothing behind the bisected batch has started testing
  * without it. Otherwise it goes back into the line (requeueGoodGroup).
+ *
+ * Given the passing run, the target is judged by that run alone: a run that started after the target
+ * moved, on nothing still queued but its own good groups, and that nothing but its base has moved
+ * since, tests exactly what would land. Sending its group back into the line would only test the same
+ * branch once more (in quiet hours and at the end of a load, a whole run of latency for nothing).
  */
-export function canMergeFromBisection(d: Draft, graph: LaneGraph, batchId: string): boolean {
+export function canMergeFromBisection(d: Draft, graph: LaneGraph, batchId: string, runId?: string): boolean {
   const batch = d.batch(batchId);
   const bisection = batch?.bisection;
   if (bisection?.requeueOnly === true) return false;
@@ -142,7 +148,10 @@ export function canMergeFromBisection(d: Draft, graph: LaneGraph, batchId: strin
   if (graph.ancestorsOf(batchId).some((id) => !isOwnGoodGroup(d, id, bisection))) return false;
   if (!ejectsFailures(d)) return true;
   const parallel = d.state.settings.mode !== "SINGLE";
-  if (parallel) {
+  const run = runId === undefined ? undefined : d.run(runId);
+  if (run !== undefined && run.kind === "bisection") {
+    if (!testsWhatLands(d, run, bisection)) return false;
+  } else if (parallel) {
     if (bisection?.laneMoved === true) return false;
   } else {
     const mergesAtStart = bisection?.mergesAtStart;
@@ -158,6 +167,15 @@ export function canMergeFromBisection(d: Draft, graph: LaneGraph, batchId: strin
     if (!parallel || sameLane(d, batch?.prs ?? [], other?.prs ?? [])) return false;
   }
   return true;
+}
+
+/** The run's branch is still the target plus what merges ahead of its group (see canMergeFromBisection). */
+function testsWhatLands(d: Draft, run: Readonly<TestRun>, bisection: Bisection | null | undefined): boolean {
+  if (run.targetMoved === true) return false;
+  return run.base.every((p) => {
+    const batchId = d.pr(p)?.batchId;
+    return batchId === undefined || (batchId !== null && isOwnGoodGroup(d, batchId, bisection));
+  });
 }
 
 /** A batch detached from this bisection (see detachGoodGroup): its run is one of the bisection's. */

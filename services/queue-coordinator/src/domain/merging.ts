@@ -67,6 +67,7 @@ function startMerge(d: Draft, batchIds: readonly string[], runId: string, optimi
     }
   }
   markLanesMoved(d, prs, runId);
+  markBisectionRunsMoved(d, prs);
   d.putMerge({ id: mergeId, prs, runId, batchIds: [...batchIds], optimistic });
   d.decide({ type: "MERGE", mergeId, prs, runId, optimistic });
 }
@@ -83,6 +84,32 @@ function markLanesMoved(d: Draft, prs: readonly number[], runId: string): void {
     if (Object.values(bisection.results).some((r) => r.runId === runId)) continue;
     if (sameLane(d, batch.prs, prs)) d.editBatch(id).bisection = { ...bisection, laneMoved: true };
   }
+}
+
+/**
+ * A bisection run tests its combination on the target as it was when the run started; a merge of anything but
+ * the run's own base (its good members ahead, which it contains) moves that target under it, in parallel lanes
+ * only a merge sharing a target with it. A run left untouched still tests exactly what would land, whatever else
+ * merged before it started (see canMergeFromBisection).
+ */
+function markBisectionRunsMoved(d: Draft, prs: readonly number[]): void {
+  for (const run of d.allRuns()) {
+    if (run.kind !== "bisection" || run.comboKey === null || run.targetMoved === true) continue;
+    if (movesTargetOf(d, run, prs)) d.editRun(run.id).targetMoved = true;
+  }
+}
+
+/**
+ * Whether landing the merge's `prs` moves the target under a run testing `run.prs` on `run.base`. A run that
+ * starts while such a merge is still in flight starts moved: its branch lacks what lands before its own group could.
+ */
+export function movesTargetOf(
+  d: Draft,
+  run: { base: readonly number[]; prs: readonly number[] },
+  prs: readonly number[],
+): boolean {
+  if (prs.every((p) => run.base.includes(p))) return false;
+  return sameLane(d, [...run.base, ...run.prs], prs);
 }
 
 /**

@@ -22,6 +22,12 @@ export interface TestRun {
   failureReason: FailureReason | null;
   /** For bisection runs: the combination this run tests (see bisection.ts). */
   comboKey: string | null;
+  /**
+   * For bisection runs: something other than the run's own base was sent to merge since it started, or was
+   * merging as it started (in parallel lanes, something of its lane), so it no longer tests what would land
+   * (see merging.ts). Absent: not.
+   */
+  targetMoved?: boolean;
 }
 
 /**
