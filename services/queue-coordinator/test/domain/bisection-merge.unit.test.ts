@@ -1,16 +1,21 @@
-import { Scenario } from "./scenario-table.js";
+import { Scenario, type Row } from "./scenario-table.js";
 
 // Tenth pass (issue 27): a group a bisection cleared merges from its own run whenever that run still tests what
 // would land, judged per run instead of per bisection. At the end of a load and in quiet hours the line behind the
 // bisected batch has merged by the time the search ends, so every later group used to go back into the line and be
 // tested a second time on exactly the same branch (loaded-2's last half hour of runs).
+/** AB is tested, CD speculatively on top of it: every case starts here. */
+const AB_THEN_CD: Row[] = [
+  ["submit A", {}],
+  ["submit B", {}, ["test AB"]],
+  ["submit C", {}],
+  ["submit D", {}, ["test CD on AB"]],
+];
+
 describe("planner: a bisection's group merges from a run that tests what lands", () => {
   it("a run started after the target moved, with nothing behind in flight, merges its group", () => {
     new Scenario({ batch: true, batchingMinSize: 2, concurrency: 2 }).play([
-      ["submit A", {}],
-      ["submit B", {}, ["test AB"]],
-      ["submit C", {}],
-      ["submit D", {}, ["test CD on AB"]],
+      ...AB_THEN_CD,
       // AB steps aside; CD starts again without it, so the search goes one combination at a time.
       ["fail AB", { A: "PENDING_FAILURE" }, ["cancel CD", "bisect A", "test CD"]],
       ["pass CD", { C: "TESTS_PASSED" }, ["merge CD"]],
@@ -25,10 +30,7 @@ describe("planner: a bisection's group merges from a run that tests what lands",
 
   it("a run the target moved under goes back into the line", () => {
     new Scenario({ batch: true, batchingMinSize: 2, concurrency: 2 }).play([
-      ["submit A", {}],
-      ["submit B", {}, ["test AB"]],
-      ["submit C", {}],
-      ["submit D", {}, ["test CD on AB"]],
+      ...AB_THEN_CD,
       ["fail AB", { A: "PENDING_FAILURE" }, ["cancel CD", "bisect A", "test CD"]],
       ["fail A", { A: "FAILED" }, ["bisect B"]],
       // CD merges while B's run is in flight: B's run no longer has the target under it.
@@ -42,10 +44,7 @@ describe("planner: a bisection's group merges from a run that tests what lands",
 
   it("a run that passed while a batch behind is in flight still goes back into the line", () => {
     new Scenario({ batch: true, batchingMinSize: 2, concurrency: 2 }).play([
-      ["submit A", {}],
-      ["submit B", {}, ["test AB"]],
-      ["submit C", {}],
-      ["submit D", {}, ["test CD on AB"]],
+      ...AB_THEN_CD,
       ["fail AB", { A: "PENDING_FAILURE" }, ["cancel CD", "bisect A", "test CD"]],
       ["fail A", { A: "FAILED" }, ["bisect B"]],
       // CD started without B and is still testing: merging B now would make CD's run stale.
@@ -55,10 +54,7 @@ describe("planner: a bisection's group merges from a run that tests what lands",
 
   it("a run started while a merge is in flight goes back into the line", () => {
     new Scenario({ batch: true, batchingMinSize: 2, concurrency: 2 }).play([
-      ["submit A", {}],
-      ["submit B", {}, ["test AB"]],
-      ["submit C", {}],
-      ["submit D", {}, ["test CD on AB"]],
+      ...AB_THEN_CD,
       ["fail AB", { A: "PENDING_FAILURE" }, ["cancel CD", "bisect A", "test CD"]],
       ["pass CD", { C: "TESTS_PASSED" }, ["merge CD"]],
       // B's run starts on the target without CD, which lands before B could.
