@@ -27,7 +27,7 @@ interface RunInFlight {
 }
 
 /** What the code host says of a PR when it opens (the queue waits for these facts before testing it). */
-function opened(number: number, repo: { owner: string; name: string }, base: string) {
+export function opened(number: number, repo: { owner: string; name: string }, base: string) {
   return {
     action: "opened",
     number,
