@@ -28,6 +28,9 @@ import type {
   UpdateResult,
 } from "./store.js";
 import { UniqueReservations } from "./unique-reservations.js";
+
+/** How long opening a collection keeps trying through a leader election or a node joining (see load). */
+const OPENING_BUDGET_MS = 30_000;
 import { assertReplacement, assertUpdateOperators } from "./update-documents.js";
 import { WriteMutex } from "./write-mutex.js";
 
@@ -273,11 +276,12 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   /**
    * A collection opened while its bucket's stream has no leader (its node just died, the others elect one in
-   * 4-9 s) or while a node is still joining is opened again, within the budget every JetStream request has:
-   * opening binds or creates, and a watch that never started holds nothing, so a repeat is harmless.
+   * 4-9 s, longer on a loaded machine) or while a node is still joining is opened again until OPENING_BUDGET_MS:
+   * opening binds or creates, and a watch that never started holds nothing, so a repeat is harmless. Its steps
+   * wait up to 5 s each (the client's default), so the budget is the gRPC deadline, not one request's 12 s.
    */
   private async load(): Promise<CollectionWriter> {
-    const deadline = Date.now() + JETSTREAM_ATTEMPTS.budgetMs;
+    const deadline = Date.now() + OPENING_BUDGET_MS;
     for (;;) {
       try {
         return await this.loadOnce();
