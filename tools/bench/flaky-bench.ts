@@ -25,6 +25,7 @@ import { createLogger } from "@mainline/kit/logging/index";
 import { openStore, type Store } from "@mainline/kit/store/index";
 import { createFlakyService } from "@mainline/flaky-analytics";
 import type { FlakyAnalytics } from "@mainline/flaky-analytics";
+import { seededRandom } from "./seeded-random.js";
 
 const INGEST_GOAL = 20_000; // results per second
 const P95_GOAL_MS = 50; // per list-failing-tests page
@@ -49,15 +50,6 @@ const DAY = 24 * HOUR;
 const END = Date.UTC(2026, 2, 17, 0, 0, 0);
 const START = END - 7 * DAY;
 const repo = { host: "github.com", owner: "acme", name: "monorepo" };
-
-/** A deterministic pseudo-random sequence, so two runs measure the same workload. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1_664_525 + 1_013_904_223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 function surefireRun(run: number, rnd: () => number): string {
   const parts: string[] = ['<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>'];
@@ -167,7 +159,7 @@ const memoryBeforeIngest = await settledMemory();
 console.log(
   `workload: ${fmt(tests)} tests x ${runs} runs = ${fmt(tests * runs)} results over 7 days, failure rate ${failureRate}`,
 );
-const rnd = random(42);
+const rnd = seededRandom(42);
 let ingested = 0;
 let ingestMs = 0;
 let ingestCpuMs = 0;

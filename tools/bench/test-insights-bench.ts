@@ -21,6 +21,7 @@ import { NatsServer } from "@mainline/testing";
 import { createLogger } from "@mainline/kit/logging/index";
 import { openStore } from "@mainline/kit/store/index";
 import { createFlakyService } from "@mainline/flaky-analytics";
+import { seededRandom } from "./seeded-random.js";
 
 const P95_GOAL_MS = 100;
 
@@ -41,14 +42,6 @@ const DAY = 24 * HOUR;
 const END = Date.UTC(2026, 2, 17, 0, 0, 0);
 const START = END - 90 * DAY;
 const repo = { host: "github.com", owner: "acme", name: "monorepo" };
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1_664_525 + 1_013_904_223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 /** One run of the suite: 2% of results fail, 1% fail once and pass on a retry (two <testcase>s). */
 function suiteRun(run: number, rnd: () => number): string {
@@ -109,7 +102,7 @@ const app = service.app;
 const heapBefore = heapMiB();
 
 console.log(`workload: ${fmt(tests)} tests x ${runs} runs = ${fmt(tests * runs)} results over 90 days`);
-const rnd = random(29);
+const rnd = seededRandom(29);
 const began = performance.now();
 let ingested = 0;
 for (let run = 0; run < runs; run++) {

@@ -1,21 +1,20 @@
 import { expect } from "chai";
-import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import type { QueueInsightsResponse } from "@mainline/contract";
 import { NatsServer } from "@mainline/testing";
 import { runCli } from "@mainline/cli-src";
 import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 import { GatewayHarness } from "@mainline/harness/gateway-harness";
 import { CapturedSink } from "../cli/mainline-fixture.js";
+import { launchChromium, requireChromium, signedInPage } from "./browser-session.js";
 import { accessibilityProblems } from "./page-checks.js";
 import { DAY_MS, simulateQueueMonth, type DayTally, type SimClock } from "./queue-month.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const CHROMIUM = "/usr/bin/chromium";
 /** As in web-page.browser.test.ts: only `make screenshots` writes into docs/web. */
 const shotsDir = process.env.MAINLINE_SCREENSHOTS_DIR;
 const repo = { host: "github.com", owner: "acme", name: "shop" };
@@ -50,10 +49,7 @@ describe("queue insights in a real browser, from a month of queue history made t
     (await post("/insights/queue", body)) as unknown as QueueInsightsResponse;
 
   before(async function () {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `${CHROMIUM} is not installed: apt-get install -y chromium (tools/scripts/ensure-deps.sh)`,
-      );
+    requireChromium();
     dir = await mkdtemp(path.join(tmpdir(), "mainline-insights-"));
     shots = shotsDir ? path.resolve(root, shotsDir) : dir;
     // The month ends today: the first day is 29 days before today's midnight (UTC).
@@ -67,12 +63,8 @@ describe("queue insights in a real browser, from a month of queue history made t
     // "Now" is the last day's evening: the page and the API read the coordinator's clock.
     clock.now = start + (DAYS - 1) * DAY_MS + 20 * 3_600_000;
     month = await insights({ repository: repo, targetBranch: "main", period: "30d", bucket: "day" });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-    page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
-    await page.goto(`${gw.origin}/`);
-    await page.getByLabel("API token").fill(token);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { name: "Queues" }).waitFor();
+    browser = await launchChromium();
+    page = await signedInPage(browser, gw.origin, token);
   });
 
   after(async () => {

@@ -1,12 +1,11 @@
 import { expect } from "chai";
-import { existsSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { NatsServer } from "@mainline/testing";
 import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
 import { GatewayHarness } from "@mainline/harness/gateway-harness";
+import { launchChromium, requireChromium, signedInPage } from "./browser-session.js";
 import { opened } from "./queue-month.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const repo = { host: "github.com", owner: "acme", name: "stacked" };
 const queue = { repo, targetBranch: "main" };
 
@@ -23,10 +22,7 @@ describe("a stack of pull requests on the web page, in a real browser", function
   let page: Page;
 
   before(async function () {
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `${CHROMIUM} is not installed: apt-get install -y chromium (tools/scripts/ensure-deps.sh)`,
-      );
+    requireChromium();
     nats = await NatsServer.start();
     coordinator = await CoordinatorHarness.start({ nats });
     gw = await GatewayHarness.start({ queue: coordinator.address }, { nats });
@@ -45,12 +41,8 @@ describe("a stack of pull requests on the web page, in a real browser", function
       await post("/code-host/pull-request-events", opened(number, repo, base));
     await post("/submitPullRequest", { ...queue, pr: { number: 3 } });
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-    page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
-    await page.goto(`${gw.origin}/`);
-    await page.getByLabel("API token").fill(token);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { name: "Queues" }).waitFor();
+    browser = await launchChromium();
+    page = await signedInPage(browser, gw.origin, token);
   });
 
   after(async () => {

@@ -1,22 +1,21 @@
 import { expect } from "chai";
-import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { freePortBlock } from "@mainline/testing";
 import { BASE_FILES, DEMO_PULL_REQUESTS, JUNIT_GLOB, TEST_COMMAND } from "../../src/demo/demo-project.js";
 import { LocalRemote } from "../../src/demo/local-remote.js";
 import { runCli } from "@mainline/cli-src";
 import { startSystem, waitForHttp, type RunningSystem } from "../../src/dev/system.js";
 import { CapturedSink } from "../cli/mainline-fixture.js";
+import { launchChromium, requireChromium } from "./browser-session.js";
 import { accessibilityProblems, brokenWords } from "./page-checks.js";
 import { checkQueueHistory, checkRepositoryPicker } from "./queue-history-steps.js";
 import { checkTestInsights } from "./test-insights-steps.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const CHROMIUM = "/usr/bin/chromium";
 /**
  * The README's screenshots (docs/web) are taken here, so they show what the page really does; only `make
  * screenshots` writes them there (MAINLINE_SCREENSHOTS_DIR): a test run leaves tracked files alone.
@@ -49,10 +48,7 @@ describe("the web page in a real browser, against the whole system as make dev s
 
   before(async function () {
     // A CI machine without it fails here, never skips green (tools/scripts/ensure-deps.sh installs it).
-    if (!existsSync(CHROMIUM))
-      throw new Error(
-        `${CHROMIUM} is not installed: apt-get install -y chromium (tools/scripts/ensure-deps.sh)`,
-      );
+    requireChromium();
     dir = await mkdtemp(path.join(tmpdir(), "mainline-web-"));
     SHOTS = shotsDir ? path.resolve(root, shotsDir) : path.join(dir, "screenshots");
     const base = await freePortBlock(8);
@@ -102,7 +98,7 @@ describe("the web page in a real browser, against the whole system as make dev s
       await mainline("pr", "event", "opened", String(pr.number), "--head", pr.branch, "--title", pr.title);
       await mainline("submit", String(pr.number));
     }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 1100, height: 760 } })).newPage();
   });
 

@@ -43,14 +43,15 @@ export function isTransientOpeningFailure(error: unknown): boolean {
 }
 
 /**
- * Runs `request` with `policy.attemptMs` as its timeout, again after a transient failure, until it succeeds, fails
- * for another reason, or the budget is spent. Only for requests that are safe to send twice: reads, and writes
+ * Runs `request` with `policy.attemptMs` as its timeout, again after a failure `isTransient` accepts, until it
+ * succeeds, fails for another reason, or the budget is spent. Only for requests that are safe to send twice: reads, and writes
  * that carry a message id (the stream keeps the first and acknowledges the repeat as a duplicate) or a
  * compare-and-set (a repeat of a write that landed is refused as a conflict).
  */
 export async function withAttempts<T>(
   request: (timeoutMs: number) => Promise<T>,
   policy: AttemptPolicy = JETSTREAM_ATTEMPTS,
+  isTransient: (error: unknown) => boolean = isTransientJetStreamFailure,
 ): Promise<T> {
   const deadline = Date.now() + policy.budgetMs;
   for (;;) {
@@ -59,7 +60,7 @@ export async function withAttempts<T>(
     try {
       return await request(Math.max(1, Math.min(policy.attemptMs, left)));
     } catch (error) {
-      if (!isTransientJetStreamFailure(error)) throw error;
+      if (!isTransient(error)) throw error;
       // A quick refusal waits a little; a timeout has waited already.
       const pause = Date.now() - startedAt < policy.pauseMs ? policy.pauseMs : 0;
       if (Date.now() + pause >= deadline) throw error;

@@ -1,5 +1,10 @@
 import { Query } from "mingo";
-import { JETSTREAM_ATTEMPTS, isTransientOpeningFailure } from "../bus/index.js";
+import {
+  JETSTREAM_ATTEMPTS,
+  isTransientOpeningFailure,
+  withAttempts,
+  type AttemptPolicy,
+} from "../bus/index.js";
 import { InvalidArgumentError, MainlineError } from "../errors/index.js";
 import { CollectionMemory } from "./collection-memory.js";
 import { CollectionWriter } from "./collection-writer.js";
@@ -29,8 +34,11 @@ import type {
 } from "./store.js";
 import { UniqueReservations } from "./unique-reservations.js";
 
-/** How long opening a collection keeps trying through a leader election or a node joining (see load). */
-const OPENING_BUDGET_MS = 30_000;
+/**
+ * Opening a collection through a leader election or a node joining (see load): its steps wait the client's 5 s
+ * each, so the budget is the gRPC deadline, not one request's 12 s.
+ */
+const OPENING_ATTEMPTS: AttemptPolicy = { ...JETSTREAM_ATTEMPTS, budgetMs: 30_000 };
 import { assertReplacement, assertUpdateOperators } from "./update-documents.js";
 import { WriteMutex } from "./write-mutex.js";
 
@@ -276,21 +284,15 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
 
   /**
    * A collection opened while its bucket's stream has no leader (its node just died, the others elect one in
-   * 4-9 s, longer on a loaded machine) or while a node is still joining is opened again until OPENING_BUDGET_MS:
-   * opening binds or creates, and a watch that never started holds nothing, so a repeat is harmless. Its steps
-   * wait up to 5 s each (the client's default), so the budget is the gRPC deadline, not one request's 12 s.
+   * 4-9 s, longer on a loaded machine) or while a node is still joining is opened again (OPENING_ATTEMPTS): opening
+   * binds or creates, and a watch that never started holds nothing, so a repeat is harmless.
    */
-  private async load(): Promise<CollectionWriter> {
-    const deadline = Date.now() + OPENING_BUDGET_MS;
-    for (;;) {
-      try {
-        return await this.loadOnce();
-      } catch (error) {
-        const cause = error instanceof MainlineError ? error.cause : error;
-        if (!isTransientOpeningFailure(cause) || Date.now() >= deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, JETSTREAM_ATTEMPTS.pauseMs));
-      }
-    }
+  private load(): Promise<CollectionWriter> {
+    return withAttempts(
+      () => this.loadOnce(),
+      OPENING_ATTEMPTS,
+      (error) => isTransientOpeningFailure(error instanceof MainlineError ? error.cause : error),
+    );
   }
 
   private async loadOnce(): Promise<CollectionWriter> {
