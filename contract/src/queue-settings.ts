@@ -17,6 +17,14 @@ export type OptimizationMode = (typeof OPTIMIZATION_MODES)[number];
 export const BATCHING_MODES = ["FIXED", "ADAPTIVE"] as const;
 export type BatchingMode = (typeof BATCHING_MODES)[number];
 
+/**
+ * Ours: how a failed batch is searched once the line behind it has started without it. STACKED tests each half on
+ * top of the halves ahead (fewer CI runs); ISOLATED tests each half on the target alone and fails a PR only on a
+ * failed run of its own (fewer good PRs failed by flakes).
+ */
+export const BISECTION_MODES = ["STACKED", "ISOLATED"] as const;
+export type BisectionMode = (typeof BISECTION_MODES)[number];
+
 /** The integer settings of a queue and their ranges (0 disables the timeout and the pending-failure depth). */
 export const QUEUE_SETTING_RANGES = {
   concurrency: [1, 1000],

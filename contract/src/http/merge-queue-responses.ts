@@ -5,6 +5,7 @@ import { PR_STATES } from "../pull-request-state.js";
 import { QUEUE_STATES } from "../queue-state.js";
 import {
   BATCHING_MODES,
+  BISECTION_MODES,
   DIRECT_MERGE_MODES,
   MERGE_METHODS,
   OPTIMIZATION_MODES,
@@ -88,6 +89,7 @@ const queueFields = {
   batchingMaxWaitTimeMinutes: z.int(),
   batchingMinSize: z.int(),
   batchingMode: z.enum(BATCHING_MODES),
+  bisectionMode: z.enum(BISECTION_MODES),
   bisectionConcurrency: z.int(),
   requiredStatuses: z.array(z.string()),
   mergeMethod: z.enum(MERGE_METHODS),

@@ -1,11 +1,13 @@
 // Geometric means of p50 / CI runs / merged per hour over 24 generated loads per mode: a check that a planner
 // change helps beyond the six bench files (one workload swings ~10% on any small change).
 //   node --conditions=mainline-source --import tsx tools/bench/merge-efficiency/generated-loads.ts [--seeds=FIRST-LAST]
+//     [--set NAME=VALUE ...]
 // --seeds: the workload seeds (default 1-4, the figures the README and docs quote). 24 loads could not tell
 // whether a rule fails more good PRs: the simulator draws flakes from one sequence, so any change moves which
 // runs they hit (tenth pass, docs/planner-history.md); 6 loads per seed, so 1-40 gives 240 per mode.
 import { DEFAULT_WORKLOAD, runSimulation } from "@mainline/sim";
 import { flakeSeeds } from "./flake-seeds.js";
+import { settingOverrides } from "./setting-overrides.js";
 
 // seeds.ts imports this file for its last table and has a --seeds of its own (flake seeds, e.g. 2001-2030): the
 // option is read only when this file is the one run, so seeds.ts keeps its 24 loads.
@@ -18,6 +20,8 @@ const seedOption = run
   : undefined;
 const seeds = seedOption === undefined ? [1, 2, 3, 4] : flakeSeeds(0, seedOption);
 
+// seeds.ts passes its own --set on: the same argv.
+const overrides = settingOverrides(process.argv);
 for (const mode of ["SINGLE", "PARALLEL"]) {
   let logP50 = 0;
   let logRuns = 0;
@@ -30,7 +34,14 @@ for (const mode of ["SINGLE", "PARALLEL"]) {
     for (const failureProbability of [0.03, 0.08])
       for (const seed of seeds) {
         const r = runSimulation({
-          settings: { mode, concurrency: 4, batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 1 },
+          settings: {
+            mode,
+            concurrency: 4,
+            batch: true,
+            batchingMinSize: 4,
+            batchingMaxWaitTimeMinutes: 1,
+            ...overrides,
+          },
           workload: { ...DEFAULT_WORKLOAD, seed, prCount: 250, arrivalsPerHour, failureProbability },
         });
         logP50 += Math.log(r.timeToMergeMinutes.p50);

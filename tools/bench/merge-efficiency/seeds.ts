@@ -1,7 +1,7 @@
 // Robustness of the planner beyond one flake draw (issue 27, item 3): every bench workload over ten flake seeds,
 // PARALLEL workloads also in one lane (`mode=SINGLE`), and the 24 generated loads per mode.
 //   node --conditions=mainline-source --import tsx tools/bench/merge-efficiency/seeds.ts [DIR] [--no-generated]
-//     [--only=PREFIX] [--seeds=FIRST-LAST]
+//     [--only=PREFIX] [--seeds=FIRST-LAST] [--set NAME=VALUE ...]
 // Per workload: geometric means over ten flake seeds (the file's and 1001-1009) of p50 / CI runs / merged per
 // hour, and in how many seeds all three are at the README's "reach" (p50 and runs at most, merged per hour at
 // least; no bad merge, none stuck).
@@ -11,11 +11,15 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseWorkloadFile, runSimulation, type SimulationReport } from "@mainline/sim";
 import { flakeSeeds } from "./flake-seeds.js";
+import { settingOverrides } from "./setting-overrides.js";
 import { geomean, type Figures } from "./lanes-ratios.js";
 import { readReachTable, type ReachRow } from "./reach-table.js";
 
 const args = process.argv.slice(2);
-const dir = resolve(args.find((a) => !a.startsWith("--")) ?? import.meta.dirname);
+const dir = resolve(
+  args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--set") ?? import.meta.dirname,
+);
+const overrides = settingOverrides(args);
 // --only=PREFIX: just the workloads whose name starts with it (e.g. --only=parallel).
 const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length) ?? "";
 const reach = readReachTable(readFileSync(join(dir, "README.md"), "utf8"));
@@ -48,7 +52,9 @@ for (const file of readdirSync(dir)
   .filter((f) => f.endsWith(".json") && f.startsWith(only))
   .sort()) {
   const name = file.replace(/\.json$/, "");
-  const { workload, settings } = parseWorkloadFile(readFileSync(join(dir, file), "utf8"), name);
+  const parsed = parseWorkloadFile(readFileSync(join(dir, file), "utf8"), name);
+  const { workload } = parsed;
+  const settings = { ...parsed.settings, ...overrides };
   const row = reach.get(name);
   const own = figuresOf(runSimulation({ settings, workload }));
   const seeds = seedsOf(workload.seed);

@@ -93,6 +93,13 @@ describe("mainline CLI: queues, administration and webhooks over the real HTTP A
         "FIXED",
       );
       expect(back.code, back.stderr).to.equal(0);
+      expect(back.stdout).to.include("bisection isolated, concurrency");
+      const stacked = await mainline("queue", "update", "--repo", REPO, "--bisection-mode", "stacked");
+      expect(stacked.code, stacked.stderr).to.equal(0);
+      expect(stacked.stdout).to.include("bisection stacked, concurrency");
+      const badSearch = await mainline("queue", "update", "--repo", REPO, "--bisection-mode", "BINARY");
+      expect(badSearch.code).to.not.equal(0);
+      expect(badSearch.stderr).to.include("bisectionMode");
       expect(updated.stdout).to.include("pending failure depth 2");
       expect(updated.stdout).to.include("quarantined ignored while quarantining is on");
       const testAware = await mainline(

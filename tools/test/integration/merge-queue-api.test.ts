@@ -100,6 +100,8 @@ describe("merge queue through the HTTP API (gateway -> gRPC -> queue-coordinator
       batchingMinSize: 4,
       batchingMode: "FIXED",
       bisectionConcurrency: 1,
+      // Ours: a failed batch's halves run alone once the line goes on without it.
+      bisectionMode: "ISOLATED",
       mergeMethod: "SQUASH",
       // Issue 26: each follows the repository's quarantining until set.
       ignoreQuarantinedTests: null,
@@ -253,6 +255,12 @@ describe("merge queue through the HTTP API (gateway -> gRPC -> queue-coordinator
     expect(adaptive.body).to.include({ batchingMode: "ADAPTIVE" });
     expect(await getQueue()).to.include({ batchingMode: "ADAPTIVE" });
     await call("/updateQueue", { ...queue, batchingMode: "FIXED" });
+    const badSearch = await call("/updateQueue", { ...queue, bisectionMode: "BINARY" });
+    expect(badSearch.status).to.equal(400);
+    expect(badSearch.body).to.contain("bisectionMode");
+    const stacked = await call("/updateQueue", { ...queue, bisectionMode: "stacked" });
+    expect(stacked.body).to.include({ bisectionMode: "STACKED" });
+    expect(await getQueue()).to.include({ bisectionMode: "STACKED", batchingMode: "FIXED" });
     expect(await getQueue()).to.include({ batchingMinSize: 4, concurrency: 3 });
     const testAware = await call("/updateQueue", {
       ...queue,

@@ -63,4 +63,18 @@ describe("virtual-time simulator", () => {
     expect(reuse.bisectionRuns).to.be.at.most(none.bisectionRuns);
     expect(reuse.finalStates).to.deep.equal(none.finalStates);
   });
+
+  it("bisectionMode ISOLATED ends every PR as STACKED does when nothing flakes, by other runs", () => {
+    const batched: WorkloadSpec = { ...workload, failureProbability: 0.15, flakeProbability: 0 };
+    const settings = { batch: true, batchingMinSize: 4, concurrency: 2 };
+    const stacked = runSimulation({ settings: { ...settings, bisectionMode: "STACKED" }, workload: batched });
+    const independent = runSimulation({
+      settings: { ...settings, bisectionMode: "ISOLATED" },
+      workload: batched,
+    });
+    expect(independent.stuck).to.equal(0);
+    expect(independent.finalStates).to.deep.equal(stacked.finalStates);
+    // The setting is read: the two searches test different combinations.
+    expect(independent.bisectionRuns).to.not.equal(stacked.bisectionRuns);
+  });
 });

@@ -27,6 +27,7 @@ const FIELDS: readonly Field[] = [
   { key: "batchingMinSize", label: "Smallest batch", min: 1, max: 1000 },
   { key: "batchingMaxWaitTimeMinutes", label: "Longest wait for a batch (min)", min: 1, max: 10_080 },
   { key: "bisectionConcurrency", label: "Bisection runs at a time", min: 1, max: 1000 },
+  { key: "bisectionMode", label: "Bisection", options: ["ISOLATED", "STACKED"] },
   { key: "pendingFailureDepth", label: "Pending failure depth", min: 0, max: 1000 },
   { key: "testingTimeoutMinutes", label: "Testing timeout (min, 0: none)", min: 0, max: 10_080 },
   { key: "mergeMethod", label: "Merge method", options: ["MERGE_COMMIT", "SQUASH", "REBASE"] },

@@ -1,5 +1,6 @@
 import {
   BatchingMode,
+  BisectionMode,
   GitHubMergeability,
   PullRequestState,
   TestAwareSwitch,
@@ -78,6 +79,8 @@ export function queueSettingsToJson(q: Queue) {
     // A coordinator that predates the setting sends none: it batches FIXED.
     batchingMode: q.batchingMode === BatchingMode.ADAPTIVE ? "ADAPTIVE" : "FIXED",
     bisectionConcurrency: q.bisectionConcurrency,
+    // A coordinator that predates the setting sends none: it bisects STACKED.
+    bisectionMode: q.bisectionMode === BisectionMode.ISOLATED ? "ISOLATED" : "STACKED",
     requiredStatuses: q.requiredStatuses,
     mergeMethod: nameOf(q.mergeMethod) as MergeMethod,
     commentsEnabled: q.commentsEnabled,

@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from "@mainline/kit/errors/index";
 import {
   BATCHING_MODES,
+  BISECTION_MODES,
   DEFAULT_PULL_REF_PATTERN,
   DIRECT_MERGE_MODES,
   MERGE_METHODS,
@@ -85,6 +86,7 @@ const SETTING_WORDS = {
   directMergeMode: DIRECT_MERGE_MODES,
   optimizationMode: OPTIMIZATION_MODES,
   batchingMode: BATCHING_MODES,
+  bisectionMode: BISECTION_MODES,
 } as const satisfies { [K in keyof QueueSettings]?: readonly QueueSettings[K][] };
 const INTEGER_SETTINGS = [
   "concurrency",
@@ -298,22 +300,10 @@ export function parseCreateSettings(req: CreateQueueRequest): QueueSettings {
 
 /** The fields an updateQueue request sets, in the domain's words, checked by the domain's rules. */
 export function parseSettingsUpdate(req: UpdateQueueRequest): QueueSettingsPatch {
-  const {
-    queue: _queue,
-    requiredStatuses,
-    mode,
-    state,
-    mergeMethod,
-    directMergeMode,
-    optimizationMode,
-    batchingMode,
-    ...others
-  } = req;
+  const { queue: _queue, requiredStatuses, ...others } = req;
   const { testAware, rest } = splitTestAwareSwitches(others);
   const words: Record<string, unknown> = { ...testAware };
-  // The domain's rules refuse UNSPECIFIED naming the field, as they refuse any word they do not know.
-  const enums = { mode, state, mergeMethod, directMergeMode, optimizationMode, batchingMode };
-  for (const [field, value] of Object.entries(enums)) if (value !== undefined) words[field] = value;
+  // Enums come as numbers: the domain's rules refuse UNSPECIFIED naming the field, as any word they do not know.
   for (const [field, value] of Object.entries(rest)) if (value !== undefined) words[field] = value;
   if (requiredStatuses !== undefined) words.requiredStatuses = requiredStatuses.values;
   return parseSettingsPatch(words);

@@ -1,6 +1,7 @@
 import { PRIORITY_VALUES } from "@mainline/contract";
 import {
   BatchingMode,
+  BisectionMode,
   DirectMergeMode,
   GitHubMergeability,
   MergeMethod,
@@ -48,6 +49,7 @@ export function queueToProto(doc: QueueDocument, withPullRequests = true): Queue
     // Absent in settings stored before it existed.
     batchingMode: BatchingMode[s.batchingMode ?? "FIXED"],
     bisectionConcurrency: effectiveBisectionConcurrency(s),
+    bisectionMode: BisectionMode[s.bisectionMode ?? "STACKED"],
     requiredStatuses: s.requiredStatuses,
     mergeMethod: MergeMethod[s.mergeMethod],
     commentsEnabled: s.commentsEnabled,

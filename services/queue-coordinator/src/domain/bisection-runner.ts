@@ -1,7 +1,7 @@
 import { advanceBisection, type Bisection } from "./bisection.js";
 import type { Draft } from "./draft.js";
 import type { LaneGraph } from "./lanes.js";
-import { canMergeFromBisection, requeueGoodGroup } from "./ejection.js";
+import { canMergeFromBisection, ejectsFailures, isOffline, requeueGoodGroup, sameLane } from "./ejection.js";
 import { endPr } from "./membership.js";
 import { movesTargetOf } from "./merging.js";
 import { effectiveBisectionConcurrency } from "./queue-settings.js";
@@ -29,6 +29,30 @@ function inFlightFor(d: Draft, graph: LaneGraph, batchId: string): number {
 }
 
 /**
+ * In an ISOLATED queue, a search that has learnt nothing yet and whose good groups can only go back into the
+ * line turns independent (see Bisection.independent), for good: nothing merges from its runs.
+ */
+function searchMode(d: Draft, graph: LaneGraph, batchId: string, bisection: Bisection): Bisection {
+  if (bisection.independent === true || d.state.settings.bisectionMode !== "ISOLATED") return bisection;
+  if (Object.values(bisection.results).some((r) => r.initial !== true)) return bisection;
+  // With a pending-failure depth the line waits for the failed batch: its groups merge from their runs.
+  if (!ejectsFailures(d)) return bisection;
+  if (canMergeFromBisection(d, graph, batchId) && !lineGoesOnWithout(d, graph, batchId)) return bisection;
+  return { ...bisection, independent: true, requeueOnly: true };
+}
+
+/**
+ * A batch of its lane waits behind the bisected one: it starts without it within the round (the failure
+ * restarted it), so the bisection's good groups will go back into the line whatever happens.
+ */
+function lineGoesOnWithout(d: Draft, graph: LaneGraph, batchId: string): boolean {
+  const prs = d.batch(batchId)?.prs ?? [];
+  return graph.batchOrder
+    .slice(graph.indexOf(batchId) + 1)
+    .some((id) => !isOffline(d, id) && sameLane(d, prs, d.batch(id)?.prs ?? []));
+}
+
+/**
  * Drives every bisection one step: culprits leave as FAILED, confirmed-good segments become
  * batches of their own that merge through the ordinary path (their run contained them and
  * everything ahead), and the combinations worth testing next are started within the separate
@@ -40,7 +64,11 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
   for (const batchId of [...graph.withStatus("BISECTING")]) {
     const batch = d.batch(batchId);
     if (batch?.status !== "BISECTING" || batch.bisection === null) continue;
-    const progress = advanceBisection(batch.bisection, Math.min(cap, inFlightFor(d, graph, batchId)));
+    const bisection = searchMode(d, graph, batchId, batch.bisection);
+    const progress = advanceBisection(
+      bisection,
+      bisection.independent === true ? cap : Math.min(cap, inFlightFor(d, graph, batchId)),
+    );
     d.editBatch(batchId).bisection = progress.bisection;
     for (const r of progress.reused) d.notify({ type: "BISECTION_RESULT_REUSED", ...r, at: d.now });
     for (const culprit of progress.culprits) {

@@ -53,6 +53,12 @@ export interface Bisection {
    * back at its start, see pending-failure.ts): merging one from its run would put it ahead of them.
    */
   requeueOnly?: boolean;
+  /**
+   * Its segments are tested each on the target alone, all at once (set once its good groups can only go back
+   * into the line, see bisection-runner.ts): stacking a segment on the ones ahead only lets a culprit ahead
+   * fail it too, which tells nothing, when nothing merges from these runs anyway.
+   */
+  independent?: boolean;
 }
 
 export interface NeededCombination {
@@ -141,6 +147,22 @@ export function advanceBisection(b: Bisection, cap: number): BisectionProgress {
     finished: false,
   };
 
+  if (b.independent === true) settleIndependent(b, segments, good, culprits, progress, cap);
+  else settleStacked(b, segments, good, culprits, progress, cap);
+  progress.bisection = { ...b, segments, good, culprits };
+  progress.finished = segments.length === 0;
+  return progress;
+}
+
+/** The stacked search (the default): each combination is the confirmed-good members ahead plus one segment. */
+function settleStacked(
+  b: Bisection,
+  segments: number[][],
+  good: number[],
+  culprits: number[],
+  progress: BisectionProgress,
+  cap: number,
+): void {
   for (;;) {
     const segment = segments[0];
     if (segment === undefined) break;
@@ -183,8 +205,91 @@ export function advanceBisection(b: Bisection, cap: number): BisectionProgress {
       speculative.splice(i, 1, ...halves(segment));
     }
   }
+}
 
-  progress.bisection = { ...b, segments, good, culprits };
-  progress.finished = segments.length === 0;
-  return progress;
+/**
+ * The independent search: every segment with a result settles, wherever it stands (a pass is a good group, a
+ * lone failure a culprit, a failed segment splits), and every segment still open is needed, on the target alone.
+ */
+function settleIndependent(
+  b: Bisection,
+  segments: number[][],
+  good: number[],
+  culprits: number[],
+  progress: BisectionProgress,
+  cap: number,
+): void {
+  for (let i = 0; i < segments.length;) {
+    const segment = segments[i] as number[];
+    const own = decisive(b.results[resultKey(b.reuse, [], segment)], segment);
+    if (own === undefined) {
+      if (segment.length > 1 && failedAround(b, segment, good) !== undefined) {
+        // Known to hold a culprit, so it splits without a run of its own; its halves get their own.
+        segments.splice(i, 1, ...halves(segment));
+        continue;
+      }
+      i++;
+      continue;
+    }
+    if (own.prs !== undefined && own.prs.join(",") !== segment.join(",")) {
+      progress.reused.push({ prs: [...segment], runId: own.runId, outcome: own.outcome });
+    }
+    if (own.outcome === "PASSED") {
+      progress.confirmed.push({ prs: segment, base: [], runId: own.runId });
+      good.push(...segment);
+      segments.splice(i, 1);
+      i = 0; // a segment waiting on this one may split now (see failedAround)
+    } else if (segment.length === 1) {
+      const pr = segment[0] as number;
+      culprits.push(pr);
+      progress.culprits.push({ pr, reason: own.reason ?? "TESTS_FAILED", runId: own.runId });
+      segments.splice(i, 1);
+    } else {
+      segments.splice(i, 1, ...halves(segment));
+    }
+  }
+  const open = new Set(segments.flat());
+  for (const segment of segments) {
+    if (progress.needed.length >= cap) break;
+    if (waitsForSibling(b, segment, open)) continue;
+    progress.needed.push({ key: resultKey(b.reuse, [], segment), prs: segment, base: [] });
+  }
+}
+
+/**
+ * A run of its own (never the batch's first failure, which may be a flake) failed with this segment and members
+ * found good since: the segment holds a culprit. Only a split follows from it, never a verdict.
+ */
+function failedAround(
+  b: Bisection,
+  segment: readonly number[],
+  good: readonly number[],
+): BisectionResult | undefined {
+  return Object.values(b.results).find(
+    (r) =>
+      r.outcome === "FAILED" &&
+      r.initial !== true &&
+      r.prs !== undefined &&
+      r.prs.length > segment.length &&
+      segment.every((n) => r.prs?.includes(n)) &&
+      r.prs.every((n) => segment.includes(n) || good.includes(n)),
+  );
+}
+
+/**
+ * The second half of a segment that failed on a run of its own waits for the first half's run: if that passes,
+ * it splits without a run (see failedAround), and if it fails, the second half runs beside the first half's
+ * halves, so the search takes no longer. A lone PR never waits: its verdict needs a run of its own anyway.
+ */
+function waitsForSibling(b: Bisection, segment: readonly number[], open: ReadonlySet<number>): boolean {
+  if (segment.length < 2) return false;
+  return Object.values(b.results).some(
+    (r) =>
+      r.outcome === "FAILED" &&
+      r.initial !== true &&
+      r.prs !== undefined &&
+      r.prs.length > segment.length &&
+      segment.every((n) => r.prs?.includes(n)) &&
+      r.prs.slice(0, r.prs.indexOf(segment[0] as number)).some((n) => open.has(n)),
+  );
 }

@@ -1,5 +1,6 @@
 import type {
   BatchingMode,
+  BisectionMode,
   DirectMergeMode,
   MergeMethod,
   OptimizationMode,
@@ -8,7 +9,7 @@ import type {
 import type { RequestableQueueState } from "./queue-state.js";
 
 /** The contract's words. FIXED batches fill to the target size; ADAPTIVE follows the load (adaptive-batching.ts). */
-export type { BatchingMode, DirectMergeMode, MergeMethod, OptimizationMode, QueueMode };
+export type { BatchingMode, BisectionMode, DirectMergeMode, MergeMethod, OptimizationMode, QueueMode };
 
 /** Every getQueue setting of compat-notes except state, branch and the PR list. */
 export interface QueueSettings {
@@ -26,6 +27,11 @@ export interface QueueSettings {
   batchingMode: BatchingMode;
   /** null: follows `concurrency` (the default), as a separate pool of the same size. */
   bisectionConcurrency: number | null;
+  /**
+   * How a failed batch is searched once its good groups can only go back into the line (bisection-runner.ts):
+   * STACKED, or ISOLATED (each half on the target alone). Absent in queues created before it: STACKED.
+   */
+  bisectionMode: BisectionMode;
   requiredStatuses: string[];
   mergeMethod: MergeMethod;
   commentsEnabled: boolean;
@@ -52,6 +58,7 @@ export const DEFAULT_QUEUE_SETTINGS: Readonly<QueueSettings> = Object.freeze({
   batchingMinSize: 4,
   batchingMode: "FIXED",
   bisectionConcurrency: null,
+  bisectionMode: "ISOLATED",
   requiredStatuses: [],
   mergeMethod: "SQUASH",
   commentsEnabled: true,

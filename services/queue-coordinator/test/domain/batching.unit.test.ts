@@ -26,7 +26,13 @@ describe("planner: batching (rules 1-7)", () => {
 
   it("a PR a bisection sent back starts in a free slot once nothing else can join it, without a second wait", () => {
     // Before, A idled out the max wait counted from its submission with a slot free (make demo: 45 s).
-    new Scenario({ batch: true, batchingMinSize: 2, concurrency: 3, batchingMaxWaitTimeMinutes: 5 }).play([
+    new Scenario({
+      bisectionMode: "STACKED",
+      batch: true,
+      batchingMinSize: 2,
+      concurrency: 3,
+      batchingMaxWaitTimeMinutes: 5,
+    }).play([
       ["submit A", {}],
       ["submit B", {}, ["test AB"]],
       ["submit C", {}],

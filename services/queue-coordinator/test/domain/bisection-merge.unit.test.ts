@@ -14,7 +14,7 @@ const AB_THEN_CD: Row[] = [
 
 describe("planner: a bisection's group merges from a run that tests what lands", () => {
   it("a run started after the target moved, with nothing behind in flight, merges its group", () => {
-    new Scenario({ batch: true, batchingMinSize: 2, concurrency: 2 }).play([
+    new Scenario({ bisectionMode: "STACKED", batch: true, batchingMinSize: 2, concurrency: 2 }).play([
       ...AB_THEN_CD,
       // AB steps aside; CD starts again without it, so the search goes one combination at a time.
       ["fail AB", { A: "PENDING_FAILURE" }, ["cancel CD", "bisect A", "test CD"]],
@@ -29,7 +29,7 @@ describe("planner: a bisection's group merges from a run that tests what lands",
   });
 
   it("a run the target moved under goes back into the line", () => {
-    new Scenario({ batch: true, batchingMinSize: 2, concurrency: 2 }).play([
+    new Scenario({ bisectionMode: "STACKED", batch: true, batchingMinSize: 2, concurrency: 2 }).play([
       ...AB_THEN_CD,
       ["fail AB", { A: "PENDING_FAILURE" }, ["cancel CD", "bisect A", "test CD"]],
       ["fail A", { A: "FAILED" }, ["bisect B"]],
@@ -43,7 +43,7 @@ describe("planner: a bisection's group merges from a run that tests what lands",
   });
 
   it("a run that passed while a batch behind is in flight still goes back into the line", () => {
-    new Scenario({ batch: true, batchingMinSize: 2, concurrency: 2 }).play([
+    new Scenario({ bisectionMode: "STACKED", batch: true, batchingMinSize: 2, concurrency: 2 }).play([
       ...AB_THEN_CD,
       ["fail AB", { A: "PENDING_FAILURE" }, ["cancel CD", "bisect A", "test CD"]],
       ["fail A", { A: "FAILED" }, ["bisect B"]],
@@ -53,7 +53,7 @@ describe("planner: a bisection's group merges from a run that tests what lands",
   });
 
   it("a run started while a merge is in flight goes back into the line", () => {
-    new Scenario({ batch: true, batchingMinSize: 2, concurrency: 2 }).play([
+    new Scenario({ bisectionMode: "STACKED", batch: true, batchingMinSize: 2, concurrency: 2 }).play([
       ...AB_THEN_CD,
       ["fail AB", { A: "PENDING_FAILURE" }, ["cancel CD", "bisect A", "test CD"]],
       ["pass CD", { C: "TESTS_PASSED" }, ["merge CD"]],

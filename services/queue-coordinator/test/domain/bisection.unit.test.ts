@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { driveToCompletion } from "./fake-ci.js";
-import { num, Scenario } from "./scenario-table.js";
+import { num, Scenario, type Row } from "./scenario-table.js";
 
 describe("planner: bisection (rules 8-10)", () => {
   it("halves a failed batch, merges what passes and removes only the culprit", () => {
@@ -32,6 +32,24 @@ describe("planner: bisection (rules 8-10)", () => {
     expect(reusedAfterAB(false)).to.deep.equal([]);
   });
 
+  it("ISOLATED, the default: once the line goes on without a failed batch, its halves run alone at once", () => {
+    new Scenario({ batch: true, batchingMinSize: 4, concurrency: 2 }).play([
+      ...[..."ABCDEFG"].map((l): Row => [`submit ${l}`, {}]),
+      ["submit H", {}, ["test EFGH on ABCD"]],
+      // EFGH restarts without ABCD, so AB and CD can only go back into the line: each is tested on the target.
+      [
+        "fail ABCD",
+        { A: "PENDING_FAILURE", E: "TESTING" },
+        ["cancel EFGH", "bisect AB", "bisect CD", "test EFGH"],
+      ],
+      ["pass AB", { A: "PENDING", B: "PENDING" }, []],
+      ["fail CD", { C: "PENDING_FAILURE" }, ["bisect C", "bisect D"]],
+      // A PR fails on a failed run of its own, never on one it shared with a PR found good since.
+      ["fail C", { C: "FAILED", D: "PENDING_FAILURE" }, []],
+      ["pass D", { D: "TESTING", A: "TESTING", B: "TESTING" }, ["test DAB on EFGH"]],
+    ]);
+  });
+
   it("marks the culprit's failure as decided by the bisection", () => {
     const s = new Scenario({ batch: true, batchingMinSize: 2 });
     // AB failed and A passed: B is the culprit only once a run of its own fails (AB may have been a flake).
@@ -59,7 +77,13 @@ describe("planner: bisection (rules 8-10)", () => {
   });
 
   it("runs bisection steps in parallel within the bisection concurrency, apart from the main limit", () => {
-    const s = new Scenario({ batch: true, batchingMinSize: 4, concurrency: 1, bisectionConcurrency: 3 });
+    const s = new Scenario({
+      bisectionMode: "STACKED",
+      batch: true,
+      batchingMinSize: 4,
+      concurrency: 1,
+      bisectionConcurrency: 3,
+    });
     s.play([
       ["submit A", {}],
       ["submit B", {}],
@@ -76,7 +100,7 @@ describe("planner: bisection (rules 8-10)", () => {
   });
 
   it("a PR a bisection cleared goes back untested when its next batch fails, and the search covers the others", () => {
-    const s = new Scenario({ batch: true, batchingMinSize: 2, concurrency: 3 });
+    const s = new Scenario({ bisectionMode: "STACKED", batch: true, batchingMinSize: 2, concurrency: 3 });
     s.play([
       ["submit A", {}],
       ["submit B", {}, ["test AB"]],

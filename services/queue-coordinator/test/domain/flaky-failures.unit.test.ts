@@ -53,7 +53,7 @@ describe("planner: a failure whose bisection finds no culprit is a flake", () =>
   });
 
   it("a failed batch that a run built on it passed with is tested again in its place, and the run behind it stays", () => {
-    new Scenario({ batch: true, batchingMinSize: 2, concurrency: 2 }).play([
+    new Scenario({ bisectionMode: "STACKED", batch: true, batchingMinSize: 2, concurrency: 2 }).play([
       ["submit A", {}],
       ["submit B", {}, ["test AB"]],
       ["submit C", {}],
@@ -66,7 +66,7 @@ describe("planner: a failure whose bisection finds no culprit is a flake", () =>
       ["merged C", { C: "MERGED", D: "MERGED" }, []],
     ]);
     // Once only: a second failure is searched as usual.
-    new Scenario({ batch: true, batchingMinSize: 2, concurrency: 2 }).play([
+    new Scenario({ bisectionMode: "STACKED", batch: true, batchingMinSize: 2, concurrency: 2 }).play([
       ["submit A", {}],
       ["submit B", {}, ["test AB"]],
       ["submit C", {}],

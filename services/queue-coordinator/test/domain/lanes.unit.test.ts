@@ -142,6 +142,7 @@ describe("planner: parallel lanes under load (issue 27: lanes never cost more th
     const rows: Row[] = [];
     for (const l of "ABCDEFGHI") rows.push([`submit ${l}`, {}], [`targets ${l} frontend`, {}]);
     new Scenario({
+      bisectionMode: "STACKED",
       mode: "PARALLEL",
       concurrency: 2,
       batch: true,

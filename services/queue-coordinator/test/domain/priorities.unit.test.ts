@@ -16,7 +16,7 @@ describe("planner: priorities", () => {
   });
 
   it("an urgent PR leaves a failed batch being searched aside alone", () => {
-    new Scenario({ batch: true, batchingMinSize: 2, concurrency: 2 }).play([
+    new Scenario({ bisectionMode: "STACKED", batch: true, batchingMinSize: 2, concurrency: 2 }).play([
       ["submit A", {}],
       ["submit B", {}, ["test AB"]],
       ["fail AB", { A: "PENDING_FAILURE" }, ["bisect A"]],
@@ -28,6 +28,7 @@ describe("planner: priorities", () => {
 
   it("a PR that re-forms the batch a searched group went back into restarts no run of the search", () => {
     const s = new Scenario({
+      bisectionMode: "STACKED",
       batch: true,
       batchingMinSize: 4,
       batchingMaxWaitTimeMinutes: 1,

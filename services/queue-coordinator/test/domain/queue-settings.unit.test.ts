@@ -32,8 +32,13 @@ describe("queue settings", () => {
       canOptimisticallyMerge: false,
       mergeMethod: "SQUASH",
       batchingMode: "FIXED",
+      bisectionMode: "ISOLATED",
     });
     expect(parseSettingsPatch({ batchingMode: "adaptive" })).to.deep.equal({ batchingMode: "ADAPTIVE" });
+    expect(parseSettingsPatch({ bisectionMode: "stacked" })).to.deep.equal({ bisectionMode: "STACKED" });
+    expect(invalid(() => parseSettingsPatch({ bisectionMode: "BINARY" })).message).to.contain(
+      "bisectionMode",
+    );
     expect(invalid(() => parseSettingsPatch({ batchingMode: "SOMETIMES" })).message).to.contain(
       "batchingMode",
     );

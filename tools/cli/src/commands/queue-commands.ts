@@ -77,6 +77,7 @@ interface SettingOptions {
   batch?: boolean;
   batchingMinSize?: number;
   batchingMode?: string;
+  bisectionMode?: string;
   batchingMaxWait?: number;
   testingTimeout?: number;
   pendingFailureDepth?: number;
@@ -104,6 +105,10 @@ function withSettingOptions(command: Command): Command {
       wholeNumber(1),
     )
     .option("--batching-mode <mode>", "FIXED, or ADAPTIVE: batch sizes follow the failure rate and backlog")
+    .option(
+      "--bisection-mode <mode>",
+      "ISOLATED: a failed batch's halves are tested on the target alone, a PR fails only on its own run; or STACKED",
+    )
     .option("--batching-max-wait <minutes>", "longest wait for a full batch", wholeNumber(1))
     .option("--testing-timeout <minutes>", "fail a test run after this long (0: no limit)", wholeNumber(0))
     .option(
@@ -148,6 +153,7 @@ function settingsFrom(opts: SettingOptions): Record<string, unknown> {
     batch: opts.batch,
     batchingMinSize: opts.batchingMinSize,
     batchingMode: opts.batchingMode,
+    bisectionMode: opts.bisectionMode,
     batchingMaxWaitTimeMinutes: opts.batchingMaxWait,
     testingTimeoutMinutes: opts.testingTimeout,
     pendingFailureDepth: opts.pendingFailureDepth,
@@ -177,7 +183,7 @@ function describeSettings(key: QueueKey, q: QueueSettings): string[] {
     `${formatRepositoryRef(key.repo)} → ${q.branch}: ${q.state}, ${q.mode}, concurrency ${q.concurrency}`,
     `  ${batching} · pending failure depth ${q.pendingFailureDepth} · optimistic merge ${q.canOptimisticallyMerge ? "on" : "off"}`,
     `  merge method ${q.mergeMethod} · testing timeout ${q.testingTimeoutMinutes ? `${q.testingTimeoutMinutes} min` : "none"}` +
-      ` · bisection concurrency ${q.bisectionConcurrency} · optimization ${q.optimizationMode}` +
+      ` · bisection ${(q.bisectionMode ?? "STACKED").toLowerCase()}, concurrency ${q.bisectionConcurrency} · optimization ${q.optimizationMode}` +
       (q.requiredStatuses.length > 0 ? ` · required statuses ${q.requiredStatuses.join(", ")}` : ""),
     `  failed tests: quarantined ${switchWord(q.ignoreQuarantinedTests, "ignored")} · known flaky ${switchWord(q.retryKnownFlakyTests, "retried once")}` +
       ` · broken target ${switchWord(q.holdOnBrokenTarget, "holds new runs")}`,

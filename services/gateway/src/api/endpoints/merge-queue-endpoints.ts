@@ -2,6 +2,7 @@ import { z } from "zod";
 import { callUnary, type UnaryMethod } from "@mainline/kit/grpc/index";
 import {
   BatchingMode,
+  BisectionMode,
   DirectMergeMode,
   MergeMethod,
   OptimizationMode,
@@ -286,8 +287,16 @@ export function mergeQueueEndpoints(
 type Settings = Omit<z.infer<typeof updateQueueRequest>, "repo" | "targetBranch" | "state">;
 
 function settingsToProto(s: Partial<Settings>) {
-  const { mode, mergeMethod, directMergeMode, optimizationMode, batchingMode, requiredStatuses, ...others } =
-    s;
+  const {
+    mode,
+    mergeMethod,
+    directMergeMode,
+    optimizationMode,
+    batchingMode,
+    bisectionMode,
+    requiredStatuses,
+    ...others
+  } = s;
   const { ignoreQuarantinedTests, retryKnownFlakyTests, holdOnBrokenTarget, ...plain } = others;
   const defined = Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
   const switches = { ignoreQuarantinedTests, retryKnownFlakyTests, holdOnBrokenTarget };
@@ -299,6 +308,7 @@ function settingsToProto(s: Partial<Settings>) {
     ...(directMergeMode ? { directMergeMode: enumValue(DirectMergeMode, directMergeMode) } : {}),
     ...(optimizationMode ? { optimizationMode: enumValue(OptimizationMode, optimizationMode) } : {}),
     ...(batchingMode ? { batchingMode: enumValue(BatchingMode, batchingMode) } : {}),
+    ...(bisectionMode ? { bisectionMode: enumValue(BisectionMode, bisectionMode) } : {}),
     ...(requiredStatuses ? { requiredStatuses: { values: requiredStatuses } } : {}),
   };
 }

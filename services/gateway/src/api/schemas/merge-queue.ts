@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   BATCHING_MODES,
+  BISECTION_MODES,
   DIRECT_MERGE_MODES,
   MAX_REQUIRED_STATUSES,
   MERGE_METHODS,
@@ -93,7 +94,7 @@ export const testingDetailsRequest = z.object({
 
 export { QUEUE_STATES };
 export const MODES = QUEUE_MODES;
-export { BATCHING_MODES, DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES };
+export { BATCHING_MODES, BISECTION_MODES, DIRECT_MERGE_MODES, MERGE_METHODS, OPTIMIZATION_MODES };
 
 const setting = (name: keyof typeof RANGES) => {
   const [min, max] = RANGES[name];
@@ -114,6 +115,7 @@ export const queueSettings = {
   batchingMinSize: setting("batchingMinSize"),
   batchingMode: upperEnum(BATCHING_MODES).optional(),
   bisectionConcurrency: setting("bisectionConcurrency"),
+  bisectionMode: upperEnum(BISECTION_MODES).optional(),
   requiredStatuses: z
     .array(statusName)
     .max(MAX_REQUIRED_STATUSES, `must hold at most ${MAX_REQUIRED_STATUSES} status names`)

@@ -308,6 +308,62 @@ export function batchingModeToNumber(object: BatchingMode): number {
   }
 }
 
+/** How a failed batch is searched once the line behind it has started without it. */
+export enum BisectionMode {
+  UNSPECIFIED = "UNSPECIFIED",
+  /** STACKED - Each half is tested on top of the halves ahead: fewer CI runs. The default. */
+  STACKED = "STACKED",
+  /** ISOLATED - Each half is tested on the target alone, and a PR fails only on a failed run of its own. */
+  ISOLATED = "ISOLATED",
+  UNRECOGNIZED = "UNRECOGNIZED",
+}
+
+export function bisectionModeFromJSON(object: any): BisectionMode {
+  switch (object) {
+    case 0:
+    case "BISECTION_MODE_UNSPECIFIED":
+      return BisectionMode.UNSPECIFIED;
+    case 1:
+    case "BISECTION_MODE_STACKED":
+      return BisectionMode.STACKED;
+    case 2:
+    case "BISECTION_MODE_ISOLATED":
+      return BisectionMode.ISOLATED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return BisectionMode.UNRECOGNIZED;
+  }
+}
+
+export function bisectionModeToJSON(object: BisectionMode): string {
+  switch (object) {
+    case BisectionMode.UNSPECIFIED:
+      return "BISECTION_MODE_UNSPECIFIED";
+    case BisectionMode.STACKED:
+      return "BISECTION_MODE_STACKED";
+    case BisectionMode.ISOLATED:
+      return "BISECTION_MODE_ISOLATED";
+    case BisectionMode.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export function bisectionModeToNumber(object: BisectionMode): number {
+  switch (object) {
+    case BisectionMode.UNSPECIFIED:
+      return 0;
+    case BisectionMode.STACKED:
+      return 1;
+    case BisectionMode.ISOLATED:
+      return 2;
+    case BisectionMode.UNRECOGNIZED:
+    default:
+      return -1;
+  }
+}
+
 /**
  * One of a queue's test-aware settings (issue 26): what it does with a failed run's tests. FOLLOW_QUARANTINING,
  * the default, is on exactly when the repository's quarantining is on.
@@ -987,6 +1043,7 @@ export interface Queue {
     | undefined;
   /** The most PRs one stack may hold (issue 28); 0 refuses stacked PRs. */
   maxStackSize: number;
+  bisectionMode: BisectionMode;
 }
 
 /** How many PRs of a queue ended, by outcome, within a recent window. */
@@ -1355,6 +1412,7 @@ function createBaseQueue(): Queue {
     holdOnBrokenTarget: TestAwareSwitch.UNSPECIFIED,
     targetBroken: undefined,
     maxStackSize: 0,
+    bisectionMode: BisectionMode.UNSPECIFIED,
   };
 }
 
@@ -1450,6 +1508,9 @@ export const Queue: MessageFns<Queue> = {
     }
     if (message.maxStackSize !== 0) {
       writer.uint32(232).uint32(message.maxStackSize);
+    }
+    if (message.bisectionMode !== BisectionMode.UNSPECIFIED) {
+      writer.uint32(240).int32(bisectionModeToNumber(message.bisectionMode));
     }
     return writer;
   },
@@ -1709,6 +1770,14 @@ export const Queue: MessageFns<Queue> = {
             message.maxStackSize = reader.uint32();
             continue;
           }
+          case 30: {
+            if (tag !== 240) {
+              break;
+            }
+
+            message.bisectionMode = bisectionModeFromJSON(reader.int32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1848,6 +1917,11 @@ export const Queue: MessageFns<Queue> = {
         : isSet(object.max_stack_size)
         ? globalThis.Number(object.max_stack_size)
         : 0,
+      bisectionMode: isSet(object.bisectionMode)
+        ? bisectionModeFromJSON(object.bisectionMode)
+        : isSet(object.bisection_mode)
+        ? bisectionModeFromJSON(object.bisection_mode)
+        : BisectionMode.UNSPECIFIED,
     };
   },
 
@@ -1940,6 +2014,9 @@ export const Queue: MessageFns<Queue> = {
     if (message.maxStackSize !== 0) {
       obj.maxStackSize = Math.round(message.maxStackSize);
     }
+    if (message.bisectionMode !== BisectionMode.UNSPECIFIED) {
+      obj.bisectionMode = bisectionModeToJSON(message.bisectionMode);
+    }
     return obj;
   },
 
@@ -1981,6 +2058,7 @@ export const Queue: MessageFns<Queue> = {
       ? TargetBroken.fromPartial(object.targetBroken)
       : undefined;
     message.maxStackSize = object.maxStackSize ?? 0;
+    message.bisectionMode = object.bisectionMode ?? BisectionMode.UNSPECIFIED;
     return message;
   },
 };

@@ -44,6 +44,10 @@ import {
   batchingModeFromJSON,
   batchingModeToJSON,
   batchingModeToNumber,
+  BisectionMode,
+  bisectionModeFromJSON,
+  bisectionModeToJSON,
+  bisectionModeToNumber,
   DirectMergeMode,
   directMergeModeFromJSON,
   directMergeModeToJSON,
@@ -171,6 +175,7 @@ export interface UpdateQueueRequest {
     | undefined;
   /** 0..32; 0 refuses stacked PRs. */
   maxStackSize?: number | undefined;
+  bisectionMode?: BisectionMode | undefined;
 }
 
 export interface UpdateQueueResponse {
@@ -824,6 +829,7 @@ function createBaseUpdateQueueRequest(): UpdateQueueRequest {
     retryKnownFlakyTests: undefined,
     holdOnBrokenTarget: undefined,
     maxStackSize: undefined,
+    bisectionMode: undefined,
   };
 }
 
@@ -897,6 +903,9 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     }
     if (message.maxStackSize !== undefined) {
       writer.uint32(184).uint32(message.maxStackSize);
+    }
+    if (message.bisectionMode !== undefined) {
+      writer.uint32(192).int32(bisectionModeToNumber(message.bisectionMode));
     }
     return writer;
   },
@@ -1098,6 +1107,14 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
             message.maxStackSize = reader.uint32();
             continue;
           }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.bisectionMode = bisectionModeFromJSON(reader.int32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1207,6 +1224,11 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
         : isSet(object.max_stack_size)
         ? globalThis.Number(object.max_stack_size)
         : undefined,
+      bisectionMode: isSet(object.bisectionMode)
+        ? bisectionModeFromJSON(object.bisectionMode)
+        : isSet(object.bisection_mode)
+        ? bisectionModeFromJSON(object.bisection_mode)
+        : undefined,
     };
   },
 
@@ -1281,6 +1303,9 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     if (message.maxStackSize !== undefined) {
       obj.maxStackSize = Math.round(message.maxStackSize);
     }
+    if (message.bisectionMode !== undefined) {
+      obj.bisectionMode = bisectionModeToJSON(message.bisectionMode);
+    }
     return obj;
   },
 
@@ -1316,6 +1341,7 @@ export const UpdateQueueRequest: MessageFns<UpdateQueueRequest> = {
     message.retryKnownFlakyTests = object.retryKnownFlakyTests ?? undefined;
     message.holdOnBrokenTarget = object.holdOnBrokenTarget ?? undefined;
     message.maxStackSize = object.maxStackSize ?? undefined;
+    message.bisectionMode = object.bisectionMode ?? undefined;
     return message;
   },
 };

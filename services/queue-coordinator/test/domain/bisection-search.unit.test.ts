@@ -1,0 +1,59 @@
+import { expect } from "chai";
+import {
+  advanceBisection,
+  recordBisectionResult,
+  startBisection,
+  type Bisection,
+} from "../../src/domain/bisection.js";
+
+const record = (b: Bisection, prs: number[], base: number[], outcome: "PASSED" | "FAILED"): Bisection =>
+  recordBisectionResult(b, [...base, ...prs].join(","), {
+    outcome,
+    runId: `run-${prs.join("")}`,
+    reason: null,
+    prs,
+  });
+
+describe("planner: the two bisection searches (queue setting bisectionMode)", () => {
+  const needed = (b: Bisection) => advanceBisection(b, 4).needed.map((n) => ({ prs: n.prs, base: n.base }));
+
+  it("STACKED: stacks each segment on the ones ahead, so a passing run can merge what it tested", () => {
+    const b = startBisection([1, 2, 3, 4], "run-0", "TESTS_FAILED", true);
+    expect(needed(b)).to.deep.equal([
+      { prs: [1, 2], base: [] },
+      // 3+4 on top of 1+2 is the failed batch itself, so its first half is tested on top of 1+2 at once.
+      { prs: [3], base: [1, 2] },
+    ]);
+  });
+
+  it("ISOLATED (independent): tests every open segment on the target alone, and a culprit only by a run of its own", () => {
+    let b: Bisection = { ...startBisection([1, 2, 3, 4], "run-0", "TESTS_FAILED", true), independent: true };
+    expect(needed(b)).to.deep.equal([
+      { prs: [1, 2], base: [] },
+      { prs: [3, 4], base: [] },
+    ]);
+    // 3+4 fails before 1+2 has an answer: it splits at once, whatever stands ahead of it.
+    b = advanceBisection(record(b, [3, 4], [], "FAILED"), 4).bisection;
+    expect(needed(b)).to.deep.equal([
+      { prs: [1, 2], base: [] },
+      { prs: [3], base: [] },
+      { prs: [4], base: [] },
+    ]);
+    const afterPass = advanceBisection(record(b, [1, 2], [], "PASSED"), 4);
+    expect(afterPass.confirmed).to.deep.equal([{ prs: [1, 2], base: [], runId: "run-12" }]);
+    b = afterPass.bisection;
+    const afterThree = advanceBisection(record(b, [3], [], "FAILED"), 4);
+    expect(afterThree.culprits.map((c) => c.pr)).to.deep.equal([3]);
+    // 3+4 failed and 3 is a culprit: 4 still gets a run of its own (that run, not 3+4's, may blame it).
+    expect(afterThree.needed.map((n) => n.prs)).to.deep.equal([[4]]);
+    const last = advanceBisection(record(afterThree.bisection, [4], [], "PASSED"), 4);
+    expect(last.confirmed.map((c) => c.prs)).to.deep.equal([[4]]);
+    expect(last.finished).to.equal(true);
+  });
+
+  it("ISOLATED (independent): a lone member of the failed batch is tested once more before it fails", () => {
+    const b: Bisection = { ...startBisection([7], "run-0", "TESTS_FAILED", true), independent: true };
+    expect(needed(b)).to.deep.equal([{ prs: [7], base: [] }]);
+    expect(advanceBisection(record(b, [7], [], "FAILED"), 4).culprits.map((c) => c.pr)).to.deep.equal([7]);
+  });
+});
