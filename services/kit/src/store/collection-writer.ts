@@ -36,6 +36,11 @@ export class CollectionWriter {
     return this.bucket.mark();
   }
 
+  /** The read barrier alone (see DocumentBucket.barrier): memory then shows every write acknowledged before it. */
+  catchUp(): Promise<void> {
+    return this.bucket.barrier();
+  }
+
   /**
    * Runs `decide` after a read barrier sent after `mark`, again after each lost compare-and-set
    * (after a fresh barrier). A `mark` of null skips the first barrier where the caller just passed

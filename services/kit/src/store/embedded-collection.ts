@@ -109,9 +109,22 @@ export class EmbeddedCollection<T extends StoredDocument> implements Collection<
     });
   }
 
+  /**
+   * Reads come from this process's memory, which follows the bucket a few milliseconds behind. A miss is the one
+   * answer a caller acts on at once (a 404 for a queue another replica just created), so it passes a read
+   * barrier and looks again: a document any process created before the call is found. If the barrier cannot
+   * pass (no leader for the bucket's stream), the miss stands, as it would have.
+   */
   async findOne(filter: StoreFilter<T>, options: FindOneOptions = {}): Promise<T | null> {
     const [found] = await this.find(filter, { ...options, limit: 1 });
-    return found ?? null;
+    if (found !== undefined) return found;
+    try {
+      await (await this.ready()).catchUp();
+    } catch {
+      return null;
+    }
+    const [late] = await this.find(filter, { ...options, limit: 1 });
+    return late ?? null;
   }
 
   async find(filter: StoreFilter<T>, options: FindOptions = {}): Promise<T[]> {

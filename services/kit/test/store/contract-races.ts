@@ -190,6 +190,14 @@ export function defineRaceContract(context: RaceContext): void {
     expect(await (await reread()).countDocuments()).to.equal(0);
   });
 
+  it(`finds at once a document another instance just created (${ROUNDS} rounds)`, async () => {
+    // A replica answering a client's next call (createQueue, then updateQueue on another replica) must see it.
+    for (let round = 0; round < ROUNDS; round++) {
+      await a.insertOne({ _id: `n${round}`, key: `n${round}` });
+      expect(await b.findOne({ _id: `n${round}` }), `round ${round}`).to.not.equal(null);
+    }
+  });
+
   it(`decides on another instance's acknowledged write at once (${ROUNDS} rounds)`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
       await a.insertOne({ _id: `o${round}`, key: `o${round}`, status: "open" });
