@@ -12,7 +12,8 @@ import { CapturedSink, MainlineFixture } from "../cli/mainline-fixture.js";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
 describe("make demo: ten pull requests of a real git repository through the real services", function () {
-  this.timeout(150_000);
+  // The whole system starts in the hook: beside three other test files on a loaded 2-core machine it took up to 150 s.
+  this.timeout(240_000);
   let dir: string;
   let system: MainlineFixture;
   let result: DemoResult;

@@ -183,10 +183,16 @@ describe("gRPC bootstrap", () => {
     );
     span.end();
     expect(response.traceId).to.equal(span.spanContext().traceId);
-    const serverSpan = exporter
-      .getFinishedSpans()
-      .find((s) => s.name === "test.Echo/Echo" && s.spanContext().traceId === span.spanContext().traceId);
-    expect(serverSpan, "server span in the same trace").to.not.equal(undefined);
+    // The server ends its span once the response is sent, which the client may see first on a loaded machine.
+    const serverSpan = async () => {
+      for (const deadline = Date.now() + 5_000; ; await new Promise((resolve) => setTimeout(resolve, 20))) {
+        const found = exporter
+          .getFinishedSpans()
+          .find((s) => s.name === "test.Echo/Echo" && s.spanContext().traceId === span.spanContext().traceId);
+        if (found !== undefined || Date.now() > deadline) return found;
+      }
+    };
+    expect(await serverSpan(), "server span in the same trace").to.not.equal(undefined);
   });
 
   it("reports SERVING over grpc.health.v1 only while serving", async () => {
