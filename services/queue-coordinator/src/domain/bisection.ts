@@ -154,7 +154,44 @@ export function advanceBisection(b: Bisection, cap: number): BisectionProgress {
   return progress;
 }
 
-/** The stacked search (the default): each combination is the confirmed-good members ahead plus one segment. */
+/** What one settling pass of a search changes. */
+interface Settling {
+  segments: number[][];
+  good: number[];
+  culprits: number[];
+  progress: BisectionProgress;
+}
+
+/**
+ * Applies a result to the segment at `index`, tested on `base`: a pass makes a good group, a lone PR's failure a
+ * culprit, and a failure of more splits the segment in halves.
+ */
+function settleSegment(
+  { segments, good, culprits, progress }: Settling,
+  index: number,
+  result: BisectionResult,
+  base: readonly number[],
+): BisectionResult["outcome"] {
+  const segment = segments[index] as number[];
+  if (result.prs !== undefined && result.prs.join(",") !== segment.join(",")) {
+    progress.reused.push({ prs: [...segment], runId: result.runId, outcome: result.outcome });
+  }
+  if (result.outcome === "PASSED") {
+    progress.confirmed.push({ prs: segment, base: [...base], runId: result.runId });
+    good.push(...segment);
+    segments.splice(index, 1);
+  } else if (segment.length === 1) {
+    const pr = segment[0] as number;
+    culprits.push(pr);
+    progress.culprits.push({ pr, reason: result.reason ?? "TESTS_FAILED", runId: result.runId });
+    segments.splice(index, 1);
+  } else {
+    segments.splice(index, 1, ...halves(segment));
+  }
+  return result.outcome;
+}
+
+/** The stacked search: each combination is the confirmed-good members ahead plus one segment. */
 function settleStacked(
   b: Bisection,
   segments: number[][],
@@ -168,21 +205,7 @@ function settleStacked(
     if (segment === undefined) break;
     const result = decisive(b.results[resultKey(b.reuse, good, segment)], segment);
     if (result === undefined) break;
-    if (result.prs !== undefined && result.prs.join(",") !== segment.join(",")) {
-      progress.reused.push({ prs: [...segment], runId: result.runId, outcome: result.outcome });
-    }
-    if (result.outcome === "PASSED") {
-      progress.confirmed.push({ prs: segment, base: [...good], runId: result.runId });
-      good.push(...segment);
-      segments.shift();
-    } else if (segment.length === 1) {
-      const pr = segment[0] as number;
-      culprits.push(pr);
-      progress.culprits.push({ pr, reason: result.reason ?? "TESTS_FAILED", runId: result.runId });
-      segments.shift();
-    } else {
-      segments.splice(0, 1, ...halves(segment));
-    }
+    settleSegment({ segments, good, culprits, progress }, 0, result, good);
   }
 
   const speculative = segments.map((s) => [...s]);
@@ -231,22 +254,8 @@ function settleIndependent(
       i++;
       continue;
     }
-    if (own.prs !== undefined && own.prs.join(",") !== segment.join(",")) {
-      progress.reused.push({ prs: [...segment], runId: own.runId, outcome: own.outcome });
-    }
-    if (own.outcome === "PASSED") {
-      progress.confirmed.push({ prs: segment, base: [], runId: own.runId });
-      good.push(...segment);
-      segments.splice(i, 1);
-      i = 0; // a segment waiting on this one may split now (see failedAround)
-    } else if (segment.length === 1) {
-      const pr = segment[0] as number;
-      culprits.push(pr);
-      progress.culprits.push({ pr, reason: own.reason ?? "TESTS_FAILED", runId: own.runId });
-      segments.splice(i, 1);
-    } else {
-      segments.splice(i, 1, ...halves(segment));
-    }
+    // After a pass, a segment waiting on this one may split now (see failedAround).
+    if (settleSegment({ segments, good, culprits, progress }, i, own, []) === "PASSED") i = 0;
   }
   const open = new Set(segments.flat());
   for (const segment of segments) {
