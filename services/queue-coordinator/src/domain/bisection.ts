@@ -147,8 +147,9 @@ export function advanceBisection(b: Bisection, cap: number): BisectionProgress {
     finished: false,
   };
 
-  if (b.independent === true) settleIndependent(b, segments, good, culprits, progress, cap);
-  else settleStacked(b, segments, good, culprits, progress, cap);
+  const settling: Settling = { segments, good, culprits, progress };
+  if (b.independent === true) settleIndependent(b, settling, cap);
+  else settleStacked(b, settling, cap);
   progress.bisection = { ...b, segments, good, culprits };
   progress.finished = segments.length === 0;
   return progress;
@@ -192,20 +193,14 @@ function settleSegment(
 }
 
 /** The stacked search: each combination is the confirmed-good members ahead plus one segment. */
-function settleStacked(
-  b: Bisection,
-  segments: number[][],
-  good: number[],
-  culprits: number[],
-  progress: BisectionProgress,
-  cap: number,
-): void {
+function settleStacked(b: Bisection, settling: Settling, cap: number): void {
+  const { segments, good, progress } = settling;
   for (;;) {
     const segment = segments[0];
     if (segment === undefined) break;
     const result = decisive(b.results[resultKey(b.reuse, good, segment)], segment);
     if (result === undefined) break;
-    settleSegment({ segments, good, culprits, progress }, 0, result, good);
+    settleSegment(settling, 0, result, good);
   }
 
   const speculative = segments.map((s) => [...s]);
@@ -234,19 +229,13 @@ function settleStacked(
  * The independent search: every segment with a result settles, wherever it stands (a pass is a good group, a
  * lone failure a culprit, a failed segment splits), and every segment still open is needed, on the target alone.
  */
-function settleIndependent(
-  b: Bisection,
-  segments: number[][],
-  good: number[],
-  culprits: number[],
-  progress: BisectionProgress,
-  cap: number,
-): void {
+function settleIndependent(b: Bisection, settling: Settling, cap: number): void {
+  const { segments, good, progress } = settling;
   for (let i = 0; i < segments.length;) {
     const segment = segments[i] as number[];
     const own = decisive(b.results[resultKey(b.reuse, [], segment)], segment);
     if (own === undefined) {
-      if (segment.length > 1 && failedAround(b, segment, good) !== undefined) {
+      if (segment.length > 1 && holdsCulprit(b, segment, good)) {
         // Known to hold a culprit, so it splits without a run of its own; its halves get their own.
         segments.splice(i, 1, ...halves(segment));
         continue;
@@ -254,8 +243,8 @@ function settleIndependent(
       i++;
       continue;
     }
-    // After a pass, a segment waiting on this one may split now (see failedAround).
-    if (settleSegment({ segments, good, culprits, progress }, i, own, []) === "PASSED") i = 0;
+    // After a pass, a segment waiting on this one may split now (see holdsCulprit).
+    if (settleSegment(settling, i, own, []) === "PASSED") i = 0;
   }
   const open = new Set(segments.flat());
   for (const segment of segments) {
@@ -265,40 +254,31 @@ function settleIndependent(
   }
 }
 
-/**
- * A run of its own (never the batch's first failure, which may be a flake) failed with this segment and members
- * found good since: the segment holds a culprit. Only a split follows from it, never a verdict.
- */
-function failedAround(
-  b: Bisection,
-  segment: readonly number[],
-  good: readonly number[],
-): BisectionResult | undefined {
-  return Object.values(b.results).find(
-    (r) =>
+/** Failed runs of their own (never the batch's first failure, which may be a flake) that held the segment and more. */
+function failedAround(b: Bisection, segment: readonly number[]): (BisectionResult & { prs: number[] })[] {
+  return Object.values(b.results).filter(
+    (r): r is BisectionResult & { prs: number[] } =>
       r.outcome === "FAILED" &&
       r.initial !== true &&
       r.prs !== undefined &&
       r.prs.length > segment.length &&
-      segment.every((n) => r.prs?.includes(n)) &&
-      r.prs.every((n) => segment.includes(n) || good.includes(n)),
+      segment.every((n) => r.prs?.includes(n)),
   );
+}
+
+/** Such a run whose other PRs were all found good since: the segment holds a culprit (a split, never a verdict). */
+function holdsCulprit(b: Bisection, segment: readonly number[], good: readonly number[]): boolean {
+  return failedAround(b, segment).some((r) => r.prs.every((n) => segment.includes(n) || good.includes(n)));
 }
 
 /**
  * The second half of a segment that failed on a run of its own waits for the first half's run: if that passes,
- * it splits without a run (see failedAround), and if it fails, the second half runs beside the first half's
+ * it splits without a run (see holdsCulprit), and if it fails, the second half runs beside the first half's
  * halves, so the search takes no longer. A lone PR never waits: its verdict needs a run of its own anyway.
  */
 function waitsForSibling(b: Bisection, segment: readonly number[], open: ReadonlySet<number>): boolean {
   if (segment.length < 2) return false;
-  return Object.values(b.results).some(
-    (r) =>
-      r.outcome === "FAILED" &&
-      r.initial !== true &&
-      r.prs !== undefined &&
-      r.prs.length > segment.length &&
-      segment.every((n) => r.prs?.includes(n)) &&
-      r.prs.slice(0, r.prs.indexOf(segment[0] as number)).some((n) => open.has(n)),
+  return failedAround(b, segment).some((r) =>
+    r.prs.slice(0, r.prs.indexOf(segment[0] as number)).some((n) => open.has(n)),
   );
 }
