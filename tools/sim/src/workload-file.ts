@@ -161,6 +161,27 @@ export function parseWorkloadFile(text: string, fallbackName: string): WorkloadF
   return { workload: { name, seed, flakeRate, quarantinedShare, mergeMinutes: 1, prs }, settings };
 }
 
+/**
+ * `--set key=value` pairs (`mainline simulate`, the merge-efficiency benches): the value is JSON when it parses
+ * (numbers, booleans, null), else a string. A pair without a key names `--set <pair>`.
+ */
+export function parseSettingOverrides(pairs: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new WorkloadFileError(`--set ${pair}`, "must be key=value, e.g. concurrency=8");
+    const raw = pair.slice(eq + 1);
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // A bare word such as PARALLEL is a string.
+    }
+    out[pair.slice(0, eq)] = value;
+  }
+  return out;
+}
+
 /** What a workload's settings (and `mainline simulate --set`) may name: the queue's settings, as `queue create` takes them. */
 export const QUEUE_SETTING_KEYS: readonly string[] = Object.keys(DEFAULT_QUEUE_SETTINGS);
 

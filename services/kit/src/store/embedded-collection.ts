@@ -33,14 +33,14 @@ import type {
   UpdateResult,
 } from "./store.js";
 import { UniqueReservations } from "./unique-reservations.js";
+import { assertReplacement, assertUpdateOperators } from "./update-documents.js";
+import { WriteMutex } from "./write-mutex.js";
 
 /**
  * Opening a collection through a leader election or a node joining (see load): its steps wait the client's 5 s
  * each, so the budget is the gRPC deadline, not one request's 12 s.
  */
 const OPENING_ATTEMPTS: AttemptPolicy = { ...JETSTREAM_ATTEMPTS, budgetMs: 30_000 };
-import { assertReplacement, assertUpdateOperators } from "./update-documents.js";
-import { WriteMutex } from "./write-mutex.js";
 
 const NO_MATCH: UpdateResult = { matchedCount: 0, modifiedCount: 0, upsertedCount: 0, upsertedId: null };
 

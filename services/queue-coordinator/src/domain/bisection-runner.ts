@@ -24,7 +24,9 @@ const PER_BISECTION = 2;
  * the runs. Speed pays again when a passing group can merge at once. In parallel lanes too: there the line
  * behind is every later batch sharing a target with it, most of the line once lanes share batches.
  */
-function inFlightFor(d: Draft, graph: LaneGraph, batchId: string): number {
+function inFlightFor(d: Draft, graph: LaneGraph, batchId: string, bisection: Bisection): number {
+  // An independent search has no stacked combination to waste: every open segment runs.
+  if (bisection.independent === true) return Infinity;
   return canMergeFromBisection(d, graph, batchId) ? PER_BISECTION : 1;
 }
 
@@ -65,10 +67,7 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
     const batch = d.batch(batchId);
     if (batch?.status !== "BISECTING" || batch.bisection === null) continue;
     const bisection = searchMode(d, graph, batchId, batch.bisection);
-    const progress = advanceBisection(
-      bisection,
-      bisection.independent === true ? cap : Math.min(cap, inFlightFor(d, graph, batchId)),
-    );
+    const progress = advanceBisection(bisection, Math.min(cap, inFlightFor(d, graph, batchId, bisection)));
     d.editBatch(batchId).bisection = progress.bisection;
     for (const r of progress.reused) d.notify({ type: "BISECTION_RESULT_REUSED", ...r, at: d.now });
     for (const culprit of progress.culprits) {

@@ -8,6 +8,7 @@ import {
   DEFAULT_WORKLOAD,
   describeComparison,
   describeSummary,
+  parseSettingOverrides,
   parseWorkloadFile,
   QUEUE_SETTING_KEYS,
   runSimulation,
@@ -63,18 +64,13 @@ export function registerSimulateCommand(program: Command, cli: CliContext): void
       const { workload, settings } = opts.workload
         ? await readWorkload(resolve(cli.io.cwd, opts.workload))
         : { workload: generatedWorkload(opts), settings: { ...GENERATED_SETTINGS } };
-      const merged = { ...settings, ...parseOverrides(opts.set ?? []) };
+      const merged = { ...settings, ...asCliError(() => parseSettingOverrides(opts.set ?? [])) };
       const unknown = Object.keys(merged).find((key) => !QUEUE_SETTING_KEYS.includes(key));
       if (unknown !== undefined)
         throw new CliError(
           `settings.${unknown}: is not a queue setting (one of ${QUEUE_SETTING_KEYS.join(", ")})`,
         );
-      try {
-        checkSettings(merged);
-      } catch (error) {
-        if (error instanceof WorkloadFileError) throw new CliError(error.message);
-        throw error;
-      }
+      asCliError(() => checkSettings(merged));
       const searchFlags = compareFlags(opts);
       if (opts.compare === true) {
         const comparison = compareOrExplain(() => compareSettings(workload, merged, searchFlags));
@@ -170,22 +166,14 @@ async function readWorkload(path: string): Promise<ReturnType<typeof parseWorklo
   }
 }
 
-/** `--set key=value`: the value is JSON when it parses (numbers, booleans, null), else a string. */
-export function parseOverrides(pairs: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new CliError(`--set ${pair}: must be key=value, e.g. concurrency=8`);
-    const raw = pair.slice(eq + 1);
-    let value: unknown = raw;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      // A bare word such as PARALLEL is a string.
-    }
-    out[`${pair.slice(0, eq)}`] = value;
+/** A workload rule broken by a flag is the CLI's one-line error. */
+function asCliError<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof WorkloadFileError) throw new CliError(error.message);
+    throw error;
   }
-  return out;
 }
 
 function flagNumber(flag: string, text: string, ok: (n: number) => boolean, says: string): number {
