@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import Koa from "koa";
 import type { Logger } from "@mainline/kit/logging/index";
 import type { AuthRepository } from "./auth/auth-repository.js";
@@ -32,9 +32,27 @@ export interface AppOptions {
 }
 
 /** Koa's callback for node:http, whose listener type expects no promise back. */
-export function requestHandler(app: Koa): (req: IncomingMessage, res: ServerResponse) => void {
+function requestHandler(app: Koa): (req: IncomingMessage, res: ServerResponse) => void {
   const handle = app.callback();
   return (req, res) => void handle(req, res);
+}
+
+/** How long an idle keep-alive socket stays open (see createHttpServer). */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/**
+ * The HTTP server of an app. Slow or stalled clients must not hold sockets forever (request and header timeouts).
+ * An idle keep-alive socket is kept longer than proxies keep theirs (common load balancers: 60 s), and clients that
+ * read the Keep-Alive hint (Node's fetch) close it a second before, so the client closes first: a server that
+ * closes first races a request the client is just sending on that socket, which the client sees as a reset
+ * ("fetch failed", or a proxy's 502). At Node's default of 5 s a client polling every few seconds meets that race.
+ */
+export function createHttpServer(app: Koa): Server {
+  const server = createServer(requestHandler(app));
+  server.requestTimeout = 60_000;
+  server.headersTimeout = 15_000;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  return server;
 }
 
 export function createApp(options: AppOptions): Koa {

@@ -1,11 +1,10 @@
-import { createServer } from "node:http";
 import { once } from "node:events";
 import { checkGrpcHealth } from "@mainline/kit/grpc/index";
 import { isEntryPoint, startService } from "@mainline/kit/service/index";
 import { allEndpoints } from "./api/all-endpoints.js";
 import { AuthRepository } from "./auth/auth-repository.js";
 import { configSchema } from "./config.js";
-import { createApp, requestHandler } from "./app.js";
+import { createApp, createHttpServer } from "./app.js";
 import { connectUpstreams } from "./upstream/upstreams.js";
 import { LifecycleFeed } from "./upstream/lifecycle-feed.js";
 import { MergeEstimates } from "./upstream/merge-estimates.js";
@@ -82,10 +81,7 @@ if (isEntryPoint(import.meta.url)) {
         check: () => checkGrpcHealth(addr),
       })),
     });
-    const server = createServer(requestHandler(app));
-    // Slow or stalled clients must not hold sockets forever.
-    server.requestTimeout = 60_000;
-    server.headersTimeout = 15_000;
+    const server = createHttpServer(app);
     server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST);
     await once(server, "listening");
     runtime.logger.info({ port: config.GATEWAY_PORT }, "serving HTTP");
@@ -120,11 +116,11 @@ export {
   configSchema,
   connectUpstreams,
   createApp,
+  createHttpServer,
   GitHubDeliveries,
   GitHubRetryLoop,
   LifecycleFeed,
   MergeEstimates,
-  requestHandler,
   webhooksServiceReplies,
   WebSessions,
 };

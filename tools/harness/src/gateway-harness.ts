@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import type { Context, Next } from "koa";
@@ -11,11 +11,11 @@ import {
   configSchema,
   connectUpstreams,
   createApp,
+  createHttpServer,
   GitHubDeliveries,
   GitHubRetryLoop,
   LifecycleFeed,
   MergeEstimates,
-  requestHandler,
   webhooksServiceReplies,
   WebSessions,
   type PullRequestReplies,
@@ -166,7 +166,7 @@ export class GatewayHarness {
         ctx.body = { ok: true };
       });
     }
-    const server = createServer(requestHandler(app));
+    const server = createHttpServer(app);
     server.listen(0, "127.0.0.1");
     await once(server, "listening");
     const { port } = server.address() as AddressInfo;
