@@ -26,23 +26,34 @@ describe("input bounds and forms at the API (gateway -> queue-coordinator)", fun
   });
 
   it("answers a 5 MiB repo.host with 400 while another organisation's calls go on undelayed", async () => {
+    /** Five calls of another organisation at once: their statuses and the slowest one's time. */
+    const others = async () => {
+      const timings: number[] = [];
+      const statuses = await Promise.all(
+        Array.from({ length: 5 }, async () => {
+          const started = performance.now();
+          const response = await gw.post("/getQueue", queue, globex);
+          timings.push(performance.now() - started);
+          return response.status;
+        }),
+      );
+      return { statuses, slowest: Math.max(...timings) };
+    };
+    // The same calls alone first: on a loaded machine they are slow without any 5 MiB body too.
+    const alone = await others();
     const huge = gw.post(
       "/getQueue",
       { repo: { ...repo, host: "h".repeat(5 * 1024 * 1024) }, targetBranch: "main" },
       acme,
     );
-    const timings: number[] = [];
-    const others = Array.from({ length: 5 }, async () => {
-      const started = performance.now();
-      const response = await gw.post("/getQueue", queue, globex);
-      timings.push(performance.now() - started);
-      return response.status;
-    });
-    expect(await Promise.all(others)).to.deep.equal([200, 200, 200, 200, 200]);
+    const beside = await others();
+    expect(beside.statuses).to.deep.equal([200, 200, 200, 200, 200]);
     const refused = await huge;
     expect(refused.status).to.equal(400);
     expect(await refused.text()).to.equal("repo.host: must be at most 259 characters");
-    expect(Math.max(...timings)).to.be.below(2000);
+    expect(beside.slowest, `alone the slowest took ${Math.round(alone.slowest)} ms`).to.be.below(
+      3 * alone.slowest + 1000,
+    );
     // The coordinator's connection to NATS survived: the queue is still served.
     expect((await gw.post("/getQueue", queue, globex)).status).to.equal(200);
   });
