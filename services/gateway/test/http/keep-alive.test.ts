@@ -5,7 +5,7 @@ import { GatewayHarness } from "@mainline/harness/gateway-harness";
 
 interface Answer {
   status: number;
-  keepAlive: string | undefined;
+  keepAlive: string | string[] | undefined;
   /** The request went out on a connection an earlier request had opened. */
   reused: boolean;
 }
