@@ -15,7 +15,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../.
 describe("make dev: its log on the terminal", function () {
   // The whole system starts from source in the hook (tsx compiles every service): about 45 s alone, over 90 s in a
   // clean-clone run held to half a core (README "Tests").
-  this.timeout(480_000);
+  this.timeout(600_000);
   let dataDir: string;
   let dev: ChildProcess | undefined;
   const lines: string[] = [];
@@ -47,7 +47,7 @@ describe("make dev: its log on the terminal", function () {
     );
     for (const stream of [dev.stdout!, dev.stderr!])
       createInterface({ input: stream }).on("line", (l) => lines.push(l));
-    await eventually(() => expect(lines.join("\n")).to.include("[dev] Mainline API:"), 420_000);
+    await eventually(() => expect(lines.join("\n")).to.include("[dev] Mainline API:"), 540_000);
     const api = `http://127.0.0.1:${gateway}/v1`;
     expect((await fetch(`${api}/healthz`)).status).to.equal(200);
     expect((await fetch(`${api}/no-such-route`)).status).to.equal(404);
