@@ -37,9 +37,6 @@ function requestHandler(app: Koa): (req: IncomingMessage, res: ServerResponse) =
   return (req, res) => void handle(req, res);
 }
 
-/** How long an idle keep-alive socket stays open (see createHttpServer). */
-const KEEP_ALIVE_TIMEOUT_MS = 65_000;
-
 /**
  * The HTTP server of an app. Slow or stalled clients must not hold sockets forever (request and header timeouts).
  * An idle keep-alive socket is kept longer than proxies keep theirs (common load balancers: 60 s), and clients that
@@ -51,7 +48,7 @@ export function createHttpServer(app: Koa): Server {
   const server = createServer(requestHandler(app));
   server.requestTimeout = 60_000;
   server.headersTimeout = 15_000;
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.keepAliveTimeout = 65_000;
   return server;
 }
 

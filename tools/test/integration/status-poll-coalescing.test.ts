@@ -1,10 +1,10 @@
 import { expect } from "chai";
 import { status as GrpcStatus } from "@grpc/grpc-js";
-import { context, propagation, trace } from "@opentelemetry/api";
+import { trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { callUnary, createGrpcClient, RemoteCallError } from "@mainline/kit/grpc/index";
-import { rejection } from "@mainline/testing";
+import { rejection, resetTelemetryGlobals } from "@mainline/testing";
 import { SubmittedPullRequestLookups } from "@mainline/gateway/upstream/submitted-pull-request-lookups";
 import { CreateQueueRequest, QueueCoordinatorClient, SubmitPullRequestRequest } from "@mainline/proto/queue";
 import { CoordinatorHarness } from "@mainline/harness/coordinator-harness";
@@ -84,9 +84,7 @@ describe("gateway status polls share gRPC calls (SubmittedPullRequestLookups)", 
   it("traces the shared call under the first poll's span, linking every other poll's span", async () => {
     const exporter = new InMemorySpanExporter();
     const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    trace.disable();
-    context.disable();
-    propagation.disable();
+    resetTelemetryGlobals();
     provider.register();
     try {
       const lookups = lookupsOver(client);
@@ -113,9 +111,7 @@ describe("gateway status polls share gRPC calls (SubmittedPullRequestLookups)", 
       expect(handler?.parentSpanContext?.spanId).to.equal(batch!.spanContext().spanId);
     } finally {
       await provider.shutdown();
-      trace.disable();
-      context.disable();
-      propagation.disable();
+      resetTelemetryGlobals();
     }
   });
 

@@ -8,3 +8,4 @@ export * from "./skip-because.js";
 export * from "./github-double/index.js";
 export * from "./openapi-contract.js";
 export * from "./node-entry.js";
+export * from "./telemetry-globals.js";

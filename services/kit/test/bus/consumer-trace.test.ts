@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { context, propagation, SpanKind, trace } from "@opentelemetry/api";
+import { resetTelemetryGlobals } from "@mainline/testing";
+import { SpanKind, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import {
@@ -22,9 +23,7 @@ describe("bus trace context", () => {
   before(async () => {
     // register() installs what the SDK installs in production: the W3C propagator and an
     // AsyncLocalStorage context manager. Globals from other test files are cleared first.
-    trace.disable();
-    context.disable();
-    propagation.disable();
+    resetTelemetryGlobals();
     provider.register();
     bus = await BusFixture.start();
   });
@@ -32,9 +31,7 @@ describe("bus trace context", () => {
     await handle?.stop();
     await bus.stop();
     await provider.shutdown();
-    trace.disable();
-    context.disable();
-    propagation.disable();
+    resetTelemetryGlobals();
   });
 
   it("handles a message inside a CONSUMER span of the publisher's trace, active in the handler", async () => {

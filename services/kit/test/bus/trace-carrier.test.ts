@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { context, propagation, trace } from "@opentelemetry/api";
+import { resetTelemetryGlobals } from "@mainline/testing";
+import { trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { captureTraceCarrier, ensureStream, jsonCodec, publish } from "../../src/bus/index.js";
@@ -13,9 +14,7 @@ describe("bus trace carrier: a message published later keeps the trace of its ca
   let bus: BusFixture;
 
   before(async () => {
-    trace.disable();
-    context.disable();
-    propagation.disable();
+    resetTelemetryGlobals();
     provider.register();
     bus = await BusFixture.start();
     const { jsm } = await bus.connect();
@@ -24,9 +23,7 @@ describe("bus trace carrier: a message published later keeps the trace of its ca
   after(async () => {
     await bus.stop();
     await provider.shutdown();
-    trace.disable();
-    context.disable();
-    propagation.disable();
+    resetTelemetryGlobals();
   });
   beforeEach(() => exporter.reset());
 

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { resetTelemetryGlobals } from "@mainline/testing";
 import { context, propagation, trace } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import {
@@ -72,11 +73,7 @@ describe("gRPC bootstrap", () => {
 
   before(async () => {
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-    // A file that ran before in this mocha worker may have left its globals registered (startServiceRuntime's
-    // NodeSDK does); the API refuses a second registration, and the spans would go to that provider instead.
-    trace.disable();
-    propagation.disable();
-    context.disable();
+    resetTelemetryGlobals();
     expect(trace.setGlobalTracerProvider(provider), "this file's tracer provider is the global one").to.equal(
       true,
     );
@@ -115,9 +112,7 @@ describe("gRPC bootstrap", () => {
   after(async () => {
     client.close();
     await server.shutdown(100);
-    trace.disable();
-    propagation.disable();
-    context.disable();
+    resetTelemetryGlobals();
   });
 
   it("answers async handlers", async () => {

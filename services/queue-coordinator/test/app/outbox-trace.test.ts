@@ -1,9 +1,9 @@
 import { expect } from "chai";
-import { context, propagation, SpanKind, trace } from "@opentelemetry/api";
+import { SpanKind, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { connect, type NatsConnection } from "nats";
-import { NatsServer } from "@mainline/testing";
+import { NatsServer, resetTelemetryGlobals } from "@mainline/testing";
 import { provisionMainlineStreams, STREAMS, SUBJECTS } from "@mainline/kit/streams/index";
 import type { PlannerState } from "../../src/domain/index.js";
 import { OutboxBuilder, publishOutbox } from "../../src/app/outbox.js";
@@ -47,9 +47,7 @@ describe("outbox: publish spans join the trace of the step that decided the mess
     });
 
   before(async () => {
-    trace.disable();
-    context.disable();
-    propagation.disable();
+    resetTelemetryGlobals();
     provider.register();
     server = await NatsServer.start();
     nc = await connect(server.connectOptions());
@@ -59,9 +57,7 @@ describe("outbox: publish spans join the trace of the step that decided the mess
     await nc?.close();
     await server?.stop();
     await provider.shutdown();
-    trace.disable();
-    context.disable();
-    propagation.disable();
+    resetTelemetryGlobals();
   });
   beforeEach(() => exporter.reset());
 
