@@ -4,15 +4,11 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseWorkloadFile, runSimulation } from "@mainline/sim";
+import { settingOverrides } from "./setting-overrides.js";
 
 const file = process.argv[2] as string;
 const { workload, settings } = parseWorkloadFile(readFileSync(file, "utf8"), basename(file, ".json"));
-const overrides = Object.fromEntries(
-  process.argv
-    .slice(3)
-    .filter((a) => a.includes("="))
-    .map((a) => a.split("=") as [string, string]),
-);
+const overrides = settingOverrides(process.argv.slice(3));
 const tally = new Map<string, number>();
 const add = (key: string, by = 1): void => void tally.set(key, (tally.get(key) ?? 0) + by);
 for (const seed of [workload.seed, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009]) {

@@ -1,7 +1,7 @@
 import { advanceBisection, type Bisection } from "./bisection.js";
 import type { Draft } from "./draft.js";
 import type { LaneGraph } from "./lanes.js";
-import { canMergeFromBisection, ejectsFailures, isOffline, requeueGoodGroup, sameLane } from "./ejection.js";
+import { canMergeFromBisection, isOffline, requeueGoodGroup, sameLane } from "./ejection.js";
 import { endPr } from "./membership.js";
 import { movesTargetOf } from "./merging.js";
 import { effectiveBisectionConcurrency } from "./queue-settings.js";
@@ -37,8 +37,6 @@ function inFlightFor(d: Draft, graph: LaneGraph, batchId: string, bisection: Bis
 function searchMode(d: Draft, graph: LaneGraph, batchId: string, bisection: Bisection): Bisection {
   if (bisection.independent === true || d.state.settings.bisectionMode !== "ISOLATED") return bisection;
   if (Object.values(bisection.results).some((r) => r.initial !== true)) return bisection;
-  // With a pending-failure depth the line waits for the failed batch: its groups merge from their runs.
-  if (!ejectsFailures(d)) return bisection;
   if (canMergeFromBisection(d, graph, batchId) && !lineGoesOnWithout(d, graph, batchId)) return bisection;
   return { ...bisection, independent: true, requeueOnly: true };
 }

@@ -9,14 +9,14 @@ import type { TestRun } from "./test-run.js";
 import { setPrState } from "./transitions.js";
 
 /**
- * Ejection: with no pending-failure depth, a failed batch steps out of the line at once. Its
- * failure is resolved aside (wait for what is ahead, then bisect), while the batches behind it
- * restart on a base without it and go on merging: one failure no longer stalls the whole queue
- * for the length of a bisection, nor makes every run behind it fail in turn. With a pending-
- * failure depth the failed batch stays in line, since successors that contain it are how it can
- * be rescued (rules 13 and 14).
+ * Ejection: a failed batch steps out of the line. Its failure is resolved aside (wait for what is
+ * ahead, then bisect), while the batches behind it restart on a base without it and go on merging:
+ * one failure no longer stalls the whole queue for the length of a bisection, nor makes every run
+ * behind it fail in turn. With no pending-failure depth it steps aside once everything ahead of it
+ * passed; with a depth D it first waits for its first D successors, since a run of theirs that
+ * contains it passing rescues it (rules 13 and 14; see rescueWindowClosed).
  */
-export function ejectsFailures(d: Draft): boolean {
+export function failuresStepAsideAtOnce(d: Draft): boolean {
   return d.state.settings.pendingFailureDepth === 0;
 }
 
@@ -25,7 +25,25 @@ const ASIDE: ReadonlySet<Batch["status"]> = new Set(["PENDING_FAILURE", "BISECTI
 /** The batch is being resolved aside: nothing behind it depends on it. */
 export function isOffline(d: Draft, batchId: string): boolean {
   const batch = d.batch(batchId);
-  return batch?.aside === true && ASIDE.has(batch.status) && ejectsFailures(d);
+  return batch?.aside === true && ASIDE.has(batch.status);
+}
+
+/** A successor has finished when its run that contained the failed batch has a result. */
+const FINISHED: ReadonlySet<Batch["status"]> = new Set(["PASSED", "PENDING_FAILURE", "BISECTING", "MERGING"]);
+
+/**
+ * Rule 13: a failed batch waits for up to `pendingFailureDepth` successors that contain it to
+ * finish their runs; with optimistic merging one of them passing merges it (see merging.ts).
+ * Successors that do not exist yet are not waited for, but one that arrives before the wait ends
+ * counts.
+ */
+export function rescueWindowClosed(d: Draft, graph: LaneGraph, batchId: string): boolean {
+  const depth = d.state.settings.pendingFailureDepth;
+  if (depth === 0) return true;
+  return graph
+    .descendantsOf(batchId)
+    .slice(0, depth)
+    .every((id) => FINISHED.has(d.batch(id)?.status ?? "QUEUED"));
 }
 
 const SETTLED_AHEAD: ReadonlySet<Batch["status"]> = new Set(["PASSED", "MERGING"]);
@@ -37,7 +55,6 @@ const SETTLED_AHEAD: ReadonlySet<Batch["status"]> = new Set(["PASSED", "MERGING"
  * restarted for nothing.
  */
 export function ejectFailures(d: Draft, graph: LaneGraph): void {
-  if (!ejectsFailures(d)) return;
   for (const batchId of [...graph.withStatus("PENDING_FAILURE")]) {
     const batch = d.batch(batchId);
     if (batch === undefined || batch.aside === true) continue;
@@ -47,6 +64,7 @@ export function ejectFailures(d: Draft, graph: LaneGraph): void {
     }
     const ahead = graph.ancestorsOf(batchId);
     if (!ahead.every((id) => SETTLED_AHEAD.has(d.batch(id)?.status ?? "QUEUED"))) continue;
+    if (!rescueWindowClosed(d, graph, batchId)) continue;
     // Its probe passed on the target alone and everything ahead passed: only a flake failed it.
     if (mayRetry(batch) && batch.probe?.passed === true && isCurrentProbe(batch, batch.probe.runId)) {
       retryInPlace(d, batchId);
@@ -54,9 +72,8 @@ export function ejectFailures(d: Draft, graph: LaneGraph): void {
     }
     d.editBatch(batchId).aside = true;
     ejectFailedBatch(d, batchId);
-    // The lanes change shape: the line now goes on without this batch. With nothing ahead, the
-    // failure is resolved in this very round, which changes the shape anyway.
-    if (graph.depsOf(batchId).length > 0) d.shape++;
+    // The lanes change shape: the line now goes on without this batch.
+    d.shape++;
   }
 }
 
@@ -146,7 +163,6 @@ export function canMergeFromBisection(d: Draft, graph: LaneGraph, batchId: strin
   // A bisection that began while batches were ahead (a failed probe) tested without them. Its own
   // good groups still merging ahead of it do not count: its later runs were built on them.
   if (graph.ancestorsOf(batchId).some((id) => !isOwnGoodGroup(d, id, bisection))) return false;
-  if (!ejectsFailures(d)) return true;
   const parallel = d.state.settings.mode !== "SINGLE";
   const run = runId === undefined ? undefined : d.run(runId);
   if (run !== undefined && run.kind === "bisection") {
@@ -219,6 +235,8 @@ export function requeueGoodGroup(
     else delete entry.cleared;
     setPrState(d, n, "PENDING", reason, runId);
   }
-  let index = requeueIndex(d, d.pr(prs.find((n) => present.has(n)) as number)?.priority.value ?? 0);
+  const first = d.pr(prs.find((n) => present.has(n)) as number);
+  const earliest = Math.min(...[...present].map((n) => d.pr(n)?.submittedAt ?? Infinity));
+  let index = requeueIndex(d, first?.priority.value ?? 0, earliest);
   for (const n of prs) if (present.has(n)) insertAt(d, n, index++);
 }

@@ -2,13 +2,10 @@ import type { Batch } from "./batch.js";
 import { startBisection } from "./bisection.js";
 import type { Draft } from "./draft.js";
 import type { LaneGraph } from "./lanes.js";
-import { canMergeFromBisection, ejectsFailures, requeueGoodGroup } from "./ejection.js";
+import { canMergeFromBisection, requeueGoodGroup, rescueWindowClosed } from "./ejection.js";
 import { endPr } from "./membership.js";
 import type { FailureReason } from "./reasons.js";
 import { restartBatch } from "./restarts.js";
-
-/** A successor has finished when its run that contained the failed batch has a result. */
-const FINISHED: ReadonlySet<Batch["status"]> = new Set(["PASSED", "PENDING_FAILURE", "BISECTING", "MERGING"]);
 
 /**
  * A failed batch waits in PENDING_FAILURE (rule 13) for every batch ahead of it to be resolved
@@ -23,7 +20,7 @@ export function resolvePendingFailures(d: Draft, graph: LaneGraph): void {
     if (batch?.status !== "PENDING_FAILURE" || batch.failure === null) continue;
     // A probe failed on the target alone: nothing ahead was in it, so the search need not wait.
     if (graph.depsOf(batchId).length > 0 && batch.failure.probe !== true) continue;
-    if (!successorsFinished(d, graph, batchId)) continue;
+    if (!rescueWindowClosed(d, graph, batchId)) continue;
     const failure = batch.failure;
     if (d.run(failure.runId)?.base.some((n) => d.pr(n) !== undefined) === true) {
       // Something the failing run contained is still queued but no longer ahead (its batch was
@@ -68,7 +65,6 @@ function confirmsAlone(d: Draft, reason: FailureReason): boolean {
  * once: if one of them was the culprit after all, its next failure is searched as usual.
  */
 function sendVouchedBack(d: Draft, graph: LaneGraph, batchId: string): void {
-  if (!ejectsFailures(d)) return;
   const batch = d.batch(batchId);
   const bisection = batch?.bisection;
   if (batch === undefined || bisection == null) return;
@@ -83,14 +79,4 @@ function sendVouchedBack(d: Draft, graph: LaneGraph, batchId: string): void {
     requeueOnly: true,
   };
   requeueGoodGroup(d, batchId, vouched, failure.runId, "CLEARED_BY_EARLIER_BISECTION");
-}
-
-function successorsFinished(d: Draft, graph: LaneGraph, batchId: string): boolean {
-  const depth = d.state.settings.pendingFailureDepth;
-  if (depth === 0) return true;
-  const successors = graph.descendantsOf(batchId).slice(0, depth);
-  return successors.every((id) => {
-    const status = d.batch(id)?.status;
-    return status !== undefined && FINISHED.has(status);
-  });
 }

@@ -1,6 +1,6 @@
 import { isCurrentProbe, type Batch } from "./batch.js";
 import type { Draft } from "./draft.js";
-import { ejectsFailures, isOffline } from "./ejection.js";
+import { failuresStepAsideAtOnce, isOffline } from "./ejection.js";
 import type { LaneGraph } from "./lanes.js";
 import { batchFailureChance, NO_OBSERVATIONS } from "./observed-failures.js";
 import { effectiveBisectionConcurrency } from "./queue-settings.js";
@@ -21,8 +21,9 @@ import { setPrState } from "./transitions.js";
  * reserve, so a bisection that starts later rarely waits for one.
  */
 export function probeWaitingBatches(d: Draft, graph: LaneGraph): void {
-  // With a pending-failure depth a failed batch stays in line to be rescued: no stepping aside.
-  if (!startsRuns(d) || !d.state.settings.batch || !ejectsFailures(d)) return;
+  // With a pending-failure depth a failed batch waits in line for its successors (rule 13), and a
+  // failed probe would step it aside without them.
+  if (!startsRuns(d) || !d.state.settings.batch || !failuresStepAsideAtOnce(d)) return;
   const cap = effectiveBisectionConcurrency(d.state.settings);
   let slots = cap - reserveFor(cap) - runningCount(d, "bisection");
   if (slots <= 0) return;

@@ -29,13 +29,22 @@ export function insertionIndex(d: Draft, priority: number): number {
 
 /**
  * Where PRs that were already in line go back (after a bisection cleared them): behind every PR
- * that has started testing, ahead of the PRs that have not started and are no more urgent.
+ * that has started testing, ahead of the PRs that have not started and are no more urgent, but
+ * never ahead of one of their own priority submitted before them. A batch probed while it waited
+ * had not started either: its cleared PRs overtook the unstarted PRs that were ahead of them (the
+ * FIFO property found it at depth 0: a no-batch PR overtaken by a later PR its probe had cleared).
  */
-export function requeueIndex(d: Draft, priority: number): number {
+export function requeueIndex(d: Draft, priority: number, submittedAt: number): number {
   const order = d.state.order;
   let i = 0;
   for (let j = 0; j < order.length; j++) if (d.pr(order[j] as number)?.startedTesting === true) i = j + 1;
-  while (i < order.length && (d.pr(order[i] as number)?.priority.value ?? Infinity) < priority) i++;
+  const staysAhead = (n: number): boolean => {
+    const pr = d.pr(n);
+    if (pr === undefined) return true;
+    if (pr.priority.value !== priority) return pr.priority.value < priority;
+    return pr.submittedAt < submittedAt && !pr.history.some((t) => t.to === "PENDING_FAILURE");
+  };
+  while (i < order.length && staysAhead(order[i] as number)) i++;
   return i;
 }
 

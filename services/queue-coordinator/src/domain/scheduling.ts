@@ -1,6 +1,6 @@
 import { type RunKind } from "@mainline/contract";
 import type { Draft } from "./draft.js";
-import { ejectsFailures, isOffline } from "./ejection.js";
+import { failuresStepAsideAtOnce, isOffline } from "./ejection.js";
 import type { LaneGraph } from "./lanes.js";
 import { URGENT_PRIORITY } from "./priority.js";
 import { startsRuns } from "./target-hold.js";
@@ -66,6 +66,7 @@ function overtakenByMerge(graph: LaneGraph, d: Draft, batchId: string): boolean 
 export function blockedBatches(d: Draft, graph: LaneGraph): ReadonlySet<string> {
   const blocked = new Set<string>();
   if (graph.withStatus("FORMING").length === 0 && !hasFailureInLine(d, graph)) return blocked;
+  for (const id of outsideRescueWindows(d, graph)) blocked.add(id);
   for (const batchId of graph.batchOrder) {
     if (d.batch(batchId)?.status === "FORMING" || waitsBehind(d, graph, blocked, batchId))
       blocked.add(batchId);
@@ -81,11 +82,29 @@ export function waitsBehind(
   batchId: string,
 ): boolean {
   const stopsAtFailure = stopsAtFailures(d);
-  return graph.depsOf(batchId).some((dep) => blocked.has(dep) || (stopsAtFailure && failedInLine(d, dep)));
+  if (graph.depsOf(batchId).some((dep) => blocked.has(dep) || (stopsAtFailure && failedInLine(d, dep))))
+    return true;
+  return !stopsAtFailure && outsideRescueWindows(d, graph).has(batchId);
+}
+
+/**
+ * With a pending-failure depth D, a failed batch waits in line for its first D successors (rule 13): one of
+ * their runs passing may rescue it. A run of any batch after those rescues nothing and is wasted whenever
+ * the failure is real (the batch leaves the line and every run containing it restarts), so those batches
+ * wait until the failure is resolved. Without this, every slot that freed during the wait started a run on
+ * top of the failed batch: on failing-1 with depth 1, 271 of 314 finished main runs failed.
+ */
+function outsideRescueWindows(d: Draft, graph: LaneGraph): ReadonlySet<string> {
+  const outside = new Set<string>();
+  const depth = d.state.settings.pendingFailureDepth;
+  if (depth === 0) return outside;
+  for (const failed of graph.withStatus("PENDING_FAILURE"))
+    for (const id of graph.descendantsOf(failed).slice(depth)) outside.add(id);
+  return outside;
 }
 
 function stopsAtFailures(d: Draft): boolean {
-  return ejectsFailures(d);
+  return failuresStepAsideAtOnce(d);
 }
 
 function failedInLine(d: Draft, id: string): boolean {
@@ -93,7 +112,7 @@ function failedInLine(d: Draft, id: string): boolean {
 }
 
 function hasFailureInLine(d: Draft, graph: LaneGraph): boolean {
-  return stopsAtFailures(d) && graph.withStatus("PENDING_FAILURE").some((id) => !isOffline(d, id));
+  return graph.withStatus("PENDING_FAILURE").some((id) => !isOffline(d, id));
 }
 
 function preemptFor(d: Draft, graph: LaneGraph, urgentBatch: string): boolean {
