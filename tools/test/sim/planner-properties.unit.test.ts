@@ -1,7 +1,13 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import type { PlannerState, PrState } from "@mainline/queue-coordinator/domain/index";
-import { runSimulation, type SimulatedPr, type StepObservation, type WorkloadSpec } from "@mainline/sim";
+import {
+  DEFAULT_WORKLOAD,
+  runSimulation,
+  type SimulatedPr,
+  type StepObservation,
+  type WorkloadSpec,
+} from "@mainline/sim";
 import {
   dependsOn,
   PROPERTY_TIMEOUT_MS,
@@ -203,13 +209,13 @@ describe("planner properties over random workloads (fast-check, fake CI)", funct
       ignoreQuarantinedTests: null,
     };
     const workload: WorkloadSpec = {
+      ...DEFAULT_WORKLOAD,
       seed: 18494,
       prCount: 17,
       arrivalsPerHour: 16,
       failureProbability: 0.6,
       flakeProbability: 0.05,
       testMinutes: { min: 5, max: 30 },
-      mergeMinutes: 1,
       targets: { count: 2, perPr: 2, allProbability: 0, noneProbability: 0.1 },
       urgentProbability: 0.15,
       noBatchProbability: 0.2,

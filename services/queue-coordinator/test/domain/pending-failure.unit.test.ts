@@ -1,4 +1,14 @@
-import { Scenario } from "./scenario-table.js";
+import { Scenario, type Row } from "./scenario-table.js";
+
+// B failed and waits for C, which was built on it, with A merged meanwhile.
+const B_WAITS_FOR_C: Row[] = [
+  ["submit A", {}, ["test A"]],
+  ["submit B", {}, ["test B on A"]],
+  ["submit C", {}, ["test C on AB"]],
+  ["fail B", { B: "PENDING_FAILURE" }, []],
+  ["pass A", {}, ["merge A"]],
+  ["merged A", { B: "PENDING_FAILURE" }, []],
+];
 
 describe("planner: pending failure depth and optimistic merging (rules 13-14)", () => {
   it("anti-flake: B fails, C (containing B) passes, so A, B and C merge", () => {
@@ -14,24 +24,14 @@ describe("planner: pending failure depth and optimistic merging (rules 13-14)", 
 
   it("without optimistic merging the failed PR waits for its successor, then fails with it", () => {
     new Scenario({ concurrency: 3, pendingFailureDepth: 1 }).play([
-      ["submit A", {}, ["test A"]],
-      ["submit B", {}, ["test B on A"]],
-      ["submit C", {}, ["test C on AB"]],
-      ["fail B", { B: "PENDING_FAILURE" }, []],
-      ["pass A", {}, ["merge A"]],
-      ["merged A", { B: "PENDING_FAILURE" }, []],
+      ...B_WAITS_FOR_C,
       ["fail C", { B: "FAILED", C: "TESTING" }, ["test C"]],
     ]);
   });
 
   it("without optimistic merging a failed PR whose successor passed with it is tested once more in its place", () => {
     new Scenario({ concurrency: 3, pendingFailureDepth: 1 }).play([
-      ["submit A", {}, ["test A"]],
-      ["submit B", {}, ["test B on A"]],
-      ["submit C", {}, ["test C on AB"]],
-      ["fail B", { B: "PENDING_FAILURE" }, []],
-      ["pass A", {}, ["merge A"]],
-      ["merged A", { B: "PENDING_FAILURE" }, []],
+      ...B_WAITS_FOR_C,
       // C's run held B and passed: B's failure was most likely a flake, and C's run stays valid.
       ["pass C", { B: "TESTING", C: "TESTS_PASSED" }, ["test B"]],
       ["pass B", {}, ["merge B"]],
