@@ -8,7 +8,7 @@ import { URGENT_PRIORITY } from "./priority.js";
 import { testedSinceAdmitted } from "./pull-request.js";
 import { stackBatchToJoin } from "./stack.js";
 import { startsRuns } from "./target-hold.js";
-import { blockedBatches, runningCount, waitsBehind } from "./scheduling.js";
+import { blockedBatches, runningCount, startsOnceClosed } from "./scheduling.js";
 
 const MINUTE = 60_000;
 /** Dissolved batches are placed in line at once, so one pass settles them; a few more at most. */
@@ -73,12 +73,7 @@ export function formBatchesAndLanes(d: Draft): LaneGraph {
 export function closeFormingBatches(d: Draft, graph: LaneGraph): void {
   const size = targetBatchSize(d);
   let free = freeMainSlots(d, graph);
-  // Computed only when a batch could close for a slot: most rounds none can.
-  let blocked: ReadonlySet<string> | undefined;
-  const canStart = (id: string): boolean => {
-    blocked ??= blockedBatches(d, graph);
-    return !waitsBehind(d, graph, blocked, id);
-  };
+  const canStart = startsOnceClosed(d, graph);
   for (const id of [...graph.withStatus("FORMING")]) {
     const batch = d.batch(id);
     if (batch === undefined) continue;

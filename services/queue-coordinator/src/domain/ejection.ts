@@ -37,7 +37,7 @@ const FINISHED: ReadonlySet<Batch["status"]> = new Set(["PASSED", "PENDING_FAILU
  * Successors that do not exist yet are not waited for, but one that arrives before the wait ends
  * counts.
  */
-export function rescueWindowClosed(d: Draft, graph: LaneGraph, batchId: string): boolean {
+function rescueWindowClosed(d: Draft, graph: LaneGraph, batchId: string): boolean {
   const depth = d.state.settings.pendingFailureDepth;
   if (depth === 0) return true;
   return graph

@@ -2,25 +2,23 @@ import type { Batch } from "./batch.js";
 import { startBisection } from "./bisection.js";
 import type { Draft } from "./draft.js";
 import type { LaneGraph } from "./lanes.js";
-import { canMergeFromBisection, requeueGoodGroup, rescueWindowClosed } from "./ejection.js";
+import { canMergeFromBisection, requeueGoodGroup } from "./ejection.js";
 import { endPr } from "./membership.js";
 import type { FailureReason } from "./reasons.js";
 import { restartBatch } from "./restarts.js";
 
 /**
- * A failed batch waits in PENDING_FAILURE (rule 13) for every batch ahead of it to be resolved
- * (merged or removed; a removal restarts it instead) and for up to `pendingFailureDepth`
- * successors that contain it to finish their runs: with optimistic merging one of them passing
- * merges it (see merging.ts). Successors that do not exist yet are not waited for, but one that
- * arrives before the wait ends counts. Then a single PR fails; a batch is bisected.
+ * A failed batch waits in PENDING_FAILURE (rule 13) until it has stepped aside (ejection.ts: once
+ * everything ahead passed and its first `pendingFailureDepth` successors finished their runs) and
+ * every batch ahead of it is resolved (merged or removed; a removal restarts it instead). Then a
+ * single PR fails; a batch is bisected.
  */
 export function resolvePendingFailures(d: Draft, graph: LaneGraph): void {
   for (const batchId of [...graph.withStatus("PENDING_FAILURE")]) {
     const batch = d.batch(batchId);
-    if (batch?.status !== "PENDING_FAILURE" || batch.failure === null) continue;
+    if (batch?.status !== "PENDING_FAILURE" || batch.failure === null || batch.aside !== true) continue;
     // A probe failed on the target alone: nothing ahead was in it, so the search need not wait.
     if (graph.depsOf(batchId).length > 0 && batch.failure.probe !== true) continue;
-    if (!rescueWindowClosed(d, graph, batchId)) continue;
     const failure = batch.failure;
     if (d.run(failure.runId)?.base.some((n) => d.pr(n) !== undefined) === true) {
       // Something the failing run contained is still queued but no longer ahead (its batch was

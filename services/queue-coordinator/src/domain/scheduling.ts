@@ -1,6 +1,6 @@
 import { type RunKind } from "@mainline/contract";
 import type { Draft } from "./draft.js";
-import { failuresStepAsideAtOnce, isOffline } from "./ejection.js";
+import { isOffline } from "./ejection.js";
 import type { LaneGraph } from "./lanes.js";
 import { URGENT_PRIORITY } from "./priority.js";
 import { startsRuns } from "./target-hold.js";
@@ -56,59 +56,60 @@ function overtakenByMerge(graph: LaneGraph, d: Draft, batchId: string): boolean 
 
 /**
  * Batches that cannot start yet: something ahead of them is still forming (their base is not
- * known yet), or, with failures stepping aside (pending-failure depth 0), has already failed. A
- * run on top of a failed batch is wasted whatever happens: the failure is real and the batch steps
- * aside (every run containing it restarts), or a batch ahead of it failed and it restarts too.
- * Runs already in flight go on (one that passes proves the failure a flake). In parallel lanes
- * only the batches that depend on the failed one wait (once every lane shared its batches, see
- * openBatchInLane in batching.ts, most do, and their runs were cancelled as often as in one lane).
+ * known yet), or a failed batch still in line holds them (heldByFailures).
  */
 export function blockedBatches(d: Draft, graph: LaneGraph): ReadonlySet<string> {
   const blocked = new Set<string>();
   if (graph.withStatus("FORMING").length === 0 && !hasFailureInLine(d, graph)) return blocked;
-  for (const id of outsideRescueWindows(d, graph)) blocked.add(id);
+  const held = heldByFailures(d, graph);
   for (const batchId of graph.batchOrder) {
-    if (d.batch(batchId)?.status === "FORMING" || waitsBehind(d, graph, blocked, batchId))
+    if (d.batch(batchId)?.status === "FORMING" || waitsBehind(graph, blocked, held, batchId))
       blocked.add(batchId);
   }
   return blocked;
 }
 
-/** Whether something ahead of the batch keeps it from starting once closed (see blockedBatches). */
-export function waitsBehind(
-  d: Draft,
+/** Whether a forming batch, once closed, could start: nothing ahead of it keeps it waiting (see blockedBatches). */
+export function startsOnceClosed(d: Draft, graph: LaneGraph): (batchId: string) => boolean {
+  // Computed only when a batch could close for a slot: most rounds none can.
+  let blocked: ReadonlySet<string> | undefined;
+  let held: ReadonlySet<string> | undefined;
+  return (batchId) => {
+    blocked ??= blockedBatches(d, graph);
+    held ??= heldByFailures(d, graph);
+    return !waitsBehind(graph, blocked, held, batchId);
+  };
+}
+
+function waitsBehind(
   graph: LaneGraph,
   blocked: ReadonlySet<string>,
+  held: ReadonlySet<string>,
   batchId: string,
 ): boolean {
-  const stopsAtFailure = stopsAtFailures(d);
-  if (graph.depsOf(batchId).some((dep) => blocked.has(dep) || (stopsAtFailure && failedInLine(d, dep))))
-    return true;
-  return !stopsAtFailure && outsideRescueWindows(d, graph).has(batchId);
+  return held.has(batchId) || graph.depsOf(batchId).some((dep) => blocked.has(dep));
 }
 
 /**
- * With a pending-failure depth D, a failed batch waits in line for its first D successors (rule 13): one of
- * their runs passing may rescue it. A run of any batch after those rescues nothing and is wasted whenever
- * the failure is real (the batch leaves the line and every run containing it restarts), so those batches
- * wait until the failure is resolved. Without this, every slot that freed during the wait started a run on
- * top of the failed batch: on failing-1 with depth 1, 271 of 314 finished main runs failed.
+ * The batches a failed batch still in line holds back. With no pending-failure depth, every batch that
+ * depends on it: a run on top of a failed batch is wasted whatever happens (the failure is real and the
+ * batch steps aside, every run containing it restarting, or a batch ahead of it failed and it restarts
+ * too); runs already in flight go on (one that passes proves the failure a flake). In parallel lanes
+ * only the batches that depend on the failed one wait (once every lane shared its batches, see
+ * openBatchInLane in batching.ts, most do, and their runs were cancelled as often as in one lane).
+ * With a depth D, all but its first D successors (rule 13): one of their runs passing may rescue it,
+ * a run of any batch after them rescues nothing. Without that, every slot that freed during the wait
+ * started a run on top of the failed batch: on failing-1 with depth 1, 271 of 314 finished main runs
+ * failed.
  */
-function outsideRescueWindows(d: Draft, graph: LaneGraph): ReadonlySet<string> {
-  const outside = new Set<string>();
+function heldByFailures(d: Draft, graph: LaneGraph): ReadonlySet<string> {
+  const held = new Set<string>();
   const depth = d.state.settings.pendingFailureDepth;
-  if (depth === 0) return outside;
-  for (const failed of graph.withStatus("PENDING_FAILURE"))
-    for (const id of graph.descendantsOf(failed).slice(depth)) outside.add(id);
-  return outside;
-}
-
-function stopsAtFailures(d: Draft): boolean {
-  return failuresStepAsideAtOnce(d);
-}
-
-function failedInLine(d: Draft, id: string): boolean {
-  return d.batch(id)?.status === "PENDING_FAILURE" && !isOffline(d, id);
+  for (const failed of graph.withStatus("PENDING_FAILURE")) {
+    if (isOffline(d, failed)) continue;
+    for (const id of graph.descendantsOf(failed).slice(depth)) held.add(id);
+  }
+  return held;
 }
 
 function hasFailureInLine(d: Draft, graph: LaneGraph): boolean {
