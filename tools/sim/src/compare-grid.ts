@@ -29,6 +29,8 @@ export const COMPARE_LIMITS = Object.freeze({
   /** Grid points x PRs of the workload: about two minutes on one busy core. */
   simulatedPrs: 40_000,
   maxP50Minutes: [1, 10_080] as const,
+  /** Draws of the flakes each setting is judged over (`--flake-draws`). */
+  flakeDraws: [1, 10] as const,
 });
 
 /** What "keeps up" means for one workload, stated so that the output can print it. */
@@ -121,8 +123,11 @@ const inRange =
   (n: number): boolean =>
     Number.isInteger(n) && n >= min && n <= max;
 
-/** Checks a grid against COMPARE_LIMITS for a workload of `prs` PRs; the first broken rule throws. */
-export function checkGrid(grid: CompareGrid, prs: number): CompareGrid {
+/**
+ * Checks a grid against COMPARE_LIMITS for a workload of `prs` PRs, each setting simulated `draws` times; the first
+ * broken rule throws.
+ */
+export function checkGrid(grid: CompareGrid, prs: number, draws = 1): CompareGrid {
   const [cMin, cMax] = COMPARE_LIMITS.concurrency;
   const [bMin, bMax] = COMPARE_LIMITS.batchSize;
   const checked: CompareGrid = {
@@ -149,13 +154,23 @@ export function checkGrid(grid: CompareGrid, prs: number): CompareGrid {
   if (points > COMPARE_LIMITS.points) {
     throw new CompareOptionError("grid", `${points} settings; at most ${COMPARE_LIMITS.points}`);
   }
-  if (points * prs > COMPARE_LIMITS.simulatedPrs) {
+  const simulated = points * prs * draws;
+  if (simulated > COMPARE_LIMITS.simulatedPrs) {
+    const times = draws === 1 ? "" : ` x ${draws} flake draws`;
     throw new CompareOptionError(
       "grid",
-      `${points} settings x ${prs} PRs = ${points * prs} simulated PRs; at most ${COMPARE_LIMITS.simulatedPrs} (search fewer values)`,
+      `${points} settings x ${prs} PRs${times} = ${simulated} simulated PRs; at most ${COMPARE_LIMITS.simulatedPrs} (search fewer values)`,
     );
   }
   return checked;
+}
+
+export function checkFlakeDraws(value: number): number {
+  const [min, max] = COMPARE_LIMITS.flakeDraws;
+  if (!inRange(COMPARE_LIMITS.flakeDraws)(value)) {
+    throw new CompareOptionError("flakeDraws", `must be a whole number in ${min}..${max}`);
+  }
+  return value;
 }
 
 export function checkMaxP50(value: number): number {

@@ -45,6 +45,12 @@ export function describeComparison(c: Comparison): string[] {
     `keeping up: merged/h at least ${rule.minMergedPerHour.toFixed(2)} (${rule.share * 100}% of the ` +
       `${rule.arrivalsPerHour.toFixed(2)} good PRs arriving per hour), p50 at most ${rule.maxP50Minutes} min, ` +
       "none stuck, no bad PR merged",
+    ...(c.flakeSeeds.length > 1
+      ? [
+          `judged over ${c.flakeSeeds.length} draws of the flakes (seeds ${c.flakeSeeds[0]}-${c.flakeSeeds.at(-1)}): ` +
+            "figures are their means, and a setting keeps up only if it kept up in every draw",
+        ]
+      : []),
     head,
     ...lines,
     plainLine,

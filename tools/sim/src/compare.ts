@@ -1,5 +1,6 @@
 import { parseQueueSettings } from "@mainline/queue-coordinator/api/command-parser";
 import {
+  checkFlakeDraws,
   checkGrid,
   checkMaxP50,
   DEFAULT_COMPARE_GRID,
@@ -12,8 +13,8 @@ import {
   type KeepUpRule,
 } from "./compare-grid.js";
 import { runPlainQueue, type PlainQueueSettings } from "./plain-queue.js";
-import { runSimulation } from "./simulate.js";
-import { summarize, type SimulationSummary } from "./summary.js";
+import { runSimulation, type SimulationReport } from "./simulate.js";
+import { meanOfDraws, summarize, type SimulationSummary } from "./summary.js";
 import type { Workload } from "./workload.js";
 
 export interface CompareRow {
@@ -25,6 +26,9 @@ export interface CompareRow {
   keepsUp: boolean;
   /** Why it does not keep up (empty when it does). */
   behind: string[];
+  /** Of the flake draws, how many it kept up in; it keeps up only if it kept up in every one. */
+  keptUpIn: number;
+  /** Over more than one draw, the draws' means (see meanOfDraws). */
   summary: SimulationSummary;
 }
 
@@ -50,6 +54,8 @@ export interface Comparison {
   rule: KeepUpRule;
   /** The grid as searched; PARALLEL left out when no PR names impacted targets (it would be one lane). */
   searched: CompareGrid & { points: number; note: string | null };
+  /** The flake seeds every setting (and the plain queue) was simulated with: the workload's seed and the ones after it. */
+  flakeSeeds: number[];
   rows: CompareRow[];
   /** The label of the row that keeps up at the least cost, if any does. */
   cheapest: string | null;
@@ -59,6 +65,11 @@ export interface Comparison {
 export interface CompareOptions {
   grid?: Partial<CompareGrid>;
   maxP50Minutes?: number;
+  /**
+   * Judge each setting over this many draws of the flakes (1 by default): one draw can move a setting's p50 by
+   * a third, enough to flip its verdict.
+   */
+  flakeDraws?: number;
 }
 
 /**
@@ -93,10 +104,18 @@ export function compareSettings(
   const hasTargets = workload.prs.some((p) => p.targets === "ALL" || p.targets.length > 0);
   const asked = { ...DEFAULT_COMPARE_GRID, ...options.grid };
   const dropParallel = options.grid?.modes === undefined && !hasTargets;
+  const draws = checkFlakeDraws(options.flakeDraws ?? 1);
   const grid = checkGrid(
     { ...asked, modes: dropParallel ? asked.modes.filter((m) => m !== "PARALLEL") : asked.modes },
     workload.prs.length,
+    draws,
   );
+  const flakeSeeds = Array.from({ length: draws }, (_, i) => workload.seed + i);
+  const simulate = (
+    name: string,
+    settings: Record<string, unknown>,
+    run: (w: Workload) => SimulationReport,
+  ) => flakeSeeds.map((seed) => summarize(name, settings, run({ ...workload, seed })));
   const rule = keepUpRule(
     arrivalRate(workload),
     checkMaxP50(options.maxP50Minutes ?? defaultMaxP50(workload.prs.map((p) => p.testMinutes))),
@@ -111,10 +130,23 @@ export function compareSettings(
           concurrency,
           ...(batchSize === 1 ? { batch: false } : { batch: true, batchingMinSize: batchSize }),
         };
-        const summary = summarize(workload.name, settings, runSimulation({ settings, workload }));
+        const each = simulate(workload.name, settings, (w) => runSimulation({ settings, workload: w }));
+        const summary = meanOfDraws(each);
+        const keptUpIn = each.filter((s) => fallsBehind(s, rule).length === 0).length;
         const behind = fallsBehind(summary, rule);
+        if (behind.length === 0 && keptUpIn < draws)
+          behind.push(`kept up in ${keptUpIn} of ${draws} flake draws`);
         const label = rowLabel(mode, concurrency, batchSize);
-        rows.push({ label, mode, concurrency, batchSize, keepsUp: behind.length === 0, behind, summary });
+        rows.push({
+          label,
+          mode,
+          concurrency,
+          batchSize,
+          keepsUp: behind.length === 0,
+          behind,
+          keptUpIn,
+          summary,
+        });
       }
     }
   }
@@ -130,17 +162,24 @@ export function compareSettings(
       points: rows.length,
       note: dropParallel ? "PARALLEL not searched: no PR names impacted targets" : null,
     },
+    flakeSeeds,
     rows,
     cheapest: chosen?.label ?? null,
-    plain: plainBaseline(workload, base, chosen?.summary ?? null),
+    plain: plainBaseline(base, chosen?.summary ?? null, (name, settings, run) =>
+      meanOfDraws(simulate(`${workload.name} ${name}`, settings, run)),
+    ),
   };
 }
 
 /** The plain queue ("reach") at the workload's own settings, and what the chosen settings gain on it. */
 function plainBaseline(
-  workload: Workload,
   base: Record<string, unknown>,
   chosen: SimulationSummary | null,
+  simulate: (
+    name: string,
+    settings: Record<string, unknown>,
+    run: (w: Workload) => SimulationReport,
+  ) => SimulationSummary,
 ): PlainBaseline {
   const own = parseQueueSettings(base);
   const settings: PlainQueueSettings = {
@@ -148,11 +187,7 @@ function plainBaseline(
     batchSize: own.batch ? own.batchingMinSize : 1,
     batchingMaxWaitTimeMinutes: own.batchingMaxWaitTimeMinutes,
   };
-  const summary = summarize(
-    `${workload.name} (plain queue)`,
-    { ...settings },
-    runPlainQueue(workload, settings),
-  );
+  const summary = simulate("(plain queue)", { ...settings }, (w) => runPlainQueue(w, settings));
   const gain = (plain: number, mine: number, higherIsBetter: boolean): Gain => {
     const [over, under] = higherIsBetter ? [mine, plain] : [plain, mine];
     return { plain, chosen: mine, times: under === 0 ? null : Number((over / under).toFixed(2)) };

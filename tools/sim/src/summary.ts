@@ -56,6 +56,48 @@ export function summarize(
   };
 }
 
+/**
+ * One summary for the same settings over several draws of the flakes: every count and figure is the mean of the
+ * draws' (p50 the mean of their p50s), but PRs stuck and bad PRs merged are the worst draw's, since one draw that
+ * merges a bad PR is one too many. A single draw is returned as it is.
+ */
+export function meanOfDraws(draws: readonly SimulationSummary[]): SimulationSummary {
+  const [first] = draws;
+  if (first === undefined) throw new RangeError("meanOfDraws needs at least one draw");
+  if (draws.length === 1) return first;
+  const mean = (figure: (s: SimulationSummary) => number, digits = 1): number =>
+    round(draws.reduce((sum, s) => sum + figure(s), 0) / draws.length, digits);
+  const worst = (figure: (s: SimulationSummary) => number): number => Math.max(...draws.map(figure));
+  return {
+    workload: first.workload,
+    settings: first.settings,
+    prs: first.prs,
+    merged: mean((s) => s.merged),
+    failed: mean((s) => s.failed),
+    cancelled: mean((s) => s.cancelled),
+    stuck: worst((s) => s.stuck),
+    badMerged: worst((s) => s.badMerged),
+    goodFailed: mean((s) => s.goodFailed),
+    goodFailedByFlakes: mean((s) => s.goodFailedByFlakes),
+    runsPassedByQuarantine: mean((s) => s.runsPassedByQuarantine),
+    flakyRetries: mean((s) => s.flakyRetries),
+    runs: {
+      main: mean((s) => s.runs.main),
+      bisection: mean((s) => s.runs.bisection),
+      total: mean((s) => s.runs.total),
+    },
+    runsPerMergedPr: mean((s) => s.runsPerMergedPr, 3),
+    mergedPerHour: mean((s) => s.mergedPerHour, 3),
+    timeToMergeMinutes: {
+      p50: mean((s) => s.timeToMergeMinutes.p50),
+      p90: mean((s) => s.timeToMergeMinutes.p90),
+      p99: mean((s) => s.timeToMergeMinutes.p99),
+      mean: mean((s) => s.timeToMergeMinutes.mean),
+    },
+    hours: mean((s) => s.hours, 3),
+  };
+}
+
 /** The same figures for a person. */
 export function describeSummary(s: SimulationSummary): string[] {
   const t = s.timeToMergeMinutes;

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import {
   byCost,
+  checkFlakeDraws,
   checkGrid,
   compareSettings,
   CompareOptionError,
@@ -131,6 +132,50 @@ describe("simulate --compare: the search", () => {
       { grid: { concurrency: [2], batchSizes: [1], modes: ["PARALLEL"] } },
     );
     expect(one.rows.map((r) => r.label)).to.deep.equal(["PARALLEL concurrency 2, no batching"]);
+  });
+
+  it("over several flake draws, a row is the draws' mean and keeps up only if it kept up in every draw", () => {
+    // Flaky enough that the draws differ: one run in five fails for no reason.
+    const workload = { ...steady(40, 6), flakeRate: 0.2, seed: 7 };
+    const search = { grid: { concurrency: [1, 2, 4], batchSizes: [1, 4] } };
+    const base = { batchingMaxWaitTimeMinutes: 1 };
+    const over = compareSettings(workload, base, { ...search, flakeDraws: 3 });
+    const single = [7, 8, 9].map((seed) => compareSettings({ ...workload, seed }, base, search));
+    expect(over.flakeSeeds).to.deep.equal([7, 8, 9]);
+    expect(single[0]?.flakeSeeds).to.deep.equal([7]);
+    const mean = (figures: number[]): number =>
+      Number((figures.reduce((a, b) => a + b, 0) / figures.length).toFixed(1));
+    let differed = false;
+    over.rows.forEach((row, i) => {
+      const draws = single.map((c) => c.rows[i]!);
+      const runs = draws.map((r) => r.summary.runs.total);
+      differed ||= new Set(runs).size > 1;
+      expect(row.summary.runs.total, row.label).to.equal(mean(runs));
+      expect(row.summary.timeToMergeMinutes.p50, row.label).to.equal(
+        mean(draws.map((r) => r.summary.timeToMergeMinutes.p50)),
+      );
+      expect(row.keptUpIn, row.label).to.equal(draws.filter((r) => r.keepsUp).length);
+      expect(row.keepsUp, row.label).to.equal(draws.every((r) => r.keepsUp));
+      if (!row.keepsUp && row.behind.length === 1 && row.behind[0]?.startsWith("kept up in"))
+        expect(row.behind[0]).to.equal(`kept up in ${row.keptUpIn} of 3 flake draws`);
+    });
+    expect(differed, "the flakes moved some figure between draws").to.equal(true);
+    expect(over.plain.summary.runs.total).to.equal(mean(single.map((c) => c.plain.summary.runs.total)));
+  });
+
+  it("refuses a number of flake draws outside 1..10, and counts them in the simulated PRs", () => {
+    for (const bad of [0, 11, 2.5, Number.NaN]) {
+      expect(() => checkFlakeDraws(bad), String(bad))
+        .to.throw(CompareOptionError, "must be a whole number in 1..10")
+        .with.property("field", "flakeDraws");
+    }
+    expect(checkFlakeDraws(10)).to.equal(10);
+    const grid = { concurrency: [1, 2], batchSizes: [1, 4], modes: ["SINGLE" as const] };
+    expect(checkGrid(grid, 1000, 10)).to.deep.equal(grid);
+    expect(() => checkGrid(grid, 1001, 10)).to.throw(
+      CompareOptionError,
+      "4 settings x 1001 PRs x 10 flake draws = 40040 simulated PRs; at most 40000",
+    );
   });
 
   const refused: [string, Parameters<typeof checkGrid>[0], number, string, RegExp][] = [

@@ -69,6 +69,22 @@ describe("mainline simulate --compare", () => {
     expectVerdictsMatchFigures(ran.stdout, 6);
   });
 
+  it("--flake-draws judges every setting over that many draws of the flakes and says so", async () => {
+    const flaky = [...LIGHT, "--flake-rate", "0.2", ...SMALL_GRID];
+    const ran = await mainline("simulate", "--compare", ...flaky, "--flake-draws", "3", "--json");
+    expect(ran.code, ran.stderr).to.equal(0);
+    const out = JSON.parse(ran.stdout) as Out & { flakeSeeds: number[]; rows: { keptUpIn: number }[] };
+    expect(out.flakeSeeds).to.deep.equal([5, 6, 7]);
+    for (const r of out.rows) expect(r.keepsUp).to.equal(r.keptUpIn === 3 && r.behind.length === 0);
+
+    const text = await mainline("simulate", "--compare", ...flaky, "--flake-draws", "3");
+    expect(text.stdout).to.include(
+      "judged over 3 draws of the flakes (seeds 5-7): figures are their means, and a setting keeps up only if it kept up in every draw",
+    );
+    const one = await mainline("simulate", "--compare", ...flaky);
+    expect(one.stdout).to.not.include("draws of the flakes");
+  });
+
   const bad: [string, string[], RegExp][] = [
     [
       "a concurrency of 0",
@@ -93,6 +109,17 @@ describe("mainline simulate --compare", () => {
       ["--concurrency", "1,2,3,4,5,6,7,8", "--batch-sizes", "1,2,3,4,5"],
       /--compare: 80 settings; at most 64/,
     ],
+    ["no flake draw", ["--flake-draws", "0"], /^mainline: --flake-draws: must be a whole number in 1\.\.10$/],
+    [
+      "a word for the flake draws",
+      ["--flake-draws", "many"],
+      /^mainline: --flake-draws many: must be a whole number$/,
+    ],
+    [
+      "more flake draws than the grid allows",
+      ["--prs", "300", "--flake-draws", "4"],
+      /--compare: 40 settings x 300 PRs x 4 flake draws = 48000 simulated PRs; at most 40000/,
+    ],
     [
       "too many PRs for the grid",
       ["--prs", "5000"],
@@ -113,5 +140,8 @@ describe("mainline simulate --compare", () => {
     const ran = await mainline("simulate", "--prs", "5", "--batch-sizes", "4");
     expect(ran.code).to.equal(2);
     expect(ran.stderr.trim()).to.equal("mainline: --batch-sizes: only with --compare");
+    const draws = await mainline("simulate", "--prs", "5", "--flake-draws", "3");
+    expect(draws.code).to.equal(2);
+    expect(draws.stderr.trim()).to.equal("mainline: --flake-draws: only with --compare");
   });
 });

@@ -60,6 +60,10 @@ export function registerSimulateCommand(program: Command, cli: CliContext): void
       "--max-p50 <minutes>",
       "with --compare: keeping up needs p50 time to merge at most this (default 4 test runs)",
     )
+    .option(
+      "--flake-draws <n>",
+      "with --compare: judge each setting over N draws of the flakes, 1-10 (default 1)",
+    )
     .action(async (opts: SimulateOptions, command: Command) => {
       const { workload, settings } = opts.workload
         ? await readWorkload(resolve(cli.io.cwd, opts.workload))
@@ -77,7 +81,7 @@ export function registerSimulateCommand(program: Command, cli: CliContext): void
         cli.output(command).result(comparison, () => describeComparison(comparison));
         return;
       }
-      const stray = (["concurrency", "batchSizes", "modes", "maxP50"] as const).find(
+      const stray = (["concurrency", "batchSizes", "modes", "maxP50", "flakeDraws"] as const).find(
         (k) => opts[k] !== undefined,
       );
       if (stray !== undefined) throw new CliError(`${FLAG_OF[stray] ?? stray}: only with --compare`);
@@ -95,6 +99,7 @@ interface SimulateOptions {
   batchSizes?: string;
   modes?: string;
   maxP50?: string;
+  flakeDraws?: string;
   prs: string;
   arrivalsPerHour: string;
   failureRate: string;
@@ -110,6 +115,7 @@ const FLAG_OF: Record<string, string> = {
   modes: "--modes",
   maxP50Minutes: "--max-p50",
   maxP50: "--max-p50",
+  flakeDraws: "--flake-draws",
   grid: "--compare",
 };
 
@@ -145,6 +151,9 @@ function compareFlags(opts: SimulateOptions): CompareOptions {
     ...(Object.keys(grid).length > 0 && { grid }),
     ...(opts.maxP50 !== undefined && {
       maxP50Minutes: flagNumber("--max-p50", opts.maxP50, () => true, "a number of minutes"),
+    }),
+    ...(opts.flakeDraws !== undefined && {
+      flakeDraws: flagNumber("--flake-draws", opts.flakeDraws, () => true, "a whole number"),
     }),
   };
 }
