@@ -44,7 +44,11 @@ describe("batch-runner: a replica dies mid-run", function () {
     fx = await RemoteFixture.create();
     await fx.openPullRequest(1, [{ files: { "one.txt": "1\n" }, message: "One" }]);
     mark = await mkdtemp(join(tmpdir(), "mainline-failover-mark-"));
-    const env = { BATCH_RUNNER_JOB_ACK_WAIT_MS: "2000" };
+    // Short, so the dead replica's job comes back soon, but not so short that a live replica loses it: the runner
+    // renews its job every half ack wait, and at 2 s a loaded 2-core machine once stalled a runner past the
+    // renewal. The job went to both replicas at once, the second start won the marker and slept, and the run
+    // ended TIMED_OUT (`make test` on a slow machine, session 14).
+    const env = { BATCH_RUNNER_JOB_ACK_WAIT_MS: "6000" };
     replicas.push(await RunnerProcess.start("a", service.server, env));
     replicas.push(await RunnerProcess.start("b", service.server, env));
   });
