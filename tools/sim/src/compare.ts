@@ -111,11 +111,6 @@ export function compareSettings(
     draws,
   );
   const flakeSeeds = Array.from({ length: draws }, (_, i) => workload.seed + i);
-  const simulate = (
-    name: string,
-    settings: Record<string, unknown>,
-    run: (w: Workload) => SimulationReport,
-  ) => flakeSeeds.map((seed) => summarize(name, settings, run({ ...workload, seed })));
   const rule = keepUpRule(
     arrivalRate(workload),
     checkMaxP50(options.maxP50Minutes ?? defaultMaxP50(workload.prs.map((p) => p.testMinutes))),
@@ -130,7 +125,9 @@ export function compareSettings(
           concurrency,
           ...(batchSize === 1 ? { batch: false } : { batch: true, batchingMinSize: batchSize }),
         };
-        const each = simulate(workload.name, settings, (w) => runSimulation({ settings, workload: w }));
+        const each = eachDraw(workload, flakeSeeds, workload.name, settings, (w) =>
+          runSimulation({ settings, workload: w }),
+        );
         const summary = meanOfDraws(each);
         const keptUpIn = each.filter((s) => fallsBehind(s, rule).length === 0).length;
         const behind = fallsBehind(summary, rule);
@@ -165,21 +162,27 @@ export function compareSettings(
     flakeSeeds,
     rows,
     cheapest: chosen?.label ?? null,
-    plain: plainBaseline(base, chosen?.summary ?? null, (name, settings, run) =>
-      meanOfDraws(simulate(`${workload.name} ${name}`, settings, run)),
-    ),
+    plain: plainBaseline(workload, flakeSeeds, base, chosen?.summary ?? null),
   };
+}
+
+/** One setting's summary on each draw of the flakes: the workload as it is but for the seed of its flakes. */
+function eachDraw(
+  workload: Workload,
+  flakeSeeds: readonly number[],
+  name: string,
+  settings: Record<string, unknown>,
+  run: (w: Workload) => SimulationReport,
+): SimulationSummary[] {
+  return flakeSeeds.map((seed) => summarize(name, settings, run({ ...workload, seed })));
 }
 
 /** The plain queue ("reach") at the workload's own settings, and what the chosen settings gain on it. */
 function plainBaseline(
+  workload: Workload,
+  flakeSeeds: readonly number[],
   base: Record<string, unknown>,
   chosen: SimulationSummary | null,
-  simulate: (
-    name: string,
-    settings: Record<string, unknown>,
-    run: (w: Workload) => SimulationReport,
-  ) => SimulationSummary,
 ): PlainBaseline {
   const own = parseQueueSettings(base);
   const settings: PlainQueueSettings = {
@@ -187,7 +190,11 @@ function plainBaseline(
     batchSize: own.batch ? own.batchingMinSize : 1,
     batchingMaxWaitTimeMinutes: own.batchingMaxWaitTimeMinutes,
   };
-  const summary = simulate("(plain queue)", { ...settings }, (w) => runPlainQueue(w, settings));
+  const summary = meanOfDraws(
+    eachDraw(workload, flakeSeeds, `${workload.name} (plain queue)`, { ...settings }, (w) =>
+      runPlainQueue(w, settings),
+    ),
+  );
   const gain = (plain: number, mine: number, higherIsBetter: boolean): Gain => {
     const [over, under] = higherIsBetter ? [mine, plain] : [plain, mine];
     return { plain, chosen: mine, times: under === 0 ? null : Number((over / under).toFixed(2)) };

@@ -59,9 +59,12 @@ function overtakenByMerge(graph: LaneGraph, d: Draft, batchId: string): boolean 
  * known yet), or a failed batch still in line holds them (heldByFailures).
  */
 export function blockedBatches(d: Draft, graph: LaneGraph): ReadonlySet<string> {
+  if (graph.withStatus("FORMING").length === 0 && !hasFailureInLine(d, graph)) return new Set();
+  return blockedBehind(d, graph, heldByFailures(d, graph));
+}
+
+function blockedBehind(d: Draft, graph: LaneGraph, held: ReadonlySet<string>): ReadonlySet<string> {
   const blocked = new Set<string>();
-  if (graph.withStatus("FORMING").length === 0 && !hasFailureInLine(d, graph)) return blocked;
-  const held = heldByFailures(d, graph);
   for (const batchId of graph.batchOrder) {
     if (d.batch(batchId)?.status === "FORMING" || waitsBehind(graph, blocked, held, batchId))
       blocked.add(batchId);
@@ -75,8 +78,8 @@ export function startsOnceClosed(d: Draft, graph: LaneGraph): (batchId: string) 
   let blocked: ReadonlySet<string> | undefined;
   let held: ReadonlySet<string> | undefined;
   return (batchId) => {
-    blocked ??= blockedBatches(d, graph);
     held ??= heldByFailures(d, graph);
+    blocked ??= blockedBehind(d, graph, held);
     return !waitsBehind(graph, blocked, held, batchId);
   };
 }
