@@ -17,12 +17,12 @@ const DIR = join(import.meta.dirname, "../../bench/merge-efficiency");
 const MEETS_REACH = new Set([
   "failing-1",
   "failing-2",
+  "flaky-1",
   "heavy-1",
-  "light-1",
   "loaded-1",
+  "mixed-1",
   "parallel-1",
   "parallel-2",
-  "parallel-3",
 ]);
 
 describe("merge efficiency (issue 16)", () => {

@@ -33,13 +33,33 @@ describe("simulator: a queue that reads its runs' tests (issue 26)", () => {
     expect(total.aware.p50).to.be.below(total.blind.p50);
   });
 
-  it("with the queue's settings off, quarantine changes nothing", () => {
+  it("with the queue's settings off, no failure counts as passed and none is retried for its tests", () => {
     // A quarantined test is a flaky one: with quarantine not honoured, the flake retry would see it.
     const off = { ...settings, ignoreQuarantinedTests: false, retryKnownFlakyTests: false };
+    const on = runSimulation({ settings, workload });
     const ignored = runSimulation({ settings: off, workload });
-    const blind = runSimulation({ settings: off, workload: { ...workload, quarantinedShare: 0 } });
+    expect(on.runsPassedByQuarantine).to.be.greaterThan(0);
     expect(ignored.runsPassedByQuarantine).to.equal(0);
-    expect(ignored).to.deep.equal(blind);
+    expect(ignored.flakyRetries).to.equal(0);
+    // Every quarantined flake now fails its run (and may fail a good PR), as with a queue that knows no quarantine.
+    expect(ignored.mainRuns + ignored.bisectionRuns).to.be.above(on.mainRuns + on.bisectionRuns);
+    expect(ignored.badMerged).to.equal(0);
+  });
+
+  it("a half whose batch's failed tests the other half failed goes back untested, and merges; no bad PR does", () => {
+    const bad = new Set(workload.prs.filter((p) => p.bad).map((p) => p.number));
+    const released = new Set<number>();
+    const r = runSimulation({
+      settings,
+      workload,
+      observe: ({ step }) => {
+        for (const n of step.notices)
+          if (n.type === "PR_STATE_CHANGED" && n.reason === "FAILURE_EXPLAINED_ELSEWHERE") released.add(n.pr);
+      },
+    });
+    expect(released.size).to.be.greaterThan(0);
+    expect([...released].filter((n) => bad.has(n))).to.deep.equal([]);
+    for (const n of released) expect(r.finalStates[n], `#${n}`).to.equal("MERGED");
   });
 
   it("every flaky failure quarantined is as if no flake had happened", () => {

@@ -21,7 +21,8 @@ export interface Batch {
   /** The current main run (RUNNING, PASSED, or FAILED while pending failure). */
   runId: string | null;
   /** `probe`: the failing run was the batch's probe, on the target alone (see probes.ts). */
-  failure: { reason: FailureReason; at: number; runId: string; probe?: boolean } | null;
+  /** `tests`: the ids of the tests the run failed, when it gave them all (see BisectionResult.failedTests). */
+  failure: { reason: FailureReason; at: number; runId: string; probe?: boolean; tests?: string[] } | null;
   bisection: Bisection | null;
   /**
    * Failed and stepped out of the line (see ejection.ts): nothing behind waits for it. Absent in

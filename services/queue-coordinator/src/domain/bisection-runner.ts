@@ -83,6 +83,9 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
         requeueGoodGroup(d, batchId, group.prs, group.runId);
       }
     }
+    for (const group of progress.released) {
+      requeueGoodGroup(d, batchId, group.prs, group.runId, "FAILURE_EXPLAINED_ELSEWHERE");
+    }
     // Putting PRs back into the line can re-form this very batch (its members straddled them).
     if (d.batch(batchId)?.status !== "BISECTING" || d.batch(batchId)?.bisection == null) continue;
     if (progress.finished) {

@@ -15,6 +15,11 @@ export interface BisectionResult {
    * segment but never alone make a PR the culprit: that verdict needs a run of its own.
    */
   initial?: boolean;
+  /**
+   * The ids of the tests the run failed, when it gave them all (issue 26). They tell whose failure a run shares:
+   * a part that failed on every test its whole failed on explains that failure (see explainedBy).
+   */
+  failedTests?: string[];
 }
 
 /**
@@ -75,6 +80,11 @@ export interface BisectionProgress {
   confirmed: { prs: number[]; base: number[]; runId: string }[];
   /** Segments settled by the result of a run made for another segment (the same combination). */
   reused: { prs: number[]; runId: string; outcome: BisectionResult["outcome"] }[];
+  /**
+   * Segments sent back into the line untested (independent search): every failure that held them is explained by
+   * a part outside them that failed the same tests on a run of its own. `runId`: that run.
+   */
+  released: { prs: number[]; runId: string }[];
   /** Combinations worth having in flight, most useful first. */
   needed: NeededCombination[];
   finished: boolean;
@@ -96,6 +106,7 @@ export function startBisection(
   failedRunId: string,
   reason: FailureReason,
   reuse: boolean,
+  failedTests?: readonly string[],
 ): Bisection {
   return {
     members: [...members],
@@ -110,6 +121,7 @@ export function startBisection(
         reason,
         prs: [...members],
         initial: true,
+        ...(failedTests !== undefined && failedTests.length > 0 ? { failedTests: [...failedTests] } : {}),
       },
     },
     running: {},
@@ -143,6 +155,7 @@ export function advanceBisection(b: Bisection, cap: number): BisectionProgress {
     culprits: [],
     confirmed: [],
     reused: [],
+    released: [],
     needed: [],
     finished: false,
   };
@@ -227,17 +240,26 @@ function settleStacked(b: Bisection, settling: Settling, cap: number): void {
 
 /**
  * The independent search: every segment with a result settles, wherever it stands (a pass is a good group, a
- * lone failure a culprit, a failed segment splits), and every segment still open is needed, on the target alone.
+ * lone failure a culprit, a failed segment splits), a segment whose failures are all explained elsewhere goes
+ * back into the line untested, and every segment still open is needed, on the target alone.
  */
 function settleIndependent(b: Bisection, settling: Settling, cap: number): void {
   const { segments, good, progress } = settling;
   for (let i = 0; i < segments.length;) {
     const segment = segments[i] as number[];
-    const own = decisive(b.results[resultKey(b.reuse, [], segment)], segment);
+    const key = resultKey(b.reuse, [], segment);
+    const own = decisive(b.results[key], segment);
     if (own === undefined) {
-      if (segment.length > 1 && holdsCulprit(b, segment, good)) {
+      // A run of its own already in flight answers it sooner than its halves would.
+      if (segment.length > 1 && b.running[key] === undefined && holdsCulprit(b, segment, good)) {
         // Known to hold a culprit, so it splits without a run of its own; its halves get their own.
         segments.splice(i, 1, ...halves(segment));
+        continue;
+      }
+      const by = explainedBy(b, segment);
+      if (by !== null) {
+        progress.released.push({ prs: segment, runId: by });
+        segments.splice(i, 1);
         continue;
       }
       i++;
@@ -254,12 +276,15 @@ function settleIndependent(b: Bisection, settling: Settling, cap: number): void 
   }
 }
 
-/** Failed runs of their own (never the batch's first failure, which may be a flake) that held the segment and more. */
+/**
+ * Failed runs that held the segment and more. The batch's own failure counts only with its failed tests: it may
+ * be a flake, and only they tell whether a part's failure was the same one (see explainedBy).
+ */
 function failedAround(b: Bisection, segment: readonly number[]): (BisectionResult & { prs: number[] })[] {
   return Object.values(b.results).filter(
     (r): r is BisectionResult & { prs: number[] } =>
       r.outcome === "FAILED" &&
-      r.initial !== true &&
+      (r.initial !== true || r.failedTests !== undefined) &&
       r.prs !== undefined &&
       r.prs.length > segment.length &&
       segment.every((n) => r.prs?.includes(n)),
@@ -272,13 +297,45 @@ function holdsCulprit(b: Bisection, segment: readonly number[], good: readonly n
 }
 
 /**
- * The second half of a segment that failed on a run of its own waits for the first half's run: if that passes,
- * it splits without a run (see holdsCulprit), and if it fails, the second half runs beside the first half's
- * halves, so the search takes no longer. A lone PR never waits: its verdict needs a run of its own anyway.
+ * The run that explains every failure around a segment never tested: inside each failed run that held it, parts
+ * outside it failed every test that run failed, on runs of their own. Nothing then points at the segment, so it
+ * goes back into the line untested (where a bad PR of its own would still fail its run) instead of spending a run
+ * here. Null: some failure is not explained, or its tests are not known.
+ */
+function explainedBy(b: Bisection, segment: readonly number[]): string | null {
+  const around = failedAround(b, segment);
+  if (around.length === 0 || around.some((r) => r.failedTests === undefined)) return null;
+  const outside = Object.values(b.results).filter(
+    (r): r is BisectionResult & { prs: number[]; failedTests: string[] } =>
+      r.outcome === "FAILED" &&
+      r.initial !== true &&
+      r.prs !== undefined &&
+      r.failedTests !== undefined &&
+      !r.prs.some((n) => segment.includes(n)),
+  );
+  let by: string | null = null;
+  for (const r of around) {
+    const inside = outside.filter((f) => f.prs.every((n) => r.prs.includes(n)));
+    const covered = new Set(inside.flatMap((f) => f.failedTests));
+    if (!(r.failedTests ?? []).every((t) => covered.has(t))) return null;
+    by = (inside[0] as BisectionResult).runId;
+  }
+  return by;
+}
+
+/**
+ * The second half of a segment that failed waits for the first half's run: if that passes, it splits without a
+ * run (see holdsCulprit), and if it fails the same tests, it goes back untested (see explainedBy); otherwise it
+ * runs beside the first half's halves. A lone PR never waits: its verdict needs a run of its own anyway.
  */
 function waitsForSibling(b: Bisection, segment: readonly number[], open: ReadonlySet<number>): boolean {
   if (segment.length < 2) return false;
-  return failedAround(b, segment).some((r) =>
-    r.prs.slice(0, r.prs.indexOf(segment[0] as number)).some((n) => open.has(n)),
-  );
+  return failedAround(b, segment).some((r) => {
+    const ahead = r.prs.slice(0, r.prs.indexOf(segment[0] as number)).filter((n) => open.has(n));
+    if (ahead.length === 0) return false;
+    // Once the first half has failed on a run of its own, the second runs beside its halves.
+    return !Object.values(b.results).some(
+      (o) => o.initial !== true && o.prs !== undefined && ahead.every((n) => o.prs?.includes(n)),
+    );
+  });
 }

@@ -218,7 +218,8 @@ export function requeueGoodGroup(
   batchId: string,
   prs: readonly number[],
   runId: string,
-  reason: "BISECTION_PASSED" | "CLEARED_BY_EARLIER_BISECTION" = "BISECTION_PASSED",
+  reason:
+    "BISECTION_PASSED" | "CLEARED_BY_EARLIER_BISECTION" | "FAILURE_EXPLAINED_ELSEWHERE" = "BISECTION_PASSED",
 ): void {
   const present = new Set(prs.filter((n) => d.pr(n) !== undefined));
   if (present.size === 0) return;

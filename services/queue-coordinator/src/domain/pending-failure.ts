@@ -34,7 +34,13 @@ export function resolvePendingFailures(d: Draft, graph: LaneGraph): void {
     const mine = d.setBatchStatus(batchId, "BISECTING");
     mine.runId = null;
     mine.bisection = {
-      ...startBisection(mine.prs, failure.runId, failure.reason, d.options.reuseBisectionResults),
+      ...startBisection(
+        mine.prs,
+        failure.runId,
+        failure.reason,
+        d.options.reuseBisectionResults,
+        failure.tests,
+      ),
       mergesAtStart: d.state.counters.merge,
     };
     sendVouchedBack(d, graph, batchId);
@@ -72,7 +78,7 @@ function sendVouchedBack(d: Draft, graph: LaneGraph, batchId: string): void {
   const rest = batch.prs.filter((n) => !vouched.includes(n));
   const failure = batch.failure as NonNullable<Batch["failure"]>;
   d.editBatch(batchId).bisection = {
-    ...startBisection(rest, failure.runId, failure.reason, d.options.reuseBisectionResults),
+    ...startBisection(rest, failure.runId, failure.reason, d.options.reuseBisectionResults, failure.tests),
     mergesAtStart: bisection.mergesAtStart,
     requeueOnly: true,
   };

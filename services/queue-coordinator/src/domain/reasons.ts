@@ -32,6 +32,8 @@ export const RESTART_REASONS = [
   "FAILURE_NOT_CONFIRMED",
   // A PR a bisection already cleared once goes back into line untested when its next batch fails.
   "CLEARED_BY_EARLIER_BISECTION",
+  // A bisection sends a PR back into line untested: a part of the batch it was not in failed the same tests.
+  "FAILURE_EXPLAINED_ELSEWHERE",
   // The run failed only on tests known to be flaky (issue 26): the same run runs once more in place.
   "KNOWN_FLAKY_TEST_RETRIED",
   // A failed test fails on the target itself: the PRs are not blamed and wait for the target (target-hold.ts).

@@ -85,6 +85,7 @@ export function finishTestRun(
       runId,
       reason,
       prs: [...run.prs],
+      ...failedTestsOf(passed, evidence),
     });
     if (!passed) d.deleteRun(runId);
     return;
@@ -99,12 +100,25 @@ export function finishTestRun(
     for (const n of edited.prs) setPrState(d, n, "TESTS_PASSED", "TEST_RUN_PASSED", runId, false, detail);
     return;
   }
-  edited.failure = { reason: reason as FailureReason, at: d.now, runId };
+  const tests = failedTestsOf(passed, evidence).failedTests;
+  edited.failure = {
+    reason: reason as FailureReason,
+    at: d.now,
+    runId,
+    ...(tests === undefined ? {} : { tests }),
+  };
   const failedDetail = [retried, unavailableDetail(evidence)].filter((s) => s !== undefined).join("; ");
   for (const n of edited.prs) {
     setPrState(d, n, "PENDING_FAILURE", reason as FailureReason, runId, false, failedDetail || undefined);
   }
   d.notify({ type: "BATCH_PENDING_FAILURE", batchId: batch.id, prs: [...edited.prs], runId, at: d.now });
+}
+
+/** A failed run's test ids when it gave them all (a cut list cannot show that a part failed the same tests). */
+function failedTestsOf(passed: boolean, evidence: RunTestEvidence): { failedTests?: string[] } {
+  const tests = evidence.tests;
+  if (passed || tests === undefined || tests.truncated || tests.failed.length === 0) return {};
+  return { failedTests: tests.failed.map((t) => t.id) };
 }
 
 /** The testing timeout: a run past it fails as TIMED_OUT and its CI job is cancelled. */

@@ -6,12 +6,19 @@ import {
   type Bisection,
 } from "../../src/domain/bisection.js";
 
-const record = (b: Bisection, prs: number[], base: number[], outcome: "PASSED" | "FAILED"): Bisection =>
+const record = (
+  b: Bisection,
+  prs: number[],
+  base: number[],
+  outcome: "PASSED" | "FAILED",
+  failedTests?: string[],
+): Bisection =>
   recordBisectionResult(b, [...base, ...prs].join(","), {
     outcome,
     runId: `run-${prs.join("")}`,
     reason: null,
     prs,
+    ...(failedTests === undefined ? {} : { failedTests }),
   });
 
 describe("planner: the two bisection searches (queue setting bisectionMode)", () => {
@@ -55,5 +62,65 @@ describe("planner: the two bisection searches (queue setting bisectionMode)", ()
     const b: Bisection = { ...startBisection([7], "run-0", "TESTS_FAILED", true), independent: true };
     expect(needed(b)).to.deep.equal([{ prs: [7], base: [] }]);
     expect(advanceBisection(record(b, [7], [], "FAILED"), 4).culprits.map((c) => c.pr)).to.deep.equal([7]);
+  });
+
+  describe("ISOLATED (independent), with the failed tests of each run (issue 26)", () => {
+    const failedOn = (tests: string[]): Bisection => ({
+      ...startBisection([1, 2, 3, 4], "run-0", "TESTS_FAILED", true, tests),
+      independent: true,
+    });
+
+    it("tests the first half first: the second waits for it", () => {
+      expect(needed(failedOn(["t2"]))).to.deep.equal([{ prs: [1, 2], base: [] }]);
+    });
+
+    it("sends the second half back untested when the first half failed every test the batch failed", () => {
+      const b = record(failedOn(["t2"]), [1, 2], [], "FAILED", ["t2"]);
+      const progress = advanceBisection(b, 4);
+      expect(progress.released).to.deep.equal([{ prs: [3, 4], runId: "run-12" }]);
+      expect(progress.needed.map((n) => n.prs)).to.deep.equal([[1], [2]]);
+      expect(progress.confirmed).to.deep.equal([]);
+    });
+
+    it("tests the second half when the first half failed only some of the batch's tests (a second culprit)", () => {
+      const b = record(failedOn(["t2", "t4"]), [1, 2], [], "FAILED", ["t2"]);
+      const progress = advanceBisection(b, 4);
+      expect(progress.released).to.deep.equal([]);
+      expect(progress.needed.map((n) => n.prs)).to.deep.equal([[1], [2], [3, 4]]);
+    });
+
+    it("splits the second half without a run when the first half passed: the failure is in it", () => {
+      const progress = advanceBisection(record(failedOn(["t4"]), [1, 2], [], "PASSED"), 4);
+      expect(progress.confirmed.map((c) => c.prs)).to.deep.equal([[1, 2]]);
+      expect(progress.needed.map((n) => n.prs)).to.deep.equal([[3], [4]]);
+      // A split is never a verdict: 4 fails only on a run of its own.
+      expect(progress.culprits).to.deep.equal([]);
+    });
+
+    it("sends a lone member back once the other's own run failed the batch's tests, its run in flight or not", () => {
+      let b: Bisection = {
+        ...startBisection([6, 7], "run-0", "TESTS_FAILED", true, ["t6"]),
+        independent: true,
+      };
+      expect(needed(b)).to.deep.equal([
+        { prs: [6], base: [] },
+        { prs: [7], base: [] },
+      ]);
+      b = { ...b, running: { "6": "run-6", "7": "run-7" } };
+      const progress = advanceBisection(record(b, [6], [], "FAILED", ["t6"]), 4);
+      expect(progress.culprits.map((c) => c.pr)).to.deep.equal([6]);
+      expect(progress.released).to.deep.equal([{ prs: [7], runId: "run-6" }]);
+      expect(progress.finished).to.equal(true);
+    });
+
+    it("without the batch's failed tests, tests both halves at once and sends nothing back untested", () => {
+      const b = failedOn([]);
+      expect(needed(b).map((n) => n.prs)).to.deep.equal([
+        [1, 2],
+        [3, 4],
+      ]);
+      const progress = advanceBisection(record(b, [1, 2], [], "FAILED", ["t2"]), 4);
+      expect(progress.released).to.deep.equal([]);
+    });
   });
 });
