@@ -53,8 +53,14 @@ describe("simulator: a queue that reads its runs' tests (issue 26)", () => {
       settings,
       workload,
       observe: ({ step }) => {
-        for (const n of step.notices)
-          if (n.type === "PR_STATE_CHANGED" && n.reason === "FAILURE_EXPLAINED_ELSEWHERE") released.add(n.pr);
+        for (const n of step.notices) {
+          if (n.type !== "PR_STATE_CHANGED" || n.reason !== "FAILURE_EXPLAINED_ELSEWHERE") continue;
+          released.add(n.pr);
+          // Its history says which PRs explained the failure.
+          expect(n.detail).to.match(
+            /^#\d+(, #\d+)* failed every test the batch failed, on a run of (its|their) own/,
+          );
+        }
       },
     });
     expect(released.size).to.be.greaterThan(0);

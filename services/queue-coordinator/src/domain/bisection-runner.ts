@@ -84,7 +84,9 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
       }
     }
     for (const group of progress.released) {
-      requeueGoodGroup(d, batchId, group.prs, group.runId, "FAILURE_EXPLAINED_ELSEWHERE");
+      const who = group.by.map((n) => `#${n}`).join(", ");
+      const detail = `${who} failed every test the batch failed, on a run of ${group.by.length === 1 ? "its" : "their"} own; tested again in line`;
+      requeueGoodGroup(d, batchId, group.prs, group.runId, "FAILURE_EXPLAINED_ELSEWHERE", detail);
     }
     // Putting PRs back into the line can re-form this very batch (its members straddled them).
     if (d.batch(batchId)?.status !== "BISECTING" || d.batch(batchId)?.bisection == null) continue;

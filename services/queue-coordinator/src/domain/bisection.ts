@@ -82,9 +82,9 @@ export interface BisectionProgress {
   reused: { prs: number[]; runId: string; outcome: BisectionResult["outcome"] }[];
   /**
    * Segments sent back into the line untested (independent search): every failure that held them is explained by
-   * a part outside them that failed the same tests on a run of its own. `runId`: that run.
+   * a part outside them that failed the same tests on a run of its own. `runId` and `by`: that run and its PRs.
    */
-  released: { prs: number[]; runId: string }[];
+  released: { prs: number[]; runId: string; by: number[] }[];
   /** Combinations worth having in flight, most useful first. */
   needed: NeededCombination[];
   finished: boolean;
@@ -258,7 +258,7 @@ function settleIndependent(b: Bisection, settling: Settling, cap: number): void 
       }
       const by = explainedBy(b, segment);
       if (by !== null) {
-        progress.released.push({ prs: segment, runId: by });
+        progress.released.push({ prs: segment, runId: by.runId, by: [...by.prs] });
         segments.splice(i, 1);
         continue;
       }
@@ -302,7 +302,7 @@ function holdsCulprit(b: Bisection, segment: readonly number[], good: readonly n
  * goes back into the line untested (where a bad PR of its own would still fail its run) instead of spending a run
  * here. Null: some failure is not explained, or its tests are not known.
  */
-function explainedBy(b: Bisection, segment: readonly number[]): string | null {
+function explainedBy(b: Bisection, segment: readonly number[]): { runId: string; prs: number[] } | null {
   const around = failedAround(b, segment);
   if (around.length === 0 || around.some((r) => r.failedTests === undefined)) return null;
   const outside = Object.values(b.results).filter(
@@ -313,12 +313,12 @@ function explainedBy(b: Bisection, segment: readonly number[]): string | null {
       r.failedTests !== undefined &&
       !r.prs.some((n) => segment.includes(n)),
   );
-  let by: string | null = null;
+  let by: { runId: string; prs: number[] } | null = null;
   for (const r of around) {
     const inside = outside.filter((f) => f.prs.every((n) => r.prs.includes(n)));
     const covered = new Set(inside.flatMap((f) => f.failedTests));
     if (!(r.failedTests ?? []).every((t) => covered.has(t))) return null;
-    by = (inside[0] as BisectionResult).runId;
+    by = inside[0] as BisectionResult & { prs: number[] };
   }
   return by;
 }

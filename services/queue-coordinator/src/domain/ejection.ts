@@ -220,6 +220,7 @@ export function requeueGoodGroup(
   runId: string,
   reason:
     "BISECTION_PASSED" | "CLEARED_BY_EARLIER_BISECTION" | "FAILURE_EXPLAINED_ELSEWHERE" = "BISECTION_PASSED",
+  detail?: string,
 ): void {
   const present = new Set(prs.filter((n) => d.pr(n) !== undefined));
   if (present.size === 0) return;
@@ -234,7 +235,7 @@ export function requeueGoodGroup(
     // Vouched for by this run; a member sent back untested (CLEARED_BY_EARLIER_BISECTION) has used its voucher.
     if (reason === "BISECTION_PASSED") entry.cleared = true;
     else delete entry.cleared;
-    setPrState(d, n, "PENDING", reason, runId);
+    setPrState(d, n, "PENDING", reason, runId, false, detail);
   }
   const first = d.pr(prs.find((n) => present.has(n)) as number);
   const earliest = Math.min(...[...present].map((n) => d.pr(n)?.submittedAt ?? Infinity));

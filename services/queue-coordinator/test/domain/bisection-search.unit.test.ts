@@ -77,7 +77,7 @@ describe("planner: the two bisection searches (queue setting bisectionMode)", ()
     it("sends the second half back untested when the first half failed every test the batch failed", () => {
       const b = record(failedOn(["t2"]), [1, 2], [], "FAILED", ["t2"]);
       const progress = advanceBisection(b, 4);
-      expect(progress.released).to.deep.equal([{ prs: [3, 4], runId: "run-12" }]);
+      expect(progress.released).to.deep.equal([{ prs: [3, 4], runId: "run-12", by: [1, 2] }]);
       expect(progress.needed.map((n) => n.prs)).to.deep.equal([[1], [2]]);
       expect(progress.confirmed).to.deep.equal([]);
     });
@@ -109,7 +109,7 @@ describe("planner: the two bisection searches (queue setting bisectionMode)", ()
       b = { ...b, running: { "6": "run-6", "7": "run-7" } };
       const progress = advanceBisection(record(b, [6], [], "FAILED", ["t6"]), 4);
       expect(progress.culprits.map((c) => c.pr)).to.deep.equal([6]);
-      expect(progress.released).to.deep.equal([{ prs: [7], runId: "run-6" }]);
+      expect(progress.released).to.deep.equal([{ prs: [7], runId: "run-6", by: [6] }]);
       expect(progress.finished).to.equal(true);
     });
 
