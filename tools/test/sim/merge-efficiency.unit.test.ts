@@ -23,6 +23,7 @@ const MEETS_REACH = new Set([
   "mixed-1",
   "parallel-1",
   "parallel-2",
+  "parallel-3",
 ]);
 
 describe("merge efficiency (issue 16)", () => {

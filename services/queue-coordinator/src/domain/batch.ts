@@ -22,7 +22,15 @@ export interface Batch {
   runId: string | null;
   /** `probe`: the failing run was the batch's probe, on the target alone (see probes.ts). */
   /** `tests`: the ids of the tests the run failed, when it gave them all (see BisectionResult.failedTests). */
-  failure: { reason: FailureReason; at: number; runId: string; probe?: boolean; tests?: string[] } | null;
+  failure: {
+    reason: FailureReason;
+    at: number;
+    runId: string;
+    probe?: boolean;
+    tests?: string[];
+    /** Its failed tests were not the ones of the failed batch ahead in its run's base (see ejection.ts). */
+    standsAlone?: boolean;
+  } | null;
   bisection: Bisection | null;
   /**
    * Failed and stepped out of the line (see ejection.ts): nothing behind waits for it. Absent in

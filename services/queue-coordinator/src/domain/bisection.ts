@@ -335,7 +335,11 @@ function waitsForSibling(b: Bisection, segment: readonly number[], open: Readonl
     if (ahead.length === 0) return false;
     // Once the first half has failed on a run of its own, the second runs beside its halves.
     return !Object.values(b.results).some(
-      (o) => o.initial !== true && o.prs !== undefined && ahead.every((n) => o.prs?.includes(n)),
+      (o) =>
+        o.initial !== true &&
+        o.prs !== undefined &&
+        ahead.every((n) => o.prs?.includes(n)) &&
+        !segment.some((n) => o.prs?.includes(n)),
     );
   });
 }

@@ -115,13 +115,33 @@ function disprovedBySuccessor(d: Draft, batch: Readonly<Batch>): boolean {
  * they never contain a batch that is ahead of theirs.
  */
 function ejectFailedBatch(d: Draft, batchId: string): void {
-  const prs = new Set(d.batch(batchId)?.prs ?? []);
+  const ejected = d.batch(batchId);
+  const prs = new Set(ejected?.prs ?? []);
   const affected = new Set<string>();
   for (const run of d.allRuns()) {
     if (run.kind !== "main" || run.batchId === batchId) continue;
     if (run.base.some((p) => prs.has(p))) affected.add(run.batchId);
   }
-  for (const id of affected) restartBatch(d, id, "ITEM_AHEAD_REMOVED");
+  for (const id of affected) {
+    if (failsOnItsOwn(d, id, ejected?.failure?.tests)) continue;
+    restartBatch(d, id, "ITEM_AHEAD_REMOVED");
+  }
+}
+
+/**
+ * A batch behind whose run already failed tests that the ejected batch's run did not fail: that failure is its
+ * own (a run fails the tests of every bad PR it holds), so it keeps it, on those tests alone, and is searched
+ * like any failed batch instead of running once more only to fail again.
+ */
+function failsOnItsOwn(d: Draft, batchId: string, aheadTests: readonly string[] | undefined): boolean {
+  const batch = d.batch(batchId);
+  const failure = batch?.failure;
+  if (batch?.status !== "PENDING_FAILURE" || failure == null || failure.tests === undefined) return false;
+  if (aheadTests === undefined || failure.probe === true) return false;
+  const own = failure.tests.filter((t) => !aheadTests.includes(t));
+  if (own.length === 0) return false;
+  d.editBatch(batchId).failure = { ...failure, tests: own, standsAlone: true };
+  return true;
 }
 
 const WITH_MAIN_RUN: ReadonlySet<Batch["status"]> = new Set(["TESTING", "PASSED"]);

@@ -20,7 +20,10 @@ export function resolvePendingFailures(d: Draft, graph: LaneGraph): void {
     // A probe failed on the target alone: nothing ahead was in it, so the search need not wait.
     if (graph.depsOf(batchId).length > 0 && batch.failure.probe !== true) continue;
     const failure = batch.failure;
-    if (d.run(failure.runId)?.base.some((n) => d.pr(n) !== undefined) === true) {
+    if (
+      failure.standsAlone !== true &&
+      d.run(failure.runId)?.base.some((n) => d.pr(n) !== undefined) === true
+    ) {
       // Something the failing run contained is still queued but no longer ahead (its batch was
       // split by a bisection): the failure proves nothing about this batch alone.
       restartBatch(d, batchId, "ITEM_AHEAD_REMOVED");

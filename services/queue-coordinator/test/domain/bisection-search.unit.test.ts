@@ -113,6 +113,23 @@ describe("planner: the two bisection searches (queue setting bisectionMode)", ()
       expect(progress.finished).to.equal(true);
     });
 
+    it("at every level: inside a half that failed, its second quarter waits for the first", () => {
+      let b: Bisection = {
+        ...startBisection([1, 2, 3, 4, 5, 6, 7, 8], "run-0", "TESTS_FAILED", true, ["t3"]),
+        independent: true,
+      };
+      expect(needed(b).map((n) => n.prs)).to.deep.equal([[1, 2, 3, 4]]);
+      const progress = advanceBisection(record(b, [1, 2, 3, 4], [], "FAILED", ["t3"]), 4);
+      expect(progress.released.map((r) => r.prs)).to.deep.equal([[5, 6, 7, 8]]);
+      b = progress.bisection;
+      // 1+2+3+4's failed run held 3+4 too, so it is not 1+2's run of its own: 3+4 waits for one.
+      expect(needed(b).map((n) => n.prs)).to.deep.equal([[1, 2]]);
+      expect(advanceBisection(record(b, [1, 2], [], "PASSED"), 4).needed.map((n) => n.prs)).to.deep.equal([
+        [3],
+        [4],
+      ]);
+    });
+
     it("without the batch's failed tests, tests both halves at once and sends nothing back untested", () => {
       const b = failedOn([]);
       expect(needed(b).map((n) => n.prs)).to.deep.equal([

@@ -164,4 +164,58 @@ describe("planner: a failed run decided by its tests (issue 26)", () => {
       ["fail-tests A b1", { A: "FAILED" }, []],
     ]);
   });
+
+  describe("a batch behind a failed one, whose own run had already failed", () => {
+    const batches = {
+      concurrency: 2,
+      bisectionConcurrency: 4,
+      batch: true,
+      batchingMinSize: 2,
+      batchingMaxWaitTimeMinutes: 1,
+    };
+    const behind: Row[] = [
+      ["submit A", {}],
+      ["submit B", {}, ["test AB"]],
+      ["submit C", {}],
+      ["submit D", {}, ["test CD on AB"]],
+    ];
+
+    it("keeps its failure when it failed a test the batch ahead did not: it is searched, not run again", () => {
+      const s = play(batches, [
+        ...behind,
+        ["fail-tests CD r1,r2", { C: "PENDING_FAILURE", D: "PENDING_FAILURE" }, []],
+        // AB failed r1 only, so r2 is CD's own failure: both searches start, and CD is not tested again in line.
+        ["fail-tests AB r1", { A: "PENDING_FAILURE", C: "PENDING_FAILURE" }, ["bisect A", "bisect C"]],
+        ["fail-tests C r2", { C: "FAILED" }, ["bisect D"]],
+        ["fail-tests A r1", { A: "FAILED" }, ["bisect B"]],
+      ]);
+      // C failed on its own run, the first time after the main run it shared with AB: no main run in between.
+      expect(s.changesOf("C")).to.not.include("PENDING ITEM_AHEAD_REMOVED");
+      expect(s.runsStarted()).to.equal(6);
+    });
+
+    it("restarts as before when every test it failed is one the batch ahead failed too", () => {
+      play(batches, [
+        ...behind,
+        ["fail-tests CD r1", { C: "PENDING_FAILURE" }, []],
+        [
+          "fail-tests AB r1",
+          { A: "PENDING_FAILURE", C: "TESTING", D: "TESTING" },
+          ["bisect A", "bisect B", "test CD"],
+        ],
+      ]);
+    });
+
+    it("restarts as before when the batch ahead's failure named no tests", () => {
+      play(batches, [
+        ...behind,
+        ["fail-tests CD r1,r2", { C: "PENDING_FAILURE" }, []],
+        [
+          "fail AB",
+          { A: "PENDING_FAILURE", C: "TESTING", D: "TESTING" },
+          ["bisect A", "bisect B", "test CD"],
+        ],
+      ]);
+    });
+  });
 });
