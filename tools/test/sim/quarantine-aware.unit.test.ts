@@ -28,7 +28,10 @@ describe("simulator: a queue that reads its runs' tests (issue 26)", () => {
         total[side].goodFailed += r.goodFailedByFlakes;
       }
     }
-    expect(total.aware.goodFailed).to.be.below(total.blind.goodFailed);
+    expect(total.aware.goodFailed).to.be.at.most(total.blind.goodFailed);
+    // A lone PR whose run failed none of the tests its batch failed runs again (bisection.ts): both sides fail
+    // almost no good PR by a flake (16 and 4 over these seeds before that rule, blind and aware).
+    expect(total.blind.goodFailed).to.be.at.most(2);
     expect(total.aware.runs).to.be.below(total.blind.runs);
     expect(total.aware.p50).to.be.below(total.blind.p50);
   });

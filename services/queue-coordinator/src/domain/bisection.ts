@@ -64,6 +64,8 @@ export interface Bisection {
    * fail it too, which tells nothing, when nothing merges from these runs anyway.
    */
   independent?: boolean;
+  /** Keys of lone PRs' failures set aside once as unlike the failure searched (see setAsideUnlikeFailures). */
+  rerun?: string[];
 }
 
 export interface NeededCombination {
@@ -146,7 +148,8 @@ export function recordBisectionResult(b: Bisection, key: string, result: Bisecti
  * Commits what is known for certain (good segments, culprits, splits of failed segments), then
  * walks the rest assuming unknown segments pass, to list the combinations worth testing next.
  */
-export function advanceBisection(b: Bisection, cap: number): BisectionProgress {
+export function advanceBisection(searched: Bisection, cap: number): BisectionProgress {
+  const b = setAsideUnlikeFailures(searched);
   const segments = b.segments.map((s) => [...s]);
   const good = [...b.good];
   const culprits = [...b.culprits];
@@ -166,6 +169,29 @@ export function advanceBisection(b: Bisection, cap: number): BisectionProgress {
   progress.bisection = { ...b, segments, good, culprits };
   progress.finished = segments.length === 0;
   return progress;
+}
+
+/**
+ * A lone PR's run that failed none of the tests failed by the runs that held it and more did not fail their way: a
+ * bad PR fails its tests wherever it runs, so this was most likely a flake, and a flake alone must never fail a good
+ * PR. Such a failure is set aside once and the PR runs again; a second failure counts whatever its tests.
+ */
+function setAsideUnlikeFailures(b: Bisection): Bisection {
+  const open = new Set(b.segments.filter((s) => s.length === 1).map((s) => s[0] as number));
+  let results = b.results;
+  const rerun = [...(b.rerun ?? [])];
+  for (const [key, r] of Object.entries(b.results)) {
+    if (r.outcome !== "FAILED" || r.initial === true || r.failedTests === undefined || rerun.includes(key))
+      continue;
+    if (r.prs?.length !== 1 || !open.has(r.prs[0] as number)) continue;
+    const around = failedAround(b, r.prs);
+    if (around.length === 0 || around.some((a) => a.failedTests === undefined)) continue;
+    if (around.some((a) => a.failedTests?.some((t) => r.failedTests?.includes(t)))) continue;
+    const { [key]: _flake, ...rest } = results;
+    results = rest;
+    rerun.push(key);
+  }
+  return results === b.results ? b : { ...b, results, rerun };
 }
 
 /** What one settling pass of a search changes. */

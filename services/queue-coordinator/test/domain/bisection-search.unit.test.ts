@@ -130,6 +130,24 @@ describe("planner: the two bisection searches (queue setting bisectionMode)", ()
       ]);
     });
 
+    it("runs a lone PR once more when its run failed none of the tests the batch failed (a flake), then believes it", () => {
+      let b = record(failedOn(["t2"]), [1, 2], [], "FAILED", ["t2"]);
+      b = advanceBisection(b, 4).bisection;
+      // 1 failed another test than the batch did: a bad PR fails its tests wherever it runs, so 1 runs again.
+      const set = advanceBisection(record(b, [1], [], "FAILED", ["flaky"]), 4);
+      expect(set.culprits).to.deep.equal([]);
+      expect(set.needed.map((n) => n.prs)).to.deep.include([1]);
+      const again = advanceBisection(record(set.bisection, [1], [], "FAILED", ["flaky-2"]), 4);
+      expect(again.culprits.map((c) => c.pr)).to.deep.equal([1]);
+    });
+
+    it("believes a lone PR's failure at once when it shares a test with the batch's", () => {
+      let b = record(failedOn(["t2"]), [1, 2], [], "FAILED", ["t2"]);
+      b = advanceBisection(b, 4).bisection;
+      const progress = advanceBisection(record(b, [2], [], "FAILED", ["t2", "other"]), 4);
+      expect(progress.culprits.map((c) => c.pr)).to.deep.equal([2]);
+    });
+
     it("without the batch's failed tests, tests both halves at once and sends nothing back untested", () => {
       const b = failedOn([]);
       expect(needed(b).map((n) => n.prs)).to.deep.equal([
