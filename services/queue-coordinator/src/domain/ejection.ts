@@ -131,9 +131,12 @@ function ejectFailedBatch(d: Draft, batchId: string): void {
 /**
  * A batch behind whose run already failed tests that the ejected batch's run did not fail: that failure is its
  * own (a run fails the tests of every bad PR it holds), so it keeps it, on those tests alone, and is searched
- * like any failed batch instead of running once more only to fail again.
+ * like any failed batch instead of running once more only to fail again. Only with batching on: the search then
+ * tests its PRs on the target alone before any fails; without it a failure is final, so a run shared with a
+ * failed PR is not enough.
  */
 function failsOnItsOwn(d: Draft, batchId: string, aheadTests: readonly string[] | undefined): boolean {
+  if (!d.state.settings.batch) return false;
   const batch = d.batch(batchId);
   const failure = batch?.failure;
   if (batch?.status !== "PENDING_FAILURE" || failure == null || failure.tests === undefined) return false;

@@ -206,6 +206,15 @@ describe("planner: a failed run decided by its tests (issue 26)", () => {
       ]);
     });
 
+    it("restarts as before without batching: with no search to clear it, a run it shared with a failed PR fails no one", () => {
+      play({ concurrency: 2 }, [
+        ["submit A", {}, ["test A"]],
+        ["submit B", {}, ["test B on A"]],
+        ["fail-tests B r1,r2", { B: "PENDING_FAILURE" }, []],
+        ["fail-tests A r1", { A: "FAILED", B: "TESTING" }, ["test B"]],
+      ]);
+    });
+
     it("restarts as before when the batch ahead's failure named no tests", () => {
       play(batches, [
         ...behind,
