@@ -26,6 +26,8 @@ function checkPools(settings: Settings) {
       if (d.type === "START_TEST_RUN" && d.kind === "main")
         expect(d.prs.length, `run ${d.runId} of [${d.prs.join(",")}]`).to.be.at.most(size);
     }
+    // A run's pool is the planner's word while it knows the run (a lone PR's witness moves to the search's pool).
+    for (const [id, kind] of running) running.set(id, step.state.runs[id]?.kind ?? kind);
     const count = (kind: string): number => [...running.values()].filter((k) => k === kind).length;
     expect(count("main"), "main runs in flight").to.be.at.most(settings.concurrency);
     const bisection = settings.bisectionConcurrency ?? settings.concurrency;

@@ -80,7 +80,8 @@ function aheadOf(state: PlannerState, n: number): number[] {
 /**
  * A flake alone never fails a good PR: a PR ends FAILED only after at least two failed runs had it
  * under test (a batch and the bisection step that narrowed the failure down to it, or a run of it
- * alone and the run that confirmed it). Without batching the queue fails a PR on its first failed
+ * alone and the run that confirmed it, or the run built on it that failed a test of its own run: its witness,
+ * see ejection.ts). Without batching the queue fails a PR on its first failed
  * run of it alone, as the hosted queues do. The failure of a batch or of a probe by itself, which
  * one flake can cause, fails nobody.
  */
@@ -90,7 +91,8 @@ function checkNoFailureOnOneFlake(batch: boolean) {
   const failures = new Map<number, number>();
   return ({ event, step, before }: StepObservation): void => {
     if (event.type === "TEST_RUN_FINISHED" && event.outcome !== "PASSED") {
-      const prs = tested.get(event.runId) ?? [];
+      // The planner's word on what a run tests: a lone PR's witness tests it again, under the PRs stacked on it.
+      const prs = before.runs[event.runId]?.prs ?? tested.get(event.runId) ?? [];
       if (before.runs[event.runId]?.status === "RUNNING") {
         if (prs.length === 1) failedAlone.add(prs[0] as number);
         for (const n of prs) failures.set(n, (failures.get(n) ?? 0) + 1);

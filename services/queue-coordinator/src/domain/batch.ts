@@ -1,5 +1,5 @@
 import type { BatchStatus } from "@mainline/contract";
-import type { Bisection } from "./bisection.js";
+import type { Bisection, BisectionResult } from "./bisection.js";
 import type { FailureReason } from "./reasons.js";
 
 /** The contract's batch statuses (rules 3-5 forming, 13 pending failure, 8 bisecting). */
@@ -30,6 +30,8 @@ export interface Batch {
     tests?: string[];
     /** Its failed tests were not the ones of the failed batch ahead in its run's base (see ejection.ts). */
     standsAlone?: boolean;
+    /** A run built on it, kept as evidence of a lone PR's failure (see ejection.ts), and its result once known. */
+    witness?: { runId: string; key: string; result?: BisectionResult };
   } | null;
   bisection: Bisection | null;
   /**

@@ -66,6 +66,8 @@ export interface Bisection {
   independent?: boolean;
   /** Keys of lone PRs' failures set aside once as unlike the failure searched (see setAsideUnlikeFailures). */
   rerun?: string[];
+  /** A lone PR's search: the key of the run built on it, kept going when it failed (see ejection.ts). */
+  witness?: string;
 }
 
 export interface NeededCombination {
@@ -131,6 +133,18 @@ export function startBisection(
   };
 }
 
+/**
+ * What the witness says of a lone PR (see Bisection.witness): a pass clears it (its failure was a flake); a failure
+ * of a test its own run failed names it (a bad PR fails its tests wherever it runs, and the PRs stacked on it were
+ * not in its run). Anything else says nothing: the PR runs on its own, once the witness has ended.
+ */
+function witnessVerdict(b: Bisection, segment: readonly number[]): BisectionResult | undefined {
+  const result = b.witness && segment.length === 1 ? b.results[b.witness] : undefined;
+  if (result?.outcome !== "FAILED") return result;
+  const initial = Object.values(b.results).find((r) => r.initial === true)?.failedTests ?? [];
+  return result.failedTests?.some((t) => initial.includes(t)) === true ? result : undefined;
+}
+
 /** A result that settles a segment: the initial failure cannot by itself name a single culprit. */
 function decisive(
   result: BisectionResult | undefined,
@@ -184,7 +198,9 @@ function setAsideUnlikeFailures(b: Bisection): Bisection {
     if (r.outcome !== "FAILED" || r.initial === true || r.failedTests === undefined || rerun.includes(key))
       continue;
     if (r.prs?.length !== 1 || !open.has(r.prs[0] as number)) continue;
-    const around = failedAround(b, r.prs);
+    // A witness is not the batch's failure: it held PRs the batch never did (see witnessVerdict).
+    const witness = b.witness === undefined ? undefined : b.results[b.witness]?.runId;
+    const around = failedAround(b, r.prs).filter((a) => a.runId !== witness);
     if (around.length === 0 || around.some((a) => a.failedTests === undefined)) continue;
     if (around.some((a) => a.failedTests?.some((t) => r.failedTests?.includes(t)))) continue;
     const { [key]: _flake, ...rest } = results;
@@ -274,7 +290,7 @@ function settleIndependent(b: Bisection, settling: Settling, cap: number): void 
   for (let i = 0; i < segments.length;) {
     const segment = segments[i] as number[];
     const key = resultKey(b.reuse, [], segment);
-    const own = decisive(b.results[key], segment);
+    const own = decisive(b.results[key], segment) ?? witnessVerdict(b, segment);
     if (own === undefined) {
       // A run of its own already in flight answers it sooner than its halves would.
       if (segment.length > 1 && b.running[key] === undefined && holdsCulprit(b, segment, good)) {
@@ -298,6 +314,12 @@ function settleIndependent(b: Bisection, settling: Settling, cap: number): void 
   for (const segment of segments) {
     if (progress.needed.length >= cap) break;
     if (waitsForSibling(b, segment, open)) continue;
+    // A lone PR's witness in flight answers it sooner than a run of its own; listed, it is kept, never started.
+    const witness = segment.length === 1 ? b.witness : undefined;
+    if (witness !== undefined && b.running[witness] !== undefined) {
+      progress.needed.push({ key: witness, prs: segment, base: [] });
+      continue;
+    }
     progress.needed.push({ key: resultKey(b.reuse, [], segment), prs: segment, base: [] });
   }
 }

@@ -1,5 +1,5 @@
 import type { Batch } from "./batch.js";
-import { startBisection } from "./bisection.js";
+import { startBisection, type Bisection } from "./bisection.js";
 import type { Draft } from "./draft.js";
 import type { LaneGraph } from "./lanes.js";
 import { canMergeFromBisection, requeueGoodGroup } from "./ejection.js";
@@ -36,14 +36,16 @@ export function resolvePendingFailures(d: Draft, graph: LaneGraph): void {
     d.deleteRun(failure.runId);
     const mine = d.setBatchStatus(batchId, "BISECTING");
     mine.runId = null;
+    const search = startBisection(
+      mine.prs,
+      failure.runId,
+      failure.reason,
+      d.options.reuseBisectionResults,
+      failure.tests,
+    );
+    const witness = failure.witness;
     mine.bisection = {
-      ...startBisection(
-        mine.prs,
-        failure.runId,
-        failure.reason,
-        d.options.reuseBisectionResults,
-        failure.tests,
-      ),
+      ...withWitness(search, witness, d.run(witness?.runId ?? "")?.status === "RUNNING"),
       mergesAtStart: d.state.counters.merge,
     };
     sendVouchedBack(d, graph, batchId);
@@ -54,7 +56,8 @@ export function resolvePendingFailures(d: Draft, graph: LaneGraph): void {
 
 /**
  * With batching on, one failed run of a PR alone may be a flake, and a flake alone must never fail
- * a good PR: the PR is tested once more (a bisection of one) and fails only if that fails too.
+ * a good PR: the PR is tested once more (a bisection of one) and fails only if that fails too. The run built on
+ * it that was kept as its witness (see ejection.ts) is that second run when it fails one of the same tests.
  * Only failed tests are confirmed: a timeout would hold the line as long again, and a merge conflict or
  * broken build does not come and go. Without
  * batching the queue keeps the hosted behaviour: the first failure fails the PR.
@@ -86,4 +89,24 @@ function sendVouchedBack(d: Draft, graph: LaneGraph, batchId: string): void {
     requeueOnly: true,
   };
   requeueGoodGroup(d, batchId, vouched, failure.runId, "CLEARED_BY_EARLIER_BISECTION");
+}
+
+/**
+ * Hands a lone PR's search the run that was built on it when it failed (see ejection.ts): its result, or the run
+ * still in flight. It answers sooner than a run of the PR's own, and costs no run more.
+ */
+function withWitness(
+  b: Bisection,
+  witness: NonNullable<Batch["failure"]>["witness"],
+  inFlight: boolean,
+): Bisection {
+  if (witness === undefined || (witness.result === undefined && !inFlight)) return b;
+  const { key, runId, result } = witness;
+  return {
+    ...b,
+    witness: key,
+    ...(result === undefined
+      ? { running: { ...b.running, [key]: runId } }
+      : { results: { ...b.results, [key]: result } }),
+  };
 }

@@ -58,6 +58,8 @@ export function restartRunsContaining(
   const affected = new Set<string>();
   for (const run of d.allRuns()) {
     if (mainOnly && run.kind !== "main") continue;
+    // A witness is evidence about the failed PR it was built on, whatever happens to the PRs stacked on it.
+    if (run.witness === true) continue;
     if (run.batchId !== exceptBatch && containsAny(run, prs)) affected.add(run.batchId);
   }
   for (const id of affected) restartBatch(d, id, reason);

@@ -79,14 +79,22 @@ export function finishTestRun(
 
   if (run.kind === "bisection") {
     if (run.comboKey === null && batch.probe?.runId === runId) return finishProbe(d, batch.id, runId, reason);
-    if (batch.bisection === null || run.comboKey === null) return;
-    d.editBatch(batch.id).bisection = recordBisectionResult(batch.bisection, run.comboKey, {
-      outcome: passed ? "PASSED" : "FAILED",
+    const result = {
+      outcome: passed ? ("PASSED" as const) : ("FAILED" as const),
       runId,
       reason,
       prs: [...run.prs],
       ...failedTestsOf(passed, evidence),
-    });
+    };
+    const witness = batch.failure?.witness;
+    if (batch.bisection === null && witness?.runId === runId && batch.failure != null) {
+      // Its search has not begun (the batches ahead are still merging): the search takes it when it does.
+      d.editBatch(batch.id).failure = { ...batch.failure, witness: { ...witness, result } };
+      if (!passed) d.deleteRun(runId);
+      return;
+    }
+    if (batch.bisection === null || run.comboKey === null) return;
+    d.editBatch(batch.id).bisection = recordBisectionResult(batch.bisection, run.comboKey, result);
     if (!passed) d.deleteRun(runId);
     return;
   }

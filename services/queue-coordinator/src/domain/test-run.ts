@@ -28,6 +28,11 @@ export interface TestRun {
    * (see merging.ts). Absent: not.
    */
   targetMoved?: boolean;
+  /**
+   * A main run built on a lone PR that failed, kept going as evidence of that PR's failure instead of being
+   * cancelled (see ejection.ts, Bisection.witness). Absent: not.
+   */
+  witness?: boolean;
 }
 
 /**

@@ -227,4 +227,50 @@ describe("planner: a failed run decided by its tests (issue 26)", () => {
       ]);
     });
   });
+
+  describe("a lone PR whose run failed, and the run built on it", () => {
+    const lone = { concurrency: 2, bisectionConcurrency: 4, batch: true, batchingMinSize: 1 };
+    const stacked: Row[] = [
+      ["submit A", {}, ["test A"]],
+      ["submit B", {}, ["test B on A"]],
+      // B's run goes on as A's witness (AB): B restarts without A, and A gets no run of its own yet.
+      ["fail-tests A r1", { A: "PENDING_FAILURE", B: "TESTING" }, ["test B"]],
+    ];
+
+    it("fails the PR when that run fails the same test: no run of its own is spent", () => {
+      const s = play(lone, [...stacked, ["fail-tests AB r1", { A: "FAILED", B: "TESTING" }, []]]);
+      expect(s.runsStarted()).to.equal(3);
+      play(lone, [
+        ...stacked,
+        ["pass B", { B: "TESTS_PASSED" }, ["merge B"]],
+        ["fail-tests AB r1", { A: "FAILED" }, []],
+      ]);
+    });
+
+    it("sends the PR back into the line when that run passes: its failure was a flake", () => {
+      const s = play(lone, [...stacked, ["pass AB", { A: "TESTING", B: "TESTING" }, ["test A on B"]]]);
+      expect(s.runsStarted()).to.equal(4);
+    });
+
+    it("tests the PR on its own when that run fails other tests, and fails it only then", () => {
+      play(lone, [
+        ...stacked,
+        ["fail-tests AB r2", { A: "PENDING_FAILURE" }, ["bisect A"]],
+        ["fail-tests A r1", { A: "FAILED" }, []],
+      ]);
+    });
+
+    it("keeps no witness in a STACKED search, nor without batching", () => {
+      play({ ...lone, bisectionMode: "STACKED" }, [
+        ["submit A", {}, ["test A"]],
+        ["submit B", {}, ["test B on A"]],
+        ["fail-tests A r1", { A: "PENDING_FAILURE", B: "TESTING" }, ["cancel B", "bisect A", "test B"]],
+      ]);
+      play({ concurrency: 2 }, [
+        ["submit A", {}, ["test A"]],
+        ["submit B", {}, ["test B on A"]],
+        ["fail-tests A r1", { A: "FAILED", B: "TESTING" }, ["cancel B", "test B"]],
+      ]);
+    });
+  });
 });
