@@ -19,6 +19,7 @@ const MEETS_REACH = new Set([
   "failing-2",
   "flaky-1",
   "heavy-1",
+  "light-1",
   "loaded-1",
   "mixed-1",
   "parallel-1",

@@ -36,7 +36,10 @@ function inFlightFor(d: Draft, graph: LaneGraph, batchId: string, bisection: Bis
  */
 function searchMode(d: Draft, graph: LaneGraph, batchId: string, bisection: Bisection): Bisection {
   if (bisection.independent === true || d.state.settings.bisectionMode !== "ISOLATED") return bisection;
-  if (Object.values(bisection.results).some((r) => r.initial !== true)) return bisection;
+  // A witness (see ejection.ts) was no run of the search's.
+  const witness = bisection.witness;
+  if (Object.entries(bisection.results).some(([key, r]) => r.initial !== true && key !== witness))
+    return bisection;
   if (canMergeFromBisection(d, graph, batchId) && !lineGoesOnWithout(d, graph, batchId)) return bisection;
   return { ...bisection, independent: true, requeueOnly: true };
 }

@@ -138,8 +138,8 @@ export function startBisection(
  * of a test its own run failed names it (a bad PR fails its tests wherever it runs, and the PRs stacked on it were
  * not in its run). Anything else says nothing: the PR runs on its own, once the witness has ended.
  */
-function witnessVerdict(b: Bisection, segment: readonly number[]): BisectionResult | undefined {
-  const result = b.witness && segment.length === 1 ? b.results[b.witness] : undefined;
+function witnessVerdict(b: Bisection): BisectionResult | undefined {
+  const result = b.witness === undefined ? undefined : b.results[b.witness];
   if (result?.outcome !== "FAILED") return result;
   const initial = Object.values(b.results).find((r) => r.initial === true)?.failedTests ?? [];
   return result.failedTests?.some((t) => initial.includes(t)) === true ? result : undefined;
@@ -198,9 +198,7 @@ function setAsideUnlikeFailures(b: Bisection): Bisection {
     if (r.outcome !== "FAILED" || r.initial === true || r.failedTests === undefined || rerun.includes(key))
       continue;
     if (r.prs?.length !== 1 || !open.has(r.prs[0] as number)) continue;
-    // A witness is not the batch's failure: it held PRs the batch never did (see witnessVerdict).
-    const witness = b.witness === undefined ? undefined : b.results[b.witness]?.runId;
-    const around = failedAround(b, r.prs).filter((a) => a.runId !== witness);
+    const around = failedAround(b, r.prs);
     if (around.length === 0 || around.some((a) => a.failedTests === undefined)) continue;
     if (around.some((a) => a.failedTests?.some((t) => r.failedTests?.includes(t)))) continue;
     const { [key]: _flake, ...rest } = results;
@@ -290,7 +288,7 @@ function settleIndependent(b: Bisection, settling: Settling, cap: number): void 
   for (let i = 0; i < segments.length;) {
     const segment = segments[i] as number[];
     const key = resultKey(b.reuse, [], segment);
-    const own = decisive(b.results[key], segment) ?? witnessVerdict(b, segment);
+    const own = decisive(b.results[key], segment) ?? witnessVerdict(b);
     if (own === undefined) {
       // A run of its own already in flight answers it sooner than its halves would.
       if (segment.length > 1 && b.running[key] === undefined && holdsCulprit(b, segment, good)) {
@@ -310,16 +308,15 @@ function settleIndependent(b: Bisection, settling: Settling, cap: number): void 
     // After a pass, a segment waiting on this one may split now (see holdsCulprit).
     if (settleSegment(settling, i, own, []) === "PASSED") i = 0;
   }
+  // The witness in flight answers sooner than the search's own runs would: listed, it is kept, never started.
+  if (b.witness !== undefined && b.running[b.witness] !== undefined && segments[0] !== undefined) {
+    progress.needed.push({ key: b.witness, prs: segments[0], base: [] });
+    return;
+  }
   const open = new Set(segments.flat());
   for (const segment of segments) {
     if (progress.needed.length >= cap) break;
     if (waitsForSibling(b, segment, open)) continue;
-    // A lone PR's witness in flight answers it sooner than a run of its own; listed, it is kept, never started.
-    const witness = segment.length === 1 ? b.witness : undefined;
-    if (witness !== undefined && b.running[witness] !== undefined) {
-      progress.needed.push({ key: witness, prs: segment, base: [] });
-      continue;
-    }
     progress.needed.push({ key: resultKey(b.reuse, [], segment), prs: segment, base: [] });
   }
 }
@@ -329,9 +326,12 @@ function settleIndependent(b: Bisection, settling: Settling, cap: number): void 
  * be a flake, and only they tell whether a part's failure was the same one (see explainedBy).
  */
 function failedAround(b: Bisection, segment: readonly number[]): (BisectionResult & { prs: number[] })[] {
+  // A witness held PRs the batch never did: only witnessVerdict reads it.
+  const witnessRun = b.witness === undefined ? undefined : b.results[b.witness]?.runId;
   return Object.values(b.results).filter(
     (r): r is BisectionResult & { prs: number[] } =>
       r.outcome === "FAILED" &&
+      r.runId !== witnessRun &&
       (r.initial !== true || r.failedTests !== undefined) &&
       r.prs !== undefined &&
       r.prs.length > segment.length &&

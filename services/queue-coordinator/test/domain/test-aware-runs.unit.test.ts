@@ -247,6 +247,21 @@ describe("planner: a failed run decided by its tests (issue 26)", () => {
       ]);
     });
 
+    it("uses that run's result when it came before the PR's search could begin", () => {
+      const s = play({ ...lone, concurrency: 3 }, [
+        ["submit A", {}, ["test A"]],
+        ["submit B", {}, ["test B on A"]],
+        ["submit C", {}, ["test C on AB"]],
+        // B fails while A is still testing: its failure may be A's, so it waits.
+        ["fail-tests B r1", { B: "PENDING_FAILURE", C: "TESTING" }, []],
+        // A passes: B steps aside, C's run goes on as B's witness (BC), C restarts; B's search waits for A's merge.
+        ["pass A", { A: "TESTS_PASSED", B: "PENDING_FAILURE" }, ["merge A", "test C on A"]],
+        ["fail-tests BC r1", { B: "PENDING_FAILURE" }, []],
+        ["merged A", { A: "MERGED", B: "FAILED" }, []],
+      ]);
+      expect(s.runsStarted()).to.equal(4);
+    });
+
     it("sends the PR back into the line when that run passes: its failure was a flake", () => {
       const s = play(lone, [...stacked, ["pass AB", { A: "TESTING", B: "TESTING" }, ["test A on B"]]]);
       expect(s.runsStarted()).to.equal(4);
