@@ -1,5 +1,6 @@
 // Where a workload's CI runs go (issue 27): main runs by batch size and outcome, cancellations by reason,
-// probes and bisection runs, averaged over ten flake seeds (the file's and 1001-1009), in the file's mode and in one lane.
+// probes, bisection runs and witnesses, averaged over ten flake seeds (the file's and 1001-1009), in the file's
+// mode and in one lane.
 //   node --conditions=mainline-source --import tsx tools/bench/merge-efficiency/count.ts FILE [--set mode=SINGLE]
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
@@ -19,8 +20,11 @@ for (const seed of [workload.seed, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 100
     observe: ({ event, step, before }) => {
       if (event.type === "TEST_RUN_FINISHED") {
         const kind = kinds.get(event.runId);
-        if (kind !== undefined && before.runs[event.runId]?.status === "RUNNING")
+        if (kind !== undefined && before.runs[event.runId]?.status === "RUNNING") {
           add(`${kind} finished ${event.outcome}`);
+          // A main run kept as a failed lone PR's witness (ejection.ts) ends as part of its search.
+          if (before.runs[event.runId]?.witness === true) add(`witness finished ${event.outcome}`);
+        }
       }
       for (const dec of step.decisions) {
         if (dec.type === "START_TEST_RUN") {
