@@ -72,8 +72,9 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
     d.editBatch(batchId).bisection = progress.bisection;
     for (const r of progress.reused) d.notify({ type: "BISECTION_RESULT_REUSED", ...r, at: d.now });
     for (const culprit of progress.culprits) {
-      if (d.pr(culprit.pr) !== undefined)
-        endPr(d, culprit.pr, "FAILED", culprit.reason, culprit.runId, batchId);
+      if (d.pr(culprit.pr) === undefined) continue;
+      const detail = witnessDetail(progress.bisection, culprit.runId, "failed a test its own run failed");
+      endPr(d, culprit.pr, "FAILED", culprit.reason, culprit.runId, batchId, detail);
     }
     for (const group of progress.confirmed) {
       if (canMergeFromBisection(d, graph, batchId, group.runId)) {
@@ -83,7 +84,12 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
         }
         detachGoodGroup(d, batchId, group.prs, group.runId);
       } else {
-        requeueGoodGroup(d, batchId, group.prs, group.runId);
+        const detail = witnessDetail(
+          progress.bisection,
+          group.runId,
+          "passed: its own run's failure was a flake",
+        );
+        requeueGoodGroup(d, batchId, group.prs, group.runId, "BISECTION_PASSED", detail);
       }
     }
     for (const group of progress.released) {
@@ -112,6 +118,14 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
       slots--;
     }
   }
+}
+
+/** A PR's history names its witness (see ejection.ts) when that run decided it: it was another batch's run. */
+function witnessDetail(b: Bisection, runId: string, what: string): string | undefined {
+  const witness = b.witness === undefined ? undefined : b.results[b.witness];
+  if (witness?.runId !== runId) return undefined;
+  const stacked = (witness.prs ?? []).slice(1).map((n) => `#${n}`);
+  return `the run built on it${stacked.length > 0 ? ` (with ${stacked.join(", ")})` : ""} ${what}`;
 }
 
 function detachGoodGroup(d: Draft, batchId: string, prs: readonly number[], runId: string): void {

@@ -240,6 +240,13 @@ describe("planner: a failed run decided by its tests (issue 26)", () => {
     it("fails the PR when that run fails the same test: no run of its own is spent", () => {
       const s = play(lone, [...stacked, ["fail-tests AB r1", { A: "FAILED", B: "TESTING" }, []]]);
       expect(s.runsStarted()).to.equal(3);
+      // Its history names the run that decided it: another PR's.
+      const failed = s.last?.notices.find(
+        (n) => n.type === "PR_STATE_CHANGED" && n.pr === 1 && n.to === "FAILED",
+      );
+      expect(failed?.type === "PR_STATE_CHANGED" && failed.detail).to.equal(
+        "the run built on it (with #2) failed a test its own run failed",
+      );
       play(lone, [
         ...stacked,
         ["pass B", { B: "TESTS_PASSED" }, ["merge B"]],
@@ -265,6 +272,9 @@ describe("planner: a failed run decided by its tests (issue 26)", () => {
     it("sends the PR back into the line when that run passes: its failure was a flake", () => {
       const s = play(lone, [...stacked, ["pass AB", { A: "TESTING", B: "TESTING" }, ["test A on B"]]]);
       expect(s.runsStarted()).to.equal(4);
+      expect(s.detailsOf("A")).to.include(
+        "the run built on it (with #2) passed: its own run's failure was a flake",
+      );
     });
 
     it("tests the PR on its own when that run fails other tests, and fails it only then", () => {
