@@ -1,4 +1,4 @@
-import { advanceBisection, type Bisection } from "./bisection.js";
+import { advanceBisection, witnessResult, type Bisection } from "./bisection.js";
 import type { Draft } from "./draft.js";
 import type { LaneGraph } from "./lanes.js";
 import { canMergeFromBisection, isOffline, requeueGoodGroup, sameLane } from "./ejection.js";
@@ -122,7 +122,7 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
 
 /** A PR's history names its witness (see ejection.ts) when that run decided it: it was another batch's run. */
 function witnessDetail(b: Bisection, runId: string, what: string): string | undefined {
-  const witness = b.witness === undefined ? undefined : b.results[b.witness];
+  const witness = witnessResult(b);
   if (witness?.runId !== runId) return undefined;
   const stacked = (witness.prs ?? []).slice(1).map((n) => `#${n}`);
   return `the run built on it${stacked.length > 0 ? ` (with ${stacked.join(", ")})` : ""} ${what}`;

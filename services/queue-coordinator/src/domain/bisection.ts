@@ -139,10 +139,15 @@ export function startBisection(
  * not in its run). Anything else says nothing: the PR runs on its own, once the witness has ended.
  */
 function witnessVerdict(b: Bisection): BisectionResult | undefined {
-  const result = b.witness === undefined ? undefined : b.results[b.witness];
+  const result = witnessResult(b);
   if (result?.outcome !== "FAILED") return result;
   const initial = Object.values(b.results).find((r) => r.initial === true)?.failedTests ?? [];
   return result.failedTests?.some((t) => initial.includes(t)) === true ? result : undefined;
+}
+
+/** The witness's result (see Bisection.witness), once it has one. */
+export function witnessResult(b: Bisection): BisectionResult | undefined {
+  return b.witness === undefined ? undefined : b.results[b.witness];
 }
 
 /** A result that settles a segment: the initial failure cannot by itself name a single culprit. */
@@ -327,7 +332,7 @@ function settleIndependent(b: Bisection, settling: Settling, cap: number): void 
  */
 function failedAround(b: Bisection, segment: readonly number[]): (BisectionResult & { prs: number[] })[] {
   // A witness held PRs the batch never did: only witnessVerdict reads it.
-  const witnessRun = b.witness === undefined ? undefined : b.results[b.witness]?.runId;
+  const witnessRun = witnessResult(b)?.runId;
   return Object.values(b.results).filter(
     (r): r is BisectionResult & { prs: number[] } =>
       r.outcome === "FAILED" &&

@@ -43,9 +43,8 @@ export function resolvePendingFailures(d: Draft, graph: LaneGraph): void {
       d.options.reuseBisectionResults,
       failure.tests,
     );
-    const witness = failure.witness;
     mine.bisection = {
-      ...withWitness(search, witness, d.run(witness?.runId ?? "")?.status === "RUNNING"),
+      ...withWitness(d, search, failure.witness),
       mergesAtStart: d.state.counters.merge,
     };
     sendVouchedBack(d, graph, batchId);
@@ -95,13 +94,10 @@ function sendVouchedBack(d: Draft, graph: LaneGraph, batchId: string): void {
  * Hands a lone PR's search the run that was built on it when it failed (see ejection.ts): its result, or the run
  * still in flight. It answers sooner than a run of the PR's own, and costs no run more.
  */
-function withWitness(
-  b: Bisection,
-  witness: NonNullable<Batch["failure"]>["witness"],
-  inFlight: boolean,
-): Bisection {
-  if (witness === undefined || (witness.result === undefined && !inFlight)) return b;
+function withWitness(d: Draft, b: Bisection, witness: NonNullable<Batch["failure"]>["witness"]): Bisection {
+  if (witness === undefined) return b;
   const { key, runId, result } = witness;
+  if (result === undefined && d.run(runId)?.status !== "RUNNING") return b;
   return {
     ...b,
     witness: key,

@@ -90,11 +90,11 @@ export function finishTestRun(
     if (batch.bisection === null && witness?.runId === runId && batch.failure != null) {
       // Its search has not begun (the batches ahead are still merging): the search takes it when it does.
       d.editBatch(batch.id).failure = { ...batch.failure, witness: { ...witness, result } };
-      if (!passed) d.deleteRun(runId);
+    } else if (batch.bisection !== null && run.comboKey !== null) {
+      d.editBatch(batch.id).bisection = recordBisectionResult(batch.bisection, run.comboKey, result);
+    } else {
       return;
     }
-    if (batch.bisection === null || run.comboKey === null) return;
-    d.editBatch(batch.id).bisection = recordBisectionResult(batch.bisection, run.comboKey, result);
     if (!passed) d.deleteRun(runId);
     return;
   }
