@@ -19,6 +19,7 @@ import {
   effectiveOptimizationMode,
   MAX_STACK_SIZE,
   queueReadiness,
+  runTesting,
   stackViews,
   targetBrokenReason,
   type PlannerState,
@@ -104,12 +105,6 @@ function enqueuedWithPlacement(p: PlannerState, suffix: string): EnqueuedPullReq
   return enqueuedInOrder(p).map((e) => enqueuedToProto(e, p, suffix, placement.get(e.number), stackOf(e)));
 }
 
-function testRunOf(e: PullRequestEntry, p: PlannerState): string | undefined {
-  for (const run of Object.values(p.runs))
-    if (run.status === "RUNNING" && run.prs.includes(e.number)) return run.id;
-  return undefined;
-}
-
 export function enqueuedToProto(
   e: PullRequestEntry,
   p: PlannerState,
@@ -117,7 +112,7 @@ export function enqueuedToProto(
   placement?: Placement,
   stack?: StackView,
 ): EnqueuedPullRequest {
-  const local = testRunOf(e, p);
+  const local = runTesting(p, e.number);
   const runId = local ? globalId(local, suffix) : undefined;
   return {
     id: e.id,

@@ -42,7 +42,11 @@ export function finishTestRun(
   }
 
   if (outcome === "MERGE_CONFLICT" && conflictingPr !== undefined) {
-    const inRun = run.prs.includes(conflictingPr) || run.base.includes(conflictingPr);
+    // A witness (ejection.ts) holds PRs that restarted in runs of their own: only those runs can fail them.
+    const inRun =
+      run.witness === true
+        ? run.prs[0] === conflictingPr
+        : run.prs.includes(conflictingPr) || run.base.includes(conflictingPr);
     if (inRun && d.pr(conflictingPr) !== undefined && d.pr(conflictingPr)?.mergeId === null) {
       // The run is over: restarts below must not cancel it again.
       d.editRun(runId).status = "FAILED";

@@ -1,5 +1,10 @@
 import { expect } from "chai";
-import type { FailedTestsKnowledge, PlanningStep, TestKnowledge } from "../../src/domain/index.js";
+import {
+  runTesting,
+  type FailedTestsKnowledge,
+  type PlanningStep,
+  type TestKnowledge,
+} from "../../src/domain/index.js";
 import { Scenario, type Row } from "./scenario-table.js";
 
 /** Tests by kind: q (quarantined), f (known flaky), b (broken on the target), r (a real, healthy test). */
@@ -282,6 +287,20 @@ describe("planner: a failed run decided by its tests (issue 26)", () => {
         ...stacked,
         ["fail-tests AB r2", { A: "PENDING_FAILURE" }, ["bisect A"]],
         ["fail-tests A r1", { A: "FAILED" }, []],
+      ]);
+    });
+
+    it("shows the PRs behind under their own runs, not the witness: an external CI reads testRunId from there", () => {
+      const s = play(lone, stacked);
+      expect(runTesting(s.state, 2)).to.equal(s.runningRunFor("B"));
+      expect(runTesting(s.state, 1)).to.equal(s.runningRunFor("AB"));
+    });
+
+    it("fails no PR behind when that run conflicts on it: the PR's own run decides", () => {
+      play(lone, [
+        ...stacked,
+        ["conflict AB B", { A: "PENDING_FAILURE", B: "TESTING" }, ["bisect A"]],
+        ["pass B", { B: "TESTS_PASSED" }, ["merge B"]],
       ]);
     });
 
