@@ -238,6 +238,63 @@ describe("the merge queue uses what Mainline knows about tests (real git, a COMM
     expect(details(done)).to.include("passed; failures ignored: quarantined tests shop › quarantined");
   });
 
+  it("with an external CI, fails a lone PR on the run built on it, while the PR behind is tested in its own run", async () => {
+    // Batches of one, two at a time: #11's run, and #12's on top of it. The CI reads what to test from getQueue.
+    const web = { host: "git.example.com", owner: "acme", name: "web" };
+    const webQueue = { repo: web, targetBranch: "main" };
+    await call("/createQueue", { ...webQueue, concurrency: 2, batch: true, batchingMinSize: 1 });
+    const runOf = async (n: number) => {
+      const q = await call("/getQueue", webQueue);
+      return (q.enqueuedPullRequests as { prNumber: number; testRunId?: string }[]).find(
+        (e) => e.prNumber === n,
+      )?.testRunId;
+    };
+    for (const n of [11, 12]) {
+      await call("/code-host/pull-request-events", {
+        action: "opened",
+        number: n,
+        pull_request: {
+          title: `Change ${n}`,
+          state: "open",
+          user: { login: "dev" },
+          head: { ref: `feature-${n}`, sha: String(n % 10).repeat(40) },
+          base: { ref: "main" },
+        },
+        repository: { name: web.name, owner: { login: web.owner }, html_url: `https://${web.host}/acme/web` },
+      });
+      await call("/submitPullRequest", { ...webQueue, pr: { number: n } });
+    }
+    const own = await until("#11's run", () => runOf(11));
+    const builtOnIt = await until("#12's run", () => runOf(12));
+    const failing = report({ stable: "fail" });
+    await call("/reportTestRun", { testRunId: own, passed: false, junit: [failing] });
+
+    // #12 restarts without #11 and shows its new run; the one built on #11 goes on as #11's witness.
+    const restarted = await until("#12's new run", async () => {
+      const id = await runOf(12);
+      return id !== undefined && id !== builtOnIt ? id : undefined;
+    });
+    const inFlight = (await call("/getQueue", webQueue)).testRunsInFlight as {
+      id: string;
+      prNumbers: number[];
+    }[];
+    expect(inFlight.find((r) => r.id === builtOnIt)?.prNumbers).to.deep.equal([11, 12]);
+
+    await call("/reportTestRun", { testRunId: builtOnIt, passed: false, junit: [failing] });
+    const failed = await until("#11 to fail", async () => {
+      const got = await call("/getSubmittedPullRequest", { ...webQueue, pr: { number: 11 } });
+      return got.state === "FAILED" ? got : undefined;
+    });
+    expect(failed.failureReason).to.equal("TESTS_FAILED");
+    expect(details(failed)).to.include("the run built on it (with #12) failed a test its own run failed");
+    await call("/reportTestRun", { testRunId: restarted, passed: true });
+    const merged = await until("#12 to merge", async () => {
+      const got = await call("/getSubmittedPullRequest", { ...webQueue, pr: { number: 12 } });
+      return got.state === "MERGED" ? got : undefined;
+    });
+    expect(merged.state).to.equal("MERGED");
+  });
+
   it("holds the queue for a test broken on the target without failing the PR, and resumes when it is fixed", async () => {
     // main breaks outside the queue, and its own CI says so twice (broken after 2 consecutive failures).
     git(work, "fetch", "-q", "origin", "main");
