@@ -79,22 +79,7 @@ describe("the merge queue uses what Mainline knows about tests (real git, a COMM
     git(work, "add", ".");
     git(work, "commit", "-q", "-m", `Change ${n}`);
     git(work, "push", "-q", "origin", `HEAD:refs/heads/feature-${n}`, `HEAD:refs/pull/${n}/head`);
-    await call("/code-host/pull-request-events", {
-      action: "opened",
-      number: n,
-      pull_request: {
-        title: `Change ${n}`,
-        state: "open",
-        user: { login: "dev" },
-        head: { ref: `feature-${n}`, sha: git(work, "rev-parse", "HEAD") },
-        base: { ref: "main" },
-      },
-      repository: {
-        name: repo.name,
-        owner: { login: repo.owner },
-        html_url: `https://${repo.host}/acme/shop`,
-      },
-    });
+    await system.pullRequestOpened(repo, n, git(work, "rev-parse", "HEAD"));
     await call("/submitPullRequest", { ...queue, pr: { number: n } });
   };
   const pr = (n: number) => call("/getSubmittedPullRequest", { ...queue, pr: { number: n } });
@@ -213,18 +198,7 @@ describe("the merge queue uses what Mainline knows about tests (real git, a COMM
       testId({ org: "acme", repo: api, classname: "shop", parent: "shop", name: "quarantined" }),
     ]);
     await call("/createQueue", { ...apiQueue, concurrency: 1, batch: false });
-    await call("/code-host/pull-request-events", {
-      action: "opened",
-      number: 7,
-      pull_request: {
-        title: "Change 7",
-        state: "open",
-        user: { login: "dev" },
-        head: { ref: "feature-7", sha: "7".repeat(40) },
-        base: { ref: "main" },
-      },
-      repository: { name: api.name, owner: { login: api.owner }, html_url: `https://${api.host}/acme/api` },
-    });
+    await system.pullRequestOpened(api, 7, "7".repeat(40));
     await call("/submitPullRequest", { ...apiQueue, pr: { number: 7 } });
     const testRunId = await until("PR 7's run", async () => {
       const q = await call("/getQueue", apiQueue);
@@ -250,18 +224,7 @@ describe("the merge queue uses what Mainline knows about tests (real git, a COMM
       )?.testRunId;
     };
     for (const n of [11, 12]) {
-      await call("/code-host/pull-request-events", {
-        action: "opened",
-        number: n,
-        pull_request: {
-          title: `Change ${n}`,
-          state: "open",
-          user: { login: "dev" },
-          head: { ref: `feature-${n}`, sha: String(n % 10).repeat(40) },
-          base: { ref: "main" },
-        },
-        repository: { name: web.name, owner: { login: web.owner }, html_url: `https://${web.host}/acme/web` },
-      });
+      await system.pullRequestOpened(web, n, String(n % 10).repeat(40));
       await call("/submitPullRequest", { ...webQueue, pr: { number: n } });
     }
     const own = await until("#11's run", () => runOf(11));
