@@ -43,18 +43,15 @@ export function batchPlacement(state: Readonly<PlannerState>): Map<number, Place
 }
 
 /**
- * The run a queued PR is under test in, for getQueue's testRunId (an external CI reads it to know what to test):
- * its own batch's, first. A witness (ejection.ts, keepWitness) also holds the PRs that were stacked on the PR it
- * witnesses, but they restarted in runs of their own, and a CI that took the witness for theirs would leave
- * those unreported until it ended.
+ * The run a queued PR is under test in, for getQueue's testRunId (an external CI reads it to know what to test). A
+ * witness (ejection.ts, keepWitness) also holds the PRs that were stacked on the PR it witnesses, but it is that
+ * PR's run only: they restarted in runs of their own, and a CI that took the witness for theirs would leave those
+ * unreported until it ended.
  */
 export function runTesting(state: Readonly<PlannerState>, pr: number): string | undefined {
-  const batchId = state.prs[String(pr)]?.batchId;
-  let other: string | undefined;
   for (const run of Object.values(state.runs)) {
-    if (run.status !== "RUNNING" || !run.prs.includes(pr)) continue;
-    if (run.batchId === batchId) return run.id;
-    if (run.witness !== true) other ??= run.id;
+    if (run.status === "RUNNING" && run.prs.includes(pr) && (run.witness !== true || run.prs[0] === pr))
+      return run.id;
   }
-  return other;
+  return undefined;
 }
