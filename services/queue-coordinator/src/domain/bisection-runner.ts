@@ -73,7 +73,9 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
     for (const r of progress.reused) d.notify({ type: "BISECTION_RESULT_REUSED", ...r, at: d.now });
     for (const culprit of progress.culprits) {
       if (d.pr(culprit.pr) === undefined) continue;
-      const detail = witnessDetail(progress.bisection, culprit.runId, "failed a test its own run failed");
+      const detail =
+        culprit.detail ??
+        witnessDetail(progress.bisection, culprit.runId, "failed a test its own run failed");
       endPr(d, culprit.pr, "FAILED", culprit.reason, culprit.runId, batchId, detail);
     }
     for (const group of progress.confirmed) {

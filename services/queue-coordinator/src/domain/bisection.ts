@@ -1,74 +1,16 @@
-import type { PassOrFail } from "@mainline/contract";
+import type { Bisection, BisectionResult } from "./bisection-state.js";
 import type { FailureReason } from "./reasons.js";
+import {
+  explainedBy,
+  holdsCulprit,
+  namedByConfirmedFailure,
+  setAsideUnlikeFailures,
+  waitsForSibling,
+  witnessVerdict,
+} from "./bisection-evidence.js";
 
-export interface BisectionResult {
-  outcome: PassOrFail;
-  runId: string;
-  reason: FailureReason | null;
-  /**
-   * The PRs the run tested (its segment; the whole batch for the failure that began the bisection). Another
-   * segment answered by this result is a run saved (rule 10). Absent in results stored before it was kept.
-   */
-  prs?: number[];
-  /**
-   * The batch's own failure that began the bisection. It may be a flake, so it can split a
-   * segment but never alone make a PR the culprit: that verdict needs a run of its own.
-   */
-  initial?: boolean;
-  /**
-   * The ids of the tests the run failed, when it gave them all (issue 26). They tell whose failure a run shares:
-   * a part that failed on every test its whole failed on explains that failure (see explainedBy).
-   */
-  failedTests?: string[];
-}
-
-/**
- * The search for the culprits of a failed batch (rules 8-10). Every combination tested is a
- * prefix-closed set: the confirmed-good members ahead plus one segment, so a passing
- * combination is a valid base for everything it contains and can merge at once. Knowledge is
- * kept per combination: "AB passed" and "ABCD failed" make "CD on top of AB" a known failure.
- */
-export interface Bisection {
-  /** The failed batch's members in queue order when the bisection began. */
-  members: number[];
-  /** Segments still to examine, in order; each is contiguous in `members`. */
-  segments: number[][];
-  /** Members confirmed good (passing combination), in order. */
-  good: number[];
-  culprits: number[];
-  results: Record<string, BisectionResult>;
-  /** Result key -> id of the run in flight for it. */
-  running: Record<string, string>;
-  /** Rule 10 cache; off only in strategy comparisons. */
-  reuse: boolean;
-  /**
-   * The merge counter when the bisection began, and how many good groups it has sent to merge
-   * since: any other merge moved the target under its runs.
-   */
-  mergesAtStart?: number;
-  groupsMerged?: number;
-  /**
-   * In parallel lanes: a PR of its lane (sharing a target with a member) was sent to merge since the
-   * bisection began, so its runs no longer sit on the target as it will be. Merges of other lanes
-   * do not count: they change nothing the runs tested.
-   */
-  laneMoved?: boolean;
-  /**
-   * Its good groups go back into the line whatever happens (set when members it vouched for went
-   * back at its start, see pending-failure.ts): merging one from its run would put it ahead of them.
-   */
-  requeueOnly?: boolean;
-  /**
-   * Its segments are tested each on the target alone, all at once (set once its good groups can only go back
-   * into the line, see bisection-runner.ts): stacking a segment on the ones ahead only lets a culprit ahead
-   * fail it too, which tells nothing, when nothing merges from these runs anyway.
-   */
-  independent?: boolean;
-  /** Keys of lone PRs' failures set aside once as unlike the failure searched (see setAsideUnlikeFailures). */
-  rerun?: string[];
-  /** A lone PR's search: the key of the run built on it, kept going when it failed (see ejection.ts). */
-  witness?: string;
-}
+export type { Bisection, BisectionResult } from "./bisection-state.js";
+export { witnessResult } from "./bisection-evidence.js";
 
 export interface NeededCombination {
   key: string;
@@ -80,7 +22,8 @@ export interface NeededCombination {
 
 export interface BisectionProgress {
   bisection: Bisection;
-  culprits: { pr: number; reason: FailureReason; runId: string }[];
+  /** `detail`: why, when no run of the culprit's own named it (see namedByConfirmedFailure). */
+  culprits: { pr: number; reason: FailureReason; runId: string; detail?: string }[];
   confirmed: { prs: number[]; base: number[]; runId: string }[];
   /** Segments settled by the result of a run made for another segment (the same combination). */
   reused: { prs: number[]; runId: string; outcome: BisectionResult["outcome"] }[];
@@ -133,23 +76,6 @@ export function startBisection(
   };
 }
 
-/**
- * What the witness says of a lone PR (see Bisection.witness): a pass clears it (its failure was a flake); a failure
- * of a test its own run failed names it (a bad PR fails its tests wherever it runs, and the PRs stacked on it were
- * not in its run). Anything else says nothing: the PR runs on its own, once the witness has ended.
- */
-function witnessVerdict(b: Bisection): BisectionResult | undefined {
-  const result = witnessResult(b);
-  if (result?.outcome !== "FAILED") return result;
-  const initial = Object.values(b.results).find((r) => r.initial === true)?.failedTests ?? [];
-  return result.failedTests?.some((t) => initial.includes(t)) === true ? result : undefined;
-}
-
-/** The witness's result (see Bisection.witness), once it has one. */
-export function witnessResult(b: Bisection): BisectionResult | undefined {
-  return b.witness === undefined ? undefined : b.results[b.witness];
-}
-
 /** A result that settles a segment: the initial failure cannot by itself name a single culprit. */
 function decisive(
   result: BisectionResult | undefined,
@@ -188,29 +114,6 @@ export function advanceBisection(searched: Bisection, cap: number): BisectionPro
   progress.bisection = { ...b, segments, good, culprits };
   progress.finished = segments.length === 0;
   return progress;
-}
-
-/**
- * A lone PR's run that failed none of the tests failed by the runs that held it and more did not fail their way: a
- * bad PR fails its tests wherever it runs, so this was most likely a flake, and a flake alone must never fail a good
- * PR. Such a failure is set aside once and the PR runs again; a second failure counts whatever its tests.
- */
-function setAsideUnlikeFailures(b: Bisection): Bisection {
-  const open = new Set(b.segments.filter((s) => s.length === 1).map((s) => s[0] as number));
-  let results = b.results;
-  const rerun = [...(b.rerun ?? [])];
-  for (const [key, r] of Object.entries(b.results)) {
-    if (r.outcome !== "FAILED" || r.initial === true || r.failedTests === undefined || rerun.includes(key))
-      continue;
-    if (r.prs?.length !== 1 || !open.has(r.prs[0] as number)) continue;
-    const around = failedAround(b, r.prs);
-    if (around.length === 0 || around.some((a) => a.failedTests === undefined)) continue;
-    if (around.some((a) => a.failedTests?.some((t) => r.failedTests?.includes(t)))) continue;
-    const { [key]: _flake, ...rest } = results;
-    results = rest;
-    rerun.push(key);
-  }
-  return results === b.results ? b : { ...b, results, rerun };
 }
 
 /** What one settling pass of a search changes. */
@@ -301,6 +204,19 @@ function settleIndependent(b: Bisection, settling: Settling, cap: number): void 
         segments.splice(i, 1, ...halves(segment));
         continue;
       }
+      const named = namedByConfirmedFailure(b, segment, good);
+      if (named !== undefined) {
+        const pr = segment[0] as number;
+        const others = named.prs
+          .filter((n) => n !== pr)
+          .map((n) => `#${n}`)
+          .join(", ");
+        const detail = `its run with ${others} failed a test the batch failed, and ${others} passed on ${named.prs.length > 2 ? "their" : "its"} own`;
+        settling.culprits.push(pr);
+        progress.culprits.push({ pr, reason: named.reason ?? "TESTS_FAILED", runId: named.runId, detail });
+        segments.splice(i, 1);
+        continue;
+      }
       const by = explainedBy(b, segment);
       if (by !== null) {
         progress.released.push({ prs: segment, runId: by.runId, by: [...by.prs] });
@@ -324,75 +240,4 @@ function settleIndependent(b: Bisection, settling: Settling, cap: number): void 
     if (waitsForSibling(b, segment, open)) continue;
     progress.needed.push({ key: resultKey(b.reuse, [], segment), prs: segment, base: [] });
   }
-}
-
-/**
- * Failed runs that held the segment and more. The batch's own failure counts only with its failed tests: it may
- * be a flake, and only they tell whether a part's failure was the same one (see explainedBy).
- */
-function failedAround(b: Bisection, segment: readonly number[]): (BisectionResult & { prs: number[] })[] {
-  // A witness held PRs the batch never did: only witnessVerdict reads it.
-  const witnessRun = witnessResult(b)?.runId;
-  return Object.values(b.results).filter(
-    (r): r is BisectionResult & { prs: number[] } =>
-      r.outcome === "FAILED" &&
-      r.runId !== witnessRun &&
-      (r.initial !== true || r.failedTests !== undefined) &&
-      r.prs !== undefined &&
-      r.prs.length > segment.length &&
-      segment.every((n) => r.prs?.includes(n)),
-  );
-}
-
-/** Such a run whose other PRs were all found good since: the segment holds a culprit (a split, never a verdict). */
-function holdsCulprit(b: Bisection, segment: readonly number[], good: readonly number[]): boolean {
-  return failedAround(b, segment).some((r) => r.prs.every((n) => segment.includes(n) || good.includes(n)));
-}
-
-/**
- * The run that explains every failure around a segment never tested: inside each failed run that held it, parts
- * outside it failed every test that run failed, on runs of their own. Nothing then points at the segment, so it
- * goes back into the line untested (where a bad PR of its own would still fail its run) instead of spending a run
- * here. Null: some failure is not explained, or its tests are not known.
- */
-function explainedBy(b: Bisection, segment: readonly number[]): { runId: string; prs: number[] } | null {
-  const around = failedAround(b, segment);
-  if (around.length === 0 || around.some((r) => r.failedTests === undefined)) return null;
-  const outside = Object.values(b.results).filter(
-    (r): r is BisectionResult & { prs: number[]; failedTests: string[] } =>
-      r.outcome === "FAILED" &&
-      r.initial !== true &&
-      r.prs !== undefined &&
-      r.failedTests !== undefined &&
-      !r.prs.some((n) => segment.includes(n)),
-  );
-  let by: { runId: string; prs: number[] } | null = null;
-  for (const r of around) {
-    const inside = outside.filter((f) => f.prs.every((n) => r.prs.includes(n)));
-    const covered = new Set(inside.flatMap((f) => f.failedTests));
-    if (!(r.failedTests ?? []).every((t) => covered.has(t))) return null;
-    by = inside[0] as BisectionResult & { prs: number[] };
-  }
-  return by;
-}
-
-/**
- * The second half of a segment that failed waits for the first half's run: if that passes, it splits without a
- * run (see holdsCulprit), and if it fails the same tests, it goes back untested (see explainedBy); otherwise it
- * runs beside the first half's halves. A lone PR never waits: its verdict needs a run of its own anyway.
- */
-function waitsForSibling(b: Bisection, segment: readonly number[], open: ReadonlySet<number>): boolean {
-  if (segment.length < 2) return false;
-  return failedAround(b, segment).some((r) => {
-    const ahead = r.prs.slice(0, r.prs.indexOf(segment[0] as number)).filter((n) => open.has(n));
-    if (ahead.length === 0) return false;
-    // Once the first half has failed on a run of its own, the second runs beside its halves.
-    return !Object.values(b.results).some(
-      (o) =>
-        o.initial !== true &&
-        o.prs !== undefined &&
-        ahead.every((n) => o.prs?.includes(n)) &&
-        !segment.some((n) => o.prs?.includes(n)),
-    );
-  });
 }

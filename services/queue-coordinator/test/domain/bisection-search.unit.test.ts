@@ -78,7 +78,8 @@ describe("planner: the two bisection searches (queue setting bisectionMode)", ()
       const b = record(failedOn(["t2"]), [1, 2], [], "FAILED", ["t2"]);
       const progress = advanceBisection(b, 4);
       expect(progress.released).to.deep.equal([{ prs: [3, 4], runId: "run-12", by: [1, 2] }]);
-      expect(progress.needed.map((n) => n.prs)).to.deep.equal([[1], [2]]);
+      // 1+2 failed the batch's test: a pass of 1 names 2, so 2 waits for 1's run (see the scenarios below).
+      expect(progress.needed.map((n) => n.prs)).to.deep.equal([[1]]);
       expect(progress.confirmed).to.deep.equal([]);
     });
 
@@ -86,7 +87,7 @@ describe("planner: the two bisection searches (queue setting bisectionMode)", ()
       const b = record(failedOn(["t2", "t4"]), [1, 2], [], "FAILED", ["t2"]);
       const progress = advanceBisection(b, 4);
       expect(progress.released).to.deep.equal([]);
-      expect(progress.needed.map((n) => n.prs)).to.deep.equal([[1], [2], [3, 4]]);
+      expect(progress.needed.map((n) => n.prs)).to.deep.equal([[1], [3, 4]]);
     });
 
     it("splits the second half without a run when the first half passed: the failure is in it", () => {
@@ -124,10 +125,59 @@ describe("planner: the two bisection searches (queue setting bisectionMode)", ()
       b = progress.bisection;
       // 1+2+3+4's failed run held 3+4 too, so it is not 1+2's run of its own: 3+4 waits for one.
       expect(needed(b).map((n) => n.prs)).to.deep.equal([[1, 2]]);
+      // 3+4 splits without a run; 1+2+3+4 failed the batch's test on a run of its own, so 4 waits for 3.
       expect(advanceBisection(record(b, [1, 2], [], "PASSED"), 4).needed.map((n) => n.prs)).to.deep.equal([
         [3],
-        [4],
       ]);
+    });
+
+    describe("a pair whose own run failed a test the batch failed", () => {
+      const pairFailed = (): Bisection =>
+        advanceBisection(record(failedOn(["t2"]), [1, 2], [], "FAILED", ["t2"]), 4).bisection;
+
+      it("tests its first PR alone, the second waiting", () => {
+        expect(needed(pairFailed()).map((n) => n.prs)).to.deep.equal([[1]]);
+      });
+
+      it("names the second as the culprit, with no run of its own, once the first passed alone", () => {
+        const progress = advanceBisection(record(pairFailed(), [1], [], "PASSED"), 4);
+        expect(progress.confirmed.map((c) => c.prs)).to.deep.equal([[1]]);
+        expect(progress.culprits).to.deep.equal([
+          {
+            pr: 2,
+            reason: "TESTS_FAILED",
+            runId: "run-12",
+            detail: "its run with #1 failed a test the batch failed, and #1 passed on its own",
+          },
+        ]);
+        expect(progress.needed).to.deep.equal([]);
+        expect(progress.finished).to.equal(true);
+      });
+
+      it("sends the second back untested when the first failed the same test alone", () => {
+        const progress = advanceBisection(record(pairFailed(), [1], [], "FAILED", ["t2"]), 4);
+        expect(progress.culprits.map((c) => c.pr)).to.deep.equal([1]);
+        expect(progress.released).to.deep.equal([{ prs: [2], runId: "run-1", by: [1] }]);
+        expect(progress.finished).to.equal(true);
+      });
+
+      it("tests the second alone once the first is a culprit of another test: it may hold a culprit of its own", () => {
+        // 1 failed another test than the pair: a likely flake, so 1 runs again and 2 still waits.
+        const once = advanceBisection(record(pairFailed(), [1], [], "FAILED", ["t1"]), 4);
+        expect(once.culprits).to.deep.equal([]);
+        expect(once.needed.map((n) => n.prs)).to.deep.equal([[1]]);
+        const twice = advanceBisection(record(once.bisection, [1], [], "FAILED", ["t1"]), 4);
+        expect(twice.culprits.map((c) => c.pr)).to.deep.equal([1]);
+        expect(twice.needed.map((n) => n.prs)).to.deep.equal([[2]]);
+      });
+
+      it("names nobody without its own run when only the batch's run failed (that one may be a flake)", () => {
+        const progress = advanceBisection(record(failedOn(["t4"]), [1, 2], [], "PASSED"), 4);
+        expect(progress.needed.map((n) => n.prs)).to.deep.equal([[3], [4]]);
+        const afterThree = advanceBisection(record(progress.bisection, [3], [], "PASSED"), 4);
+        expect(afterThree.culprits).to.deep.equal([]);
+        expect(afterThree.needed.map((n) => n.prs)).to.deep.equal([[4]]);
+      });
     });
 
     it("runs a lone PR once more when its run failed none of the tests the batch failed (a flake), then believes it", () => {

@@ -233,6 +233,49 @@ describe("planner: a failed run decided by its tests (issue 26)", () => {
     });
   });
 
+  describe("a pair whose own run failed a test its batch failed", () => {
+    const fours = { concurrency: 2, bisectionConcurrency: 4, batch: true, batchingMinSize: 4 };
+    const searched: Row[] = [
+      ["submit A", {}],
+      ["submit B", {}],
+      ["submit C", {}],
+      ["submit D", {}, ["test ABCD"]],
+      ["submit E", {}],
+      ["submit F", {}],
+      ["submit G", {}],
+      ["submit H", {}, ["test EFGH on ABCD"]],
+      // EFGH goes on without ABCD, so the search tests each half on the target alone; CD waits for AB.
+      [
+        "fail-tests ABCD r2",
+        { A: "PENDING_FAILURE", E: "TESTING" },
+        ["cancel EFGH", "bisect AB", "test EFGH"],
+      ],
+      // AB failed the batch's test: CD goes back into the line untested, and B waits for A's run.
+      ["fail-tests AB r2", { A: "PENDING_FAILURE", C: "PENDING" }, ["bisect A"]],
+    ];
+
+    it("fails the second PR, with no run of its own, once the first passed alone", () => {
+      const s = play(fours, [
+        ...searched,
+        // A goes back into the line with C and D, behind EFGH.
+        ["pass A", { A: "TESTING", B: "FAILED" }, ["test ACD on EFGH"]],
+      ]);
+      // Its history says what decided it, since no run of its own did.
+      const failed = s.last?.notices.find(
+        (n) => n.type === "PR_STATE_CHANGED" && n.pr === 2 && n.to === "FAILED",
+      );
+      expect(failed?.type === "PR_STATE_CHANGED" && failed.detail).to.equal(
+        "its run with #1 failed a test the batch failed, and #1 passed on its own",
+      );
+      // ABCD, EFGH twice, AB, A, and ACD in line: B had no run of its own.
+      expect(s.runsStarted()).to.equal(6);
+    });
+
+    it("sends the second back into the line untested when the first failed that test alone", () => {
+      play(fours, [...searched, ["fail-tests A r2", { A: "FAILED", B: "TESTING" }, ["test BCD on EFGH"]]]);
+    });
+  });
+
   describe("a lone PR whose run failed, and the run built on it", () => {
     const lone = { concurrency: 2, bisectionConcurrency: 4, batch: true, batchingMinSize: 1 };
     const stacked: Row[] = [
