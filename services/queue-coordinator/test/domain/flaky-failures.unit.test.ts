@@ -35,6 +35,68 @@ describe("planner: a failure whose bisection finds no culprit is a flake", () =>
     );
   });
 
+  it("two flakes on different tests never fail a good PR, whichever run of the search the second hits", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 4 }), fc.integer({ min: 1, max: 4 }), (size, hit) => {
+        // Two batches, the second built on the first: when the first fails, the line goes on without it and
+        // it is searched on the target alone (an independent search).
+        const s = new Scenario({
+          batch: true,
+          batchingMinSize: size,
+          concurrency: 2,
+          bisectionConcurrency: 4,
+        });
+        const letters = [...LETTERS.slice(0, 2 * size)];
+        for (const l of letters) s.do(`submit ${l}`);
+        const failed = (n: number) => ({
+          outcome: "FAILED" as const,
+          tests: {
+            failed: [{ id: `00000000-0000-5000-8000-${String(n).padStart(12, "0")}`, name: `flaky ${n}` }],
+            truncated: false,
+          },
+          knowledge: {
+            quarantiningEnabled: true,
+            tests: {
+              [`00000000-0000-5000-8000-${String(n).padStart(12, "0")}`]: {
+                status: "healthy" as const,
+                quarantined: false,
+                statusSince: null,
+                failedOnTargetAt: null,
+              },
+            },
+          },
+        });
+        let searchRuns = 0;
+        for (let round = 0; round < 300; round++) {
+          const merge = Object.values(s.state.merges)[0];
+          if (merge !== undefined) {
+            s.apply({ type: "MERGE_FINISHED", mergeId: merge.id, outcome: "MERGED" });
+            continue;
+          }
+          const run = Object.values(s.state.runs).find((r) => r.status === "RUNNING");
+          if (run === undefined) {
+            if (s.state.order.length === 0) break;
+            // A batch short of its size waits for the batching wait to end.
+            s.now += 60 * 60_000;
+            s.apply({ type: "TIME_PASSED" });
+            continue;
+          }
+          // The first batch's run flakes; then the search's hit-th run flakes on a test of its own.
+          const first =
+            round === 0 && run.prs.length === size && run.base.length === 0 ? failed(0) : undefined;
+          const second = run.kind === "bisection" && ++searchRuns === hit ? failed(searchRuns) : undefined;
+          s.apply({
+            type: "TEST_RUN_FINISHED",
+            runId: run.id,
+            ...(first ?? second ?? { outcome: "PASSED" }),
+          });
+        }
+        expect(letters.map((l) => s.stateOf(l))).to.deep.equal(letters.map(() => "MERGED"));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it("the PRs of a flaky batch merge from the bisection's passing runs", () => {
     new Scenario({ batch: true, batchingMinSize: 4 }).play([
       ["submit A", {}],
