@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { driveToCompletion } from "./fake-ci.js";
+import { driveToCompletion, type RunAnswer } from "./fake-ci.js";
 import { Scenario } from "./scenario-table.js";
 
 const LETTERS = "ABCDEFGH";
@@ -48,49 +48,27 @@ describe("planner: a failure whose bisection finds no culprit is a flake", () =>
         });
         const letters = [...LETTERS.slice(0, 2 * size)];
         for (const l of letters) s.do(`submit ${l}`);
-        const failed = (n: number) => ({
-          outcome: "FAILED" as const,
-          tests: {
-            failed: [{ id: `00000000-0000-5000-8000-${String(n).padStart(12, "0")}`, name: `flaky ${n}` }],
-            truncated: false,
-          },
-          knowledge: {
-            quarantiningEnabled: true,
-            tests: {
-              [`00000000-0000-5000-8000-${String(n).padStart(12, "0")}`]: {
-                status: "healthy" as const,
-                quarantined: false,
-                statusSince: null,
-                failedOnTargetAt: null,
-              },
-            },
-          },
-        });
+        const flake = (n: number): RunAnswer => {
+          const id = `00000000-0000-5000-8000-${String(n).padStart(12, "0")}`;
+          const healthy = {
+            status: "healthy",
+            quarantined: false,
+            statusSince: null,
+            failedOnTargetAt: null,
+          } as const;
+          return {
+            outcome: "FAILED",
+            tests: { failed: [{ id, name: `flaky ${n}` }], truncated: false },
+            knowledge: { quarantiningEnabled: true, tests: { [id]: healthy } },
+          };
+        };
+        let mainRuns = 0;
         let searchRuns = 0;
-        for (let round = 0; round < 300; round++) {
-          const merge = Object.values(s.state.merges)[0];
-          if (merge !== undefined) {
-            s.apply({ type: "MERGE_FINISHED", mergeId: merge.id, outcome: "MERGED" });
-            continue;
-          }
-          const run = Object.values(s.state.runs).find((r) => r.status === "RUNNING");
-          if (run === undefined) {
-            if (s.state.order.length === 0) break;
-            // A batch short of its size waits for the batching wait to end.
-            s.now += 60 * 60_000;
-            s.apply({ type: "TIME_PASSED" });
-            continue;
-          }
-          // The first batch's run flakes; then the search's hit-th run flakes on a test of its own.
-          const first =
-            round === 0 && run.prs.length === size && run.base.length === 0 ? failed(0) : undefined;
-          const second = run.kind === "bisection" && ++searchRuns === hit ? failed(searchRuns) : undefined;
-          s.apply({
-            type: "TEST_RUN_FINISHED",
-            runId: run.id,
-            ...(first ?? second ?? { outcome: "PASSED" }),
-          });
-        }
+        // The first batch's run flakes; then the search's hit-th run flakes on a test of its own.
+        driveToCompletion(s, new Set(), 300, (run) => {
+          if (run.kind === "main") return ++mainRuns === 1 ? flake(0) : undefined;
+          return ++searchRuns === hit ? flake(searchRuns) : undefined;
+        });
         expect(letters.map((l) => s.stateOf(l))).to.deep.equal(letters.map(() => "MERGED"));
       }),
       { numRuns: 60 },
