@@ -29,7 +29,7 @@ describe("simulator: a queue that reads its runs' tests (issue 26)", () => {
       }
     }
     expect(total.aware.goodFailed).to.be.at.most(total.blind.goodFailed);
-    // A lone PR whose run failed none of the tests its batch failed runs again (bisection.ts): both sides fail
+    // A lone PR whose run failed none of the tests its batch failed runs again (bisection-evidence.ts): both sides fail
     // almost no good PR by a flake (16 and 4 over these seeds before that rule, blind and aware).
     expect(total.blind.goodFailed).to.be.at.most(2);
     expect(total.aware.runs).to.be.below(total.blind.runs);

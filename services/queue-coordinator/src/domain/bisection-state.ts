@@ -17,7 +17,8 @@ export interface BisectionResult {
   initial?: boolean;
   /**
    * The ids of the tests the run failed, when it gave them all (issue 26). They tell whose failure a run shares:
-   * a part that failed on every test its whole failed on explains that failure (see explainedBy).
+   * a part that failed on every test its whole failed on explains that failure (see bisection-evidence.ts,
+   * explainedBy).
    */
   failedTests?: string[];
 }
@@ -64,7 +65,10 @@ export interface Bisection {
    * fail it too, which tells nothing, when nothing merges from these runs anyway.
    */
   independent?: boolean;
-  /** Keys of lone PRs' failures set aside once as unlike the failure searched (see setAsideUnlikeFailures). */
+  /**
+   * Keys of lone PRs' failures set aside once as unlike the failure searched (see bisection-evidence.ts,
+   * setAsideUnlikeFailures).
+   */
   rerun?: string[];
   /** A lone PR's search: the key of the run built on it, kept going when it failed (see ejection.ts). */
   witness?: string;

@@ -154,8 +154,8 @@ function failsOnItsOwn(d: Draft, batchId: string, aheadTests: readonly string[] 
  * that started first already tests it once more, stacked under the PRs behind, and is nearer its end than a new run
  * would be: it is kept going as the PR's witness instead of being cancelled (the PRs behind restart without the PR
  * as usual). A bad PR fails its tests there too, which names it without a run of its own; a pass clears it (see
- * bisection.ts, witnessVerdict). Only where the search tests on the target alone (ISOLATED), with batching on, and
- * while the search has a slot free (bisectionConcurrency).
+ * bisection-evidence.ts, witnessVerdict). Only where the search tests on the target alone (ISOLATED), with batching
+ * on, and while the search has a slot free (bisectionConcurrency).
  */
 function keepWitness(d: Draft, batchId: string): void {
   const batch = d.batch(batchId);
