@@ -1,6 +1,7 @@
 import type { BatchStatus } from "./batch.js";
 import { LaneGraph } from "./lanes.js";
 import type { PlannerState } from "./planner-state.js";
+import { prsDecidedBy } from "./test-run.js";
 
 /** Where the planner put a queued PR: its batch, the batch's status and the lane the batch runs in. */
 export interface Placement {
@@ -43,15 +44,13 @@ export function batchPlacement(state: Readonly<PlannerState>): Map<number, Place
 }
 
 /**
- * The run a queued PR is under test in, for getQueue's testRunId (an external CI reads it to know what to test). A
- * witness (ejection.ts, keepWitness) also holds the PRs that were stacked on the PR it witnesses, but it is that
- * PR's run only: they restarted in runs of their own, and a CI that took the witness for theirs would leave those
- * unreported until it ended.
+ * The run a queued PR is under test in, for getQueue's testRunId (an external CI reads it to know what to test).
+ * Only a run that decides the PR (see prsDecidedBy): a CI that took a witness for the run of a PR stacked on it
+ * would leave that PR's own run unreported until the witness ended.
  */
 export function runTesting(state: Readonly<PlannerState>, pr: number): string | undefined {
   for (const run of Object.values(state.runs)) {
-    if (run.status === "RUNNING" && run.prs.includes(pr) && (run.witness !== true || run.prs[0] === pr))
-      return run.id;
+    if (run.status === "RUNNING" && prsDecidedBy(run).includes(pr)) return run.id;
   }
   return undefined;
 }

@@ -3,7 +3,7 @@ import type { Draft } from "./draft.js";
 import { endPr } from "./membership.js";
 import { finishProbe } from "./probes.js";
 import type { FailureReason } from "./reasons.js";
-import type { TestRunOutcome } from "./test-run.js";
+import { containsAny, prsDecidedBy, type TestRunOutcome } from "./test-run.js";
 import {
   blameTarget,
   decideFinishedRun,
@@ -42,11 +42,11 @@ export function finishTestRun(
   }
 
   if (outcome === "MERGE_CONFLICT" && conflictingPr !== undefined) {
-    // A witness (ejection.ts) holds PRs that restarted in runs of their own: only those runs can fail them.
+    // A witness holds PRs that restarted in runs of their own: only those runs can fail them (see prsDecidedBy).
     const inRun =
       run.witness === true
-        ? run.prs[0] === conflictingPr
-        : run.prs.includes(conflictingPr) || run.base.includes(conflictingPr);
+        ? prsDecidedBy(run).includes(conflictingPr)
+        : containsAny(run, new Set([conflictingPr]));
     if (inRun && d.pr(conflictingPr) !== undefined && d.pr(conflictingPr)?.mergeId === null) {
       // The run is over: restarts below must not cancel it again.
       d.editRun(runId).status = "FAILED";

@@ -44,3 +44,11 @@ export type { RunOutcome as TestRunOutcome } from "@mainline/contract";
 export function containsAny(run: TestRun, prs: ReadonlySet<number>): boolean {
   return run.prs.some((p) => prs.has(p)) || run.base.some((p) => prs.has(p));
 }
+
+/**
+ * The PRs whose fate the run decides: a witness (ejection.ts, keepWitness) only the PR it witnesses, since the PRs
+ * stacked on it restarted in runs of their own; any other run, the PRs it tests.
+ */
+export function prsDecidedBy(run: Readonly<TestRun>): readonly number[] {
+  return run.witness === true ? run.prs.slice(0, 1) : run.prs;
+}
