@@ -53,6 +53,7 @@ describe("mainline simulate", () => {
       "runsPerMergedPr",
       "mergedPerHour",
       "timeToMergeMinutes",
+      "drainMinutes",
       "hours",
     ]);
     expect(out).to.include({ workload: "small", prs: 5, merged: 3, failed: 1, cancelled: 1, stuck: 0 });
