@@ -28,7 +28,10 @@ export interface Batch {
     runId: string;
     probe?: boolean;
     tests?: string[];
-    /** Its failed tests were not the ones of the failed batch ahead in its run's base (see ejection.ts). */
+    /**
+     * Its failed tests were not the ones of the failed batch ahead in its run's base: it steps aside without waiting
+     * for the batches ahead (see ejection.ts).
+     */
     standsAlone?: boolean;
     /** A run built on it, kept as evidence of a lone PR's failure (see ejection.ts), and its result once known. */
     witness?: { runId: string; key: string; result?: BisectionResult };

@@ -53,18 +53,27 @@ const SETTLED_AHEAD: ReadonlySet<Batch["status"]> = new Set(["PASSED", "MERGING"
  * A failed batch steps aside once everything ahead of it in its lane has passed: only then is
  * the failure its own (or a flake). While a batch ahead is still testing, the failure may be that
  * batch's, and when it fails this one simply restarts, in its place, with nobody behind it
- * restarted for nothing.
+ * restarted for nothing. A failure shown not to be the failed batch ahead's (`standsAlone`: its
+ * run failed none of that batch's tests) steps aside at once: the line behind it goes on, on the
+ * batches still testing ahead, as every speculative run does. If one of those fails the same
+ * tests, the failure was that batch's after all, and this batch restarts then (failsOnItsOwn).
  */
 export function ejectFailures(d: Draft, graph: LaneGraph): void {
   for (const batchId of [...graph.withStatus("PENDING_FAILURE")]) {
     const batch = d.batch(batchId);
     if (batch === undefined || batch.aside === true) continue;
-    if (mayRetry(batch) && disprovedBySuccessor(d, batch)) {
-      retryInPlace(d, batchId);
-      continue;
+    if (mayRetry(batch)) {
+      const own = successorsFailingOtherTests(d, batch);
+      if (own.length > 0 || passedBySuccessor(d, batch)) {
+        for (const id of own) standAlone(d, id);
+        retryInPlace(d, batchId);
+        continue;
+      }
     }
-    const ahead = graph.ancestorsOf(batchId);
-    if (!ahead.every((id) => SETTLED_AHEAD.has(d.batch(id)?.status ?? "QUEUED"))) continue;
+    const unsettled = graph
+      .ancestorsOf(batchId)
+      .filter((id) => !SETTLED_AHEAD.has(d.batch(id)?.status ?? "QUEUED"));
+    if (unsettled.length > 0 && batch.failure?.standsAlone !== true) continue;
     if (!rescueWindowClosed(d, graph, batchId)) continue;
     // Its probe passed on the target alone and everything ahead passed: only a flake failed it.
     if (mayRetry(batch) && batch.probe?.passed === true && isCurrentProbe(batch, batch.probe.runId)) {
@@ -80,11 +89,12 @@ export function ejectFailures(d: Draft, graph: LaneGraph): void {
 
 /**
  * A failed batch that a run built on it has since passed with (a speculative run behind it, which
- * contained all of its PRs), or whose probe passed once everything ahead passed, most likely failed
- * by a flake: instead of stepping aside, which throws away every run built on it and searches it
- * aside, it is tested once more in its place, and the runs behind it stay valid. Only a failure of
- * the tests, and once per batch: if it fails again, it steps aside as usual (a bad PR never merges:
- * the batch merges from its own passing run only).
+ * contained all of its PRs), or failed with none of its failed tests (a bad PR fails its tests
+ * wherever it runs), or whose probe passed once everything ahead passed, most likely failed by a
+ * flake: instead of stepping aside, which throws away every run built on it and searches it aside,
+ * it is tested once more in its place, and the runs behind it stay valid. Only a failure of the
+ * tests, and once per batch: if it fails again, it steps aside as usual (a bad PR never merges: the
+ * batch merges from its own passing run only).
  */
 function mayRetry(batch: Readonly<Batch>): boolean {
   if (batch.retried === true || batch.failure === null || batch.failure.probe === true) return false;
@@ -96,18 +106,43 @@ function retryInPlace(d: Draft, batchId: string): void {
   d.editBatch(batchId).retried = true;
 }
 
-function disprovedBySuccessor(d: Draft, batch: Readonly<Batch>): boolean {
-  const prs = batch.prs;
+/** The current main runs of the batches behind that were built on all of the batch's PRs. */
+function builtOn(d: Draft, batch: Readonly<Batch>): TestRun[] {
   return d
     .allRuns()
-    .some(
+    .filter(
       (run) =>
         run.kind === "main" &&
-        run.status === "PASSED" &&
         run.batchId !== batch.id &&
         d.batch(run.batchId)?.runId === run.id &&
-        prs.every((p) => run.base.includes(p)),
+        batch.prs.every((p) => run.base.includes(p)),
     );
+}
+
+function passedBySuccessor(d: Draft, batch: Readonly<Batch>): boolean {
+  return builtOn(d, batch).some((run) => run.status === "PASSED");
+}
+
+/**
+ * The batches behind whose runs, built on the batch, failed none of the tests the batch's run failed: their
+ * failures are their own (see failsOnItsOwn), and the batch's was not its PRs'. Only with batching on (a failure
+ * of its own is then searched, never final at once) and when both runs named every test they failed.
+ */
+function successorsFailingOtherTests(d: Draft, batch: Readonly<Batch>): string[] {
+  const mine = batch.failure?.tests;
+  if (!d.state.settings.batch || mine === undefined) return [];
+  return builtOn(d, batch).flatMap((run) => {
+    const theirs = d.batch(run.batchId)?.failure;
+    if (run.status !== "FAILED" || theirs?.runId !== run.id || theirs.tests === undefined) return [];
+    if (theirs.probe === true || theirs.tests.some((t) => mine.includes(t))) return [];
+    return [run.batchId];
+  });
+}
+
+/** The batch's failure is its own (see failsOnItsOwn): it steps aside without waiting (see ejectFailures). */
+function standAlone(d: Draft, batchId: string): void {
+  const failure = d.batch(batchId)?.failure;
+  if (failure != null) d.editBatch(batchId).failure = { ...failure, standsAlone: true };
 }
 
 /**
