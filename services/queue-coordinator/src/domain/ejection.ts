@@ -5,7 +5,7 @@ import { targetsOverlap } from "./impacted-targets.js";
 import type { LaneGraph } from "./lanes.js";
 import { insertAt, requeueIndex } from "./queue-order.js";
 import { effectiveBisectionConcurrency } from "./queue-settings.js";
-import { restartBatch } from "./restarts.js";
+import { dropRunsOf, restartBatch } from "./restarts.js";
 import type { TestRun } from "./test-run.js";
 import { setPrState } from "./transitions.js";
 
@@ -161,8 +161,27 @@ function ejectFailedBatch(d: Draft, batchId: string): void {
   keepWitness(d, batchId);
   for (const id of affected) {
     if (failsOnItsOwn(d, id, ejected?.failure?.tests)) continue;
-    restartBatch(d, id, "ITEM_AHEAD_REMOVED");
+    if (isOffline(d, id)) sendBackExplained(d, id, ejected?.prs ?? []);
+    else restartBatch(d, id, "ITEM_AHEAD_REMOVED");
   }
+}
+
+/**
+ * A batch that stepped aside before the batches ahead of it had passed (its failure looked like its own, see
+ * ejectFailures) and whose failure turns out to be this failed batch's, which failed the same tests: nothing in it
+ * is known bad. Its PRs go back into the line as a search's released segments do (requeueGoodGroup: behind the PRs
+ * that have started testing, ahead of those that have not, formed into batches with them), not as the same batch
+ * in its old place, ahead of the line that went on without it; its search, if it began, ends.
+ */
+function sendBackExplained(d: Draft, batchId: string, by: readonly number[]): void {
+  const batch = d.batch(batchId);
+  const runId = batch?.failure?.runId;
+  if (batch === undefined || runId === undefined) return restartBatch(d, batchId, "ITEM_AHEAD_REMOVED");
+  const who = by.map((n) => `#${n}`).join(", ");
+  dropRunsOf(d, batchId, "ITEM_AHEAD_REMOVED");
+  const detail = `${who} failed the tests its run failed; tested again in line`;
+  requeueGoodGroup(d, batchId, batch.prs, runId, "FAILURE_EXPLAINED_ELSEWHERE", detail);
+  d.deleteBatch(batchId);
 }
 
 /**

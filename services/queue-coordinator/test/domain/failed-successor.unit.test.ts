@@ -84,6 +84,30 @@ describe("planner: a failed run and the batches built on it", () => {
       expect(s.changesOf("E")).to.not.include("PENDING ITEM_AHEAD_REMOVED");
     });
 
+    it("goes back into the line untested when the batch between turns out to have failed its tests", () => {
+      const s = play(deeper, [
+        ...four,
+        ["pass CD", { C: "TESTS_PASSED" }, []],
+        ["fail-tests AB r1", { A: "TESTING" }, ["test AB"]],
+        ["fail-tests EF r2", { E: "PENDING_FAILURE" }, []],
+        // EF stepped aside at once; CD, tested again on the target without AB, was between them.
+        [
+          "fail-tests AB r1",
+          { E: "PENDING_FAILURE", G: "TESTING" },
+          ["cancel GH", "bisect A", "bisect B", "test CD", "test GH on CD"],
+        ],
+        // CD fails r2 as well: EF's failure was CD's. E and F go back into the line, as a search's released PRs do,
+        // behind GH, which had started testing before; EF is never searched.
+        [
+          "fail-tests CD r2",
+          { C: "PENDING_FAILURE", E: "TESTING", G: "TESTING" },
+          ["cancel GH", "bisect C", "bisect D", "test GH", "test EF on GH"],
+        ],
+      ]);
+      expect(s.changesOf("E")).to.include("PENDING FAILURE_EXPLAINED_ELSEWHERE");
+      expect(s.detailsOf("E")).to.include("#3, #4 failed the tests its run failed; tested again in line");
+    });
+
     it("a failed batch whose successor's run failed only other tests is tested again in its place", () => {
       const s = play(deeper, [
         ...four,
