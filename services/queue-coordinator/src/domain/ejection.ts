@@ -56,7 +56,8 @@ const SETTLED_AHEAD: ReadonlySet<Batch["status"]> = new Set(["PASSED", "MERGING"
  * restarted for nothing. A failure shown not to be the failed batch ahead's (`standsAlone`: its
  * run failed none of that batch's tests) steps aside at once: the line behind it goes on, on the
  * batches still testing ahead, as every speculative run does. If one of those fails the same
- * tests, the failure was that batch's after all, and this batch restarts then (failsOnItsOwn).
+ * tests, the failure was that batch's after all, and this batch's PRs go back into the line
+ * (sendBackExplained).
  */
 export function ejectFailures(d: Draft, graph: LaneGraph): void {
   for (const batchId of [...graph.withStatus("PENDING_FAILURE")]) {
