@@ -33,19 +33,19 @@ export const COMPARE_LIMITS = Object.freeze({
   flakeDraws: [1, 10] as const,
 });
 
-/**
- * What "keeps up" means for one workload, stated so that the output can print it: the median PR merges within
- * maxP50Minutes of arriving and nine in ten within twice that, and the backlog is worked off within maxP50Minutes of
- * the last arrival (95% of the good PRs merged; see drainMinutes in simulate.ts). Merged per hour over the whole load
- * is not the test: on a finite load it is swayed by how long the last few PRs' failures take to settle.
- */
+/** What "keeps up" means for one workload, stated so that the output can print it. */
 export interface KeepUpRule {
+  /** The share of the good PRs' arrival rate a setting must merge per hour. */
+  share: number;
+  arrivalsPerHour: number;
+  /** share x arrivalsPerHour, rounded up to the hundredth as printed. */
+  minMergedPerHour: number;
+  /** The median PR must merge within this many minutes of arriving. */
   maxP50Minutes: number;
-  /** Twice maxP50Minutes: a cheap setting whose searches hold one PR in ten for hours does not keep up. */
-  maxP90Minutes: number;
-  /** The backlog must be worked off within this many minutes of the last arrival (maxP50Minutes). */
-  maxDrainMinutes: number;
 }
+
+/** Keeping up: merging at least this share of the arrival rate. */
+export const KEEPS_UP = 0.95;
 
 /** The p50 bound when none is given: four of the workload's median test runs. */
 export function defaultMaxP50(testMinutes: readonly number[]): number {
@@ -54,25 +54,28 @@ export function defaultMaxP50(testMinutes: readonly number[]): number {
   return Math.min(COMPARE_LIMITS.maxP50Minutes[1], Math.ceil(4 * median));
 }
 
-export function keepUpRule(maxP50Minutes: number): KeepUpRule {
-  return { maxP50Minutes, maxP90Minutes: 2 * maxP50Minutes, maxDrainMinutes: maxP50Minutes };
+export function keepUpRule(arrivalsPerHour: number, maxP50Minutes: number): KeepUpRule {
+  return {
+    share: KEEPS_UP,
+    arrivalsPerHour,
+    minMergedPerHour: Math.ceil(KEEPS_UP * arrivalsPerHour * 100 - 1e-9) / 100,
+    maxP50Minutes,
+  };
 }
 
+const hundredths = (n: number): number => Math.round(n * 100) / 100;
+
 /**
- * Why a setting does not keep up ([] when it does). Minutes are judged as printed (whole), so a row never reads "no"
- * beside a figure that looks equal to its bound.
+ * Why a setting does not keep up ([] when it does). Rates are judged as printed (two decimals), so a
+ * row never reads "no" beside a merged/h that looks equal to the bar.
  */
 export function fallsBehind(s: SimulationSummary, rule: KeepUpRule): string[] {
   const why: string[] = [];
-  const p50 = Math.round(s.timeToMergeMinutes.p50);
-  const p90 = Math.round(s.timeToMergeMinutes.p90);
-  if (p50 > rule.maxP50Minutes) why.push(`p50 ${p50} > ${rule.maxP50Minutes} min`);
-  if (p90 > rule.maxP90Minutes) why.push(`p90 ${p90} > ${rule.maxP90Minutes} min`);
-  if (s.drainMinutes === null) why.push("95% of the good PRs never merged");
-  else if (Math.round(s.drainMinutes) > rule.maxDrainMinutes) {
-    why.push(
-      `backlog worked off ${Math.round(s.drainMinutes)} > ${rule.maxDrainMinutes} min after the last arrival`,
-    );
+  if (hundredths(s.mergedPerHour) < rule.minMergedPerHour) {
+    why.push(`merged/h ${s.mergedPerHour.toFixed(2)} < ${rule.minMergedPerHour.toFixed(2)}`);
+  }
+  if (s.timeToMergeMinutes.p50 > rule.maxP50Minutes) {
+    why.push(`p50 ${s.timeToMergeMinutes.p50.toFixed(0)} > ${rule.maxP50Minutes} min`);
   }
   if (s.stuck > 0) why.push(`${s.stuck} PRs stuck`);
   if (s.badMerged > 0) why.push(`${s.badMerged} bad PRs merged`);

@@ -1,5 +1,5 @@
 import { createPrng } from "./prng.js";
-import { drainMinutes, timeToMerge, type SimulationReport } from "./simulate.js";
+import { timeToMerge, type SimulationReport } from "./simulate.js";
 import type { SimulatedPr, Workload } from "./workload.js";
 
 const MINUTE = 60_000;
@@ -152,6 +152,10 @@ export function runPlainQueue(workload: Workload, settings: PlainQueueSettings):
     now = next;
   }
 
+  const times = workload.prs
+    .filter((p) => merged.has(p.number))
+    .map((p) => ((merged.get(p.number) as number) - p.arrivesAt) / MINUTE)
+    .sort((a, b) => a - b);
   const hours = lastEventAt / (60 * MINUTE);
   const finalStates = Object.fromEntries([
     ...[...merged.keys()].map((n) => [n, "MERGED"] as const),
@@ -173,8 +177,7 @@ export function runPlainQueue(workload: Workload, settings: PlainQueueSettings):
     flakyRetries: 0,
     runsPerMergedPr: merged.size === 0 ? 0 : (mainRuns + bisectionRuns) / merged.size,
     mergedPerHour: hours === 0 ? 0 : merged.size / hours,
-    timeToMergeMinutes: timeToMerge(workload.prs, merged),
-    drainMinutes: drainMinutes(workload.prs, merged),
+    timeToMergeMinutes: timeToMerge(times),
     hours,
     steps: 0,
     finalStates,

@@ -67,8 +67,6 @@ export interface SimulationReport {
   runsPerMergedPr: number;
   mergedPerHour: number;
   timeToMergeMinutes: { p50: number; p90: number; p99: number; mean: number };
-  /** See drainMinutes: null when too few good PRs merged. */
-  drainMinutes: number | null;
   hours: number;
   steps: number;
   finalStates: Record<number, PrState>;
@@ -90,45 +88,14 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
 }
 
-/** The time-to-merge figures of the merged PRs (each percentile is the value at floor(p x n) of the sorted minutes; 0 for none). */
-export function timeToMerge(
-  prs: readonly Pick<SimulatedPr, "number" | "arrivesAt">[],
-  mergedAt: ReadonlyMap<number, number>,
-): SimulationReport["timeToMergeMinutes"] {
-  const sorted = prs
-    .filter((p) => mergedAt.has(p.number))
-    .map((p) => ((mergedAt.get(p.number) as number) - p.arrivesAt) / MINUTE)
-    .sort((a, b) => a - b);
+/** The time-to-merge figures of sorted minutes (each percentile is the value at floor(p x n)); 0 for none. */
+export function timeToMerge(sorted: readonly number[]): SimulationReport["timeToMergeMinutes"] {
   return {
     p50: percentile(sorted, 0.5),
     p90: percentile(sorted, 0.9),
     p99: percentile(sorted, 0.99),
     mean: sorted.length === 0 ? 0 : sorted.reduce((a, b) => a + b, 0) / sorted.length,
   };
-}
-
-/** The share of the good PRs whose merge marks a backlog worked off (see drainMinutes). */
-export const DRAINED_SHARE = 0.95;
-
-/**
- * Minutes from the last arrival until DRAINED_SHARE of the good PRs (not bad, never cancelled) had merged: 0 when
- * that came first, null when it never did. A queue that falls behind is still working off its backlog when the
- * arrivals end; one that keeps up has only the last few PRs in flight. Unlike merged per hour over the whole load,
- * it is not swayed by how long the last few PRs' failures take to settle.
- */
-export function drainMinutes(
-  prs: readonly Pick<SimulatedPr, "number" | "arrivesAt" | "bad" | "cancelAt">[],
-  mergedAt: ReadonlyMap<number, number>,
-): number | null {
-  const good = prs.filter((p) => !p.bad && p.cancelAt === null);
-  const needed = Math.ceil(DRAINED_SHARE * good.length);
-  if (needed === 0) return 0;
-  const merges = good
-    .flatMap((p) => (mergedAt.has(p.number) ? [mergedAt.get(p.number) as number] : []))
-    .sort((a, b) => a - b);
-  const at = merges[needed - 1];
-  if (at === undefined) return null;
-  return Math.max(0, at - Math.max(...prs.map((p) => p.arrivesAt))) / MINUTE;
 }
 
 function isExplicit(workload: Workload | WorkloadSpec): workload is Workload {
@@ -285,6 +252,10 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     }
   }
 
+  const times = workload
+    .filter((p) => mergedAt.has(p.number))
+    .map((p) => ((mergedAt.get(p.number) as number) - p.arrivesAt) / MINUTE)
+    .sort((a, b) => a - b);
   const count = (s: PrState): number => Object.values(finalStates).filter((x) => x === s).length;
   const merged = count("MERGED");
   const hours = lastEventAt / (60 * MINUTE);
@@ -305,8 +276,7 @@ export function runSimulation(options: SimulationOptions): SimulationReport {
     flakyRetries,
     runsPerMergedPr: merged === 0 ? 0 : (mainRuns + bisectionRuns) / merged,
     mergedPerHour: hours === 0 ? 0 : merged / hours,
-    timeToMergeMinutes: timeToMerge(workload, mergedAt),
-    drainMinutes: drainMinutes(workload, mergedAt),
+    timeToMergeMinutes: timeToMerge(times),
     hours,
     steps,
     finalStates,

@@ -19,8 +19,6 @@ export interface SimulationSummary {
   runsPerMergedPr: number;
   mergedPerHour: number;
   timeToMergeMinutes: { p50: number; p90: number; p99: number; mean: number };
-  /** Minutes from the last arrival until 95% of the good PRs had merged (0: before it; null: never). */
-  drainMinutes: number | null;
   hours: number;
 }
 
@@ -54,7 +52,6 @@ export function summarize(
       p99: round(t.p99, 1),
       mean: round(t.mean, 1),
     },
-    drainMinutes: r.drainMinutes === null ? null : round(r.drainMinutes, 1),
     hours: round(r.hours, 3),
   };
 }
@@ -97,8 +94,6 @@ export function meanOfDraws(draws: readonly SimulationSummary[]): SimulationSumm
       p99: mean((s) => s.timeToMergeMinutes.p99),
       mean: mean((s) => s.timeToMergeMinutes.mean),
     },
-    // A draw that never worked off its backlog has no figure to average: the mean has none either.
-    drainMinutes: draws.some((s) => s.drainMinutes === null) ? null : mean((s) => s.drainMinutes as number),
     hours: mean((s) => s.hours, 3),
   };
 }
@@ -111,8 +106,7 @@ export function describeSummary(s: SimulationSummary): string[] {
     `merged ${s.merged}, failed ${s.failed} (good PRs failed: ${s.goodFailed}), cancelled ${s.cancelled}, stuck ${s.stuck}, bad PRs merged ${s.badMerged}`,
     `CI runs ${s.runs.total} (main ${s.runs.main}, bisection ${s.runs.bisection}), ${s.runsPerMergedPr.toFixed(2)} per merged PR`,
     `failed runs passed by quarantine ${s.runsPassedByQuarantine}, retried for known flaky tests ${s.flakyRetries}, good PRs failed by flakes ${s.goodFailedByFlakes}`,
-    `merged per hour ${s.mergedPerHour.toFixed(1)} over ${s.hours.toFixed(1)} h; 95% of the good PRs merged ` +
-      (s.drainMinutes === null ? "never" : `${s.drainMinutes.toFixed(0)} min after the last arrival`),
+    `merged per hour ${s.mergedPerHour.toFixed(1)} over ${s.hours.toFixed(1)} h`,
     `time to merge (min): p50 ${t.p50.toFixed(0)}, p90 ${t.p90.toFixed(0)}, p99 ${t.p99.toFixed(0)}, mean ${t.mean.toFixed(0)}`,
   ];
 }

@@ -53,7 +53,6 @@ describe("mainline simulate", () => {
       "runsPerMergedPr",
       "mergedPerHour",
       "timeToMergeMinutes",
-      "drainMinutes",
       "hours",
     ]);
     expect(out).to.include({ workload: "small", prs: 5, merged: 3, failed: 1, cancelled: 1, stuck: 0 });

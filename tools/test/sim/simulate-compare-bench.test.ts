@@ -21,11 +21,13 @@ describe("mainline simulate --compare on the bench workloads", () => {
       modes: ["SINGLE"],
       points: 20,
     });
+    // The file's own settings (4 slots, batches of 4) fall short of 95% of the arrival rate.
+    const own = c.rows.find((r) => r.label === "SINGLE concurrency 4, batches of 4");
+    expect(own?.keepsUp).to.equal(false);
     const chosen = c.rows.find((r) => r.label === c.cheapest);
     expect(chosen?.keepsUp).to.equal(true);
+    expect(chosen?.summary.mergedPerHour).to.be.at.least(c.rule.minMergedPerHour);
     expect(chosen?.summary.timeToMergeMinutes.p50).to.be.at.most(c.rule.maxP50Minutes);
-    expect(chosen?.summary.timeToMergeMinutes.p90).to.be.at.most(c.rule.maxP90Minutes);
-    expect(chosen?.summary.drainMinutes).to.be.at.most(c.rule.maxDrainMinutes);
     expect(c.plain.settings).to.deep.equal({ concurrency: 4, batchSize: 4, batchingMaxWaitTimeMinutes: 1 });
     const gain = c.plain.beatenBy;
     expect(gain?.p50Minutes.times).to.be.greaterThan(1);
