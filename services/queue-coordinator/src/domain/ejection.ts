@@ -64,8 +64,9 @@ export function ejectFailures(d: Draft, graph: LaneGraph): void {
     const batch = d.batch(batchId);
     if (batch === undefined || batch.aside === true) continue;
     if (mayRetry(batch)) {
-      const own = successorsFailingOtherTests(d, batch);
-      if (own.length > 0 || passedBySuccessor(d, batch)) {
+      const built = builtOn(d, batch);
+      const own = successorsFailingOtherTests(d, batch, built);
+      if (own.length > 0 || built.some((run) => run.status === "PASSED")) {
         for (const id of own) standAlone(d, id);
         retryInPlace(d, batchId);
         continue;
@@ -120,19 +121,16 @@ function builtOn(d: Draft, batch: Readonly<Batch>): TestRun[] {
     );
 }
 
-function passedBySuccessor(d: Draft, batch: Readonly<Batch>): boolean {
-  return builtOn(d, batch).some((run) => run.status === "PASSED");
-}
-
 /**
- * The batches behind whose runs, built on the batch, failed none of the tests the batch's run failed: their
- * failures are their own (see failsOnItsOwn), and the batch's was not its PRs'. Only with batching on (a failure
- * of its own is then searched, never final at once) and when both runs named every test they failed.
+ * The batches behind whose runs, built on the batch (`built`, see builtOn), failed none of the tests the batch's
+ * run failed: their failures are their own (see failsOnItsOwn), and the batch's was not its PRs'. Only with
+ * batching on (a failure of its own is then searched, never final at once) and when both runs named every test
+ * they failed.
  */
-function successorsFailingOtherTests(d: Draft, batch: Readonly<Batch>): string[] {
+function successorsFailingOtherTests(d: Draft, batch: Readonly<Batch>, built: readonly TestRun[]): string[] {
   const mine = batch.failure?.tests;
   if (!d.state.settings.batch || mine === undefined) return [];
-  return builtOn(d, batch).flatMap((run) => {
+  return built.flatMap((run) => {
     const theirs = d.batch(run.batchId)?.failure;
     if (run.status !== "FAILED" || theirs?.runId !== run.id || theirs.tests === undefined) return [];
     if (theirs.probe === true || theirs.tests.some((t) => mine.includes(t))) return [];

@@ -65,20 +65,25 @@ describe("planner: a failed run and the batches built on it", () => {
       ["submit H", {}, ["test GH on ABCDEF"]],
     ];
 
+    // EF's run failed r2, which AB's did not: when AB steps aside (its retry in place used), EF's failure is its own.
+    const steppedAside: Row[] = [
+      ...four,
+      ["pass CD", { C: "TESTS_PASSED" }, []],
+      // CD's passing run held AB: AB's failure is retried in place, once.
+      ["fail-tests AB r1", { A: "TESTING", C: "TESTS_PASSED" }, ["test AB"]],
+      ["fail-tests EF r2", { E: "PENDING_FAILURE" }, []],
+      // AB fails again and steps aside. r2 is EF's own (AB did not fail it), so EF steps aside too, now, and GH
+      // starts on CD's new run at once instead of waiting for it to pass.
+      [
+        "fail-tests AB r1",
+        { A: "PENDING_FAILURE", C: "TESTING", E: "PENDING_FAILURE", G: "TESTING" },
+        ["cancel GH", "bisect A", "bisect B", "test CD", "test GH on CD"],
+      ],
+    ];
+
     it("steps aside at once, without waiting for the batch between them to be tested again", () => {
       const s = play(deeper, [
-        ...four,
-        ["pass CD", { C: "TESTS_PASSED" }, []],
-        // CD's passing run held AB: AB's failure is retried in place, once.
-        ["fail-tests AB r1", { A: "TESTING", C: "TESTS_PASSED" }, ["test AB"]],
-        ["fail-tests EF r2", { E: "PENDING_FAILURE" }, []],
-        // AB fails again and steps aside. r2 is EF's own (AB did not fail it), so EF steps aside too, now, and GH
-        // starts on CD's new run at once instead of waiting for it to pass.
-        [
-          "fail-tests AB r1",
-          { A: "PENDING_FAILURE", C: "TESTING", E: "PENDING_FAILURE", G: "TESTING" },
-          ["cancel GH", "bisect A", "bisect B", "test CD", "test GH on CD"],
-        ],
+        ...steppedAside,
         ["pass CD", { C: "TESTS_PASSED", G: "TESTING" }, ["merge CD"]],
       ]);
       expect(s.changesOf("E")).to.not.include("PENDING ITEM_AHEAD_REMOVED");
@@ -86,16 +91,7 @@ describe("planner: a failed run and the batches built on it", () => {
 
     it("goes back into the line untested when the batch between turns out to have failed its tests", () => {
       const s = play(deeper, [
-        ...four,
-        ["pass CD", { C: "TESTS_PASSED" }, []],
-        ["fail-tests AB r1", { A: "TESTING" }, ["test AB"]],
-        ["fail-tests EF r2", { E: "PENDING_FAILURE" }, []],
-        // EF stepped aside at once; CD, tested again on the target without AB, was between them.
-        [
-          "fail-tests AB r1",
-          { E: "PENDING_FAILURE", G: "TESTING" },
-          ["cancel GH", "bisect A", "bisect B", "test CD", "test GH on CD"],
-        ],
+        ...steppedAside,
         // CD fails r2 as well: EF's failure was CD's. E and F go back into the line, as a search's released PRs do,
         // behind GH, which had started testing before; EF is never searched.
         [
