@@ -22,7 +22,7 @@ for (const seed of [workload.seed, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 100
         const kind = kinds.get(event.runId);
         if (kind !== undefined && before.runs[event.runId]?.status === "RUNNING") {
           add(`${kind} finished ${event.outcome}`);
-          // A main run kept as a failed lone PR's witness (ejection.ts) ends as part of its search.
+          // A main run kept as a failed batch's witness (witness.ts) ends as part of its search.
           if (before.runs[event.runId]?.witness === true) add(`witness finished ${event.outcome}`);
         }
       }

@@ -33,7 +33,7 @@ export interface Batch {
      * for the batches ahead (see ejection.ts).
      */
     standsAlone?: boolean;
-    /** A run built on it, kept as evidence of a lone PR's failure (see ejection.ts), and its result once known. */
+    /** A run built on it, kept as evidence of its failure (see witness.ts), and its result once known. */
     witness?: { runId: string; key: string; result?: BisectionResult };
   } | null;
   bisection: Bisection | null;

@@ -6,13 +6,16 @@ import type { Bisection, BisectionResult } from "./bisection-state.js";
  */
 
 /**
- * What the witness says of a lone PR (see Bisection.witness): a pass clears it (its failure was a flake); a failure
- * of a test its own run failed names it (a bad PR fails its tests wherever it runs, and the PRs stacked on it were
- * not in its run). Anything else says nothing: the PR runs on its own, once the witness has ended.
+ * What the witness says of the failed batch (see Bisection.witness): a pass clears it (its failure was a flake). For a
+ * lone PR, a failure of a test its own run failed names it (a bad PR fails its tests wherever it runs, and the PRs
+ * stacked on it were not in its run); a batch's failure names no member. Anything else says nothing: the search
+ * goes on once the witness has ended.
  */
 export function witnessVerdict(b: Bisection): BisectionResult | undefined {
   const result = witnessResult(b);
   if (result?.outcome !== "FAILED") return result;
+  // A batch's witness failing its tests again names no member: the search goes on as before.
+  if (b.members.length > 1) return undefined;
   const initial = Object.values(b.results).find((r) => r.initial === true)?.failedTests ?? [];
   return result.failedTests?.some((t) => initial.includes(t)) === true ? result : undefined;
 }

@@ -36,7 +36,7 @@ function inFlightFor(d: Draft, graph: LaneGraph, batchId: string, bisection: Bis
  */
 function searchMode(d: Draft, graph: LaneGraph, batchId: string, bisection: Bisection): Bisection {
   if (bisection.independent === true || d.state.settings.bisectionMode !== "ISOLATED") return bisection;
-  // A witness (see ejection.ts) was no run of the search's.
+  // A witness (see witness.ts) was no run of the search's.
   const witness = bisection.witness;
   if (Object.entries(bisection.results).some(([key, r]) => r.initial !== true && key !== witness))
     return bisection;
@@ -122,7 +122,7 @@ export function advanceBisections(d: Draft, graph: LaneGraph): void {
   }
 }
 
-/** A PR's history names its witness (see ejection.ts) when that run decided it: it was another batch's run. */
+/** A PR's history names its witness (see witness.ts) when that run decided it: it was another batch's run. */
 function witnessDetail(b: Bisection, runId: string, what: string): string | undefined {
   const witness = witnessResult(b);
   if (witness?.runId !== runId) return undefined;

@@ -70,6 +70,6 @@ export interface Bisection {
    * setAsideUnlikeFailures).
    */
   rerun?: string[];
-  /** A lone PR's search: the key of the run built on it, kept going when it failed (see ejection.ts). */
+  /** The key of the run built on the failed batch, kept going when it failed (see witness.ts). */
   witness?: string;
 }

@@ -95,7 +95,10 @@ export function recordBisectionResult(b: Bisection, key: string, result: Bisecti
  */
 export function advanceBisection(searched: Bisection, cap: number): BisectionProgress {
   const b = setAsideUnlikeFailures(searched);
-  const segments = b.segments.map((s) => [...s]);
+  const batchWitness = b.members.length > 1 && b.witness !== undefined;
+  const verdict = batchWitness ? witnessVerdict(b) : undefined;
+  // A batch's witness passing clears every member at once (its failure was a flake); see witness.ts.
+  const segments = verdict?.outcome === "PASSED" ? [b.segments.flat()] : b.segments.map((s) => [...s]);
   const good = [...b.good];
   const culprits = [...b.culprits];
   const progress: BisectionProgress = {
@@ -109,7 +112,12 @@ export function advanceBisection(searched: Bisection, cap: number): BisectionPro
   };
 
   const settling: Settling = { segments, good, culprits, progress };
-  if (b.independent === true) settleIndependent(b, settling, cap);
+  if (verdict?.outcome === "PASSED" && segments[0] !== undefined && segments[0].length > 0) {
+    settleSegment(settling, 0, verdict, good);
+  } else if (batchWitness && b.running[b.witness as string] !== undefined && segments[0] !== undefined) {
+    // The witness in flight may clear the whole batch: the search waits for it before spending runs.
+    progress.needed.push({ key: b.witness as string, prs: segments[0], base: [] });
+  } else if (b.independent === true) settleIndependent(b, settling, cap);
   else settleStacked(b, settling, cap);
   progress.bisection = { ...b, segments, good, culprits };
   progress.finished = segments.length === 0;

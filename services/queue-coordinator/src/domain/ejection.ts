@@ -1,13 +1,13 @@
 import { isCurrentProbe, type Batch } from "./batch.js";
-import { resultKey, type Bisection } from "./bisection.js";
+import type { Bisection } from "./bisection.js";
 import type { Draft } from "./draft.js";
 import { targetsOverlap } from "./impacted-targets.js";
 import type { LaneGraph } from "./lanes.js";
 import { insertAt, requeueIndex } from "./queue-order.js";
-import { effectiveBisectionConcurrency } from "./queue-settings.js";
 import { dropRunsOf, restartBatch } from "./restarts.js";
 import type { TestRun } from "./test-run.js";
 import { setPrState } from "./transitions.js";
+import { keepWitness } from "./witness.js";
 
 /**
  * Ejection: a failed batch steps out of the line. Its failure is resolved aside (wait for what is
@@ -200,49 +200,6 @@ function failsOnItsOwn(d: Draft, batchId: string, aheadTests: readonly string[] 
   if (own.length === 0) return false;
   d.editBatch(batchId).failure = { ...failure, tests: own, standsAlone: true };
   return true;
-}
-
-/**
- * A lone PR whose run failed its tests is tested once more before it fails (pending-failure.ts). The run built on it
- * that started first already tests it once more, stacked under the PRs behind, and is nearer its end than a new run
- * would be: it is kept going as the PR's witness instead of being cancelled (the PRs behind restart without the PR
- * as usual). A bad PR fails its tests there too, which names it without a run of its own; a pass clears it (see
- * bisection-evidence.ts, witnessVerdict). Only where the search tests on the target alone (ISOLATED), with batching
- * on, and while the search has a slot free (bisectionConcurrency).
- */
-function keepWitness(d: Draft, batchId: string): void {
-  const batch = d.batch(batchId);
-  const failure = batch?.failure;
-  const settings = d.state.settings;
-  if (
-    batch?.prs.length !== 1 ||
-    failure == null ||
-    failure.probe === true ||
-    failure.reason !== "TESTS_FAILED"
-  )
-    return;
-  if (!settings.batch || settings.bisectionMode !== "ISOLATED") return;
-  // It joins the search's pool (scheduling.ts' runningCount would close an import cycle).
-  const searching = d.allRuns().filter((r) => r.kind === "bisection" && r.status === "RUNNING").length;
-  if (searching >= effectiveBisectionConcurrency(settings)) return;
-  const pr = batch.prs[0] as number;
-  let first: TestRun | undefined;
-  for (const run of d.allRuns()) {
-    if (run.kind !== "main" || run.status !== "RUNNING" || !run.base.includes(pr)) continue;
-    if (first === undefined || run.startedAt < first.startedAt) first = run;
-  }
-  if (first === undefined) return;
-  const at = first.base.indexOf(pr);
-  const witnessed = [...first.base.slice(at), ...first.prs];
-  const run = d.editRun(first.id);
-  run.kind = "bisection";
-  run.batchId = batchId;
-  run.base = first.base.slice(0, at);
-  run.prs = witnessed;
-  const key = resultKey(d.options.reuseBisectionResults, [], witnessed);
-  run.comboKey = key;
-  run.witness = true;
-  d.editBatch(batchId).failure = { ...failure, witness: { runId: first.id, key } };
 }
 
 const WITH_MAIN_RUN: ReadonlySet<Batch["status"]> = new Set(["TESTING", "PASSED"]);

@@ -56,7 +56,7 @@ export function resolvePendingFailures(d: Draft, graph: LaneGraph): void {
 /**
  * With batching on, one failed run of a PR alone may be a flake, and a flake alone must never fail
  * a good PR: the PR is tested once more (a bisection of one) and fails only if that fails too. The run built on
- * it that was kept as its witness (see ejection.ts) is that second run when it fails one of the same tests.
+ * it that was kept as its witness (see witness.ts) is that second run when it fails one of the same tests.
  * Only failed tests are confirmed: a timeout would hold the line as long again, and a merge conflict or
  * broken build does not come and go. Without
  * batching the queue keeps the hosted behaviour: the first failure fails the PR.

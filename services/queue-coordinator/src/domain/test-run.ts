@@ -29,10 +29,12 @@ export interface TestRun {
    */
   targetMoved?: boolean;
   /**
-   * A main run built on a lone PR that failed, kept going as evidence of that PR's failure instead of being
-   * cancelled (see ejection.ts, Bisection.witness). Absent: not.
+   * A main run built on a batch that failed, kept going as evidence of that batch's failure instead of being
+   * cancelled (see witness.ts, Bisection.witness). Absent: not.
    */
   witness?: boolean;
+  /** A witness's batch: the PRs it decides. Absent in witnesses stored before batches had them: a lone PR, its first. */
+  witnessOf?: number[];
 }
 
 /**
@@ -46,9 +48,9 @@ export function containsAny(run: TestRun, prs: ReadonlySet<number>): boolean {
 }
 
 /**
- * The PRs whose fate the run decides: a witness (ejection.ts, keepWitness) only the PR it witnesses, since the PRs
+ * The PRs whose fate the run decides: a witness (witness.ts) only the PRs it witnesses, since the PRs
  * stacked on it restarted in runs of their own; any other run, the PRs it tests.
  */
 export function prsDecidedBy(run: Readonly<TestRun>): readonly number[] {
-  return run.witness === true ? run.prs.slice(0, 1) : run.prs;
+  return run.witness === true ? (run.witnessOf ?? run.prs.slice(0, 1)) : run.prs;
 }

@@ -33,8 +33,11 @@ describe("planner: bisection (rules 8-10)", () => {
   });
 
   it("ISOLATED, the default: once the line goes on without a failed batch, its halves run alone at once", () => {
-    new Scenario({ batch: true, batchingMinSize: 4, concurrency: 2 }).play([
-      ...[..."ABCDEFG"].map((l): Row => [`submit ${l}`, {}]),
+    new Scenario({ batch: true, batchingMinSize: 4, batchingMaxWaitTimeMinutes: 120, concurrency: 2 }).play([
+      ...[..."ABCD"].map((l): Row => [`submit ${l}`, {}]),
+      // EFGH starts late enough that its run, built on ABCD, is no witness worth waiting for (witness.ts).
+      ["wait 30", {}],
+      ...[..."EFG"].map((l): Row => [`submit ${l}`, {}]),
       ["submit H", {}, ["test EFGH on ABCD"]],
       // EFGH restarts without ABCD, so AB and CD can only go back into the line: each is tested on the target.
       [

@@ -108,12 +108,20 @@ describe("planner: a failed run decided by its tests (issue 26)", () => {
   });
 
   describe("a pair whose own run failed a test its batch failed", () => {
-    const fours = { concurrency: 2, bisectionConcurrency: 4, batch: true, batchingMinSize: 4 };
+    const fours = {
+      concurrency: 2,
+      bisectionConcurrency: 4,
+      batch: true,
+      batchingMinSize: 4,
+      batchingMaxWaitTimeMinutes: 120,
+    };
     const searched: Row[] = [
       ["submit A", {}],
       ["submit B", {}],
       ["submit C", {}],
       ["submit D", {}, ["test ABCD"]],
+      // EFGH starts late enough that its run, built on ABCD, is no witness worth waiting for (witness.ts).
+      ["wait 30", {}],
       ["submit E", {}],
       ["submit F", {}],
       ["submit G", {}],
