@@ -1,4 +1,4 @@
-// Where a workload's CI runs go (issue 27): main runs by batch size and outcome, cancellations by reason,
+// Where a workload's CI runs go (issue 27): main runs by batch size and outcome, cancellations by reason and cause,
 // probes, bisection runs and witnesses, averaged over ten flake seeds (the file's and 1001-1009), in the file's
 // mode and in one lane.
 //   node --conditions=mainline-source --import tsx tools/bench/merge-efficiency/count.ts FILE [--set mode=SINGLE]
@@ -35,7 +35,12 @@ for (const seed of [workload.seed, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 100
           if (kind === "main") add(`main size ${dec.prs.length}`);
           if (kind === "main") add("main base PRs", dec.dependentPrs.length);
         } else if (dec.type === "CANCEL_TEST_RUN") {
-          add(`${kinds.get(dec.runId)} cancelled ${dec.reason} (on ${event.type})`);
+          // Keyed by what ended to cause it: a main run failing, a probe failing, a run passing (a retry in place)...
+          const cause =
+            event.type === "TEST_RUN_FINISHED"
+              ? `${kinds.get(event.runId) ?? "run"} ${event.outcome}`
+              : event.type;
+          add(`${kinds.get(dec.runId)} cancelled ${dec.reason} (on ${cause})`);
         }
       }
     },
