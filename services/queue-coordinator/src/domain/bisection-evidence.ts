@@ -77,14 +77,27 @@ const onlyOpenPart = (r: { prs: number[] }, segment: readonly number[], good: re
 /**
  * Failed runs of the search's own that held the segment and more, and that failed a test a run holding them and
  * more failed too: two runs failing the same test is a real failure, not a flake (a bad PR fails its tests wherever
- * it runs), the evidence a witness gives a lone PR (see witnessVerdict).
+ * it runs), the evidence a witness gives a lone PR (see witnessVerdict). A pair's own failure counts as well when
+ * its witness failed one of its tests (see pairConfirmedByWitness).
  */
 function confirmedAround(b: Bisection, segment: readonly number[]): (BisectionResult & { prs: number[] })[] {
-  return failedAround(b, segment).filter(
-    (r) =>
-      r.initial !== true &&
-      failedAround(b, r.prs).some((a) => a.failedTests?.some((t) => r.failedTests?.includes(t)) === true),
+  return failedAround(b, segment).filter((r) =>
+    r.initial === true
+      ? pairConfirmedByWitness(b, r)
+      : failedAround(b, r.prs).some((a) => a.failedTests?.some((t) => r.failedTests?.includes(t)) === true),
   );
+}
+
+/**
+ * A failed batch of two whose witness (witness.ts) failed a test the batch's run failed: the same evidence as a
+ * pair's own run failing the batch's test, so its first PR is tested alone and names the second if it passes. Only a
+ * pair: in a bigger batch every lone segment would wait for the ones ahead of it, and the search would run one PR
+ * at a time (measured: heavy-1's p50 +16%, docs/planner-history.md, twentieth pass).
+ */
+function pairConfirmedByWitness(b: Bisection, initial: BisectionResult & { prs: number[] }): boolean {
+  const witness = witnessResult(b);
+  if (initial.prs.length !== 2 || witness?.outcome !== "FAILED") return false;
+  return witness.failedTests?.some((t) => initial.failedTests?.includes(t)) === true;
 }
 
 /**

@@ -219,7 +219,9 @@ function settleIndependent(b: Bisection, settling: Settling, cap: number): void 
           .filter((n) => n !== pr)
           .map((n) => `#${n}`)
           .join(", ");
-        const detail = `its run with ${others} failed a test the batch failed, and ${others} passed on ${named.prs.length > 2 ? "their" : "its"} own`;
+        // The batch's own run, confirmed by its witness (a pair), or a run of the search's confirmed by the batch's.
+        const confirmedBy = named.initial === true ? "the run built on it failed too" : "the batch failed";
+        const detail = `its run with ${others} failed a test ${confirmedBy}, and ${others} passed on ${named.prs.length > 2 ? "their" : "its"} own`;
         settling.culprits.push(pr);
         progress.culprits.push({ pr, reason: named.reason ?? "TESTS_FAILED", runId: named.runId, detail });
         segments.splice(i, 1);

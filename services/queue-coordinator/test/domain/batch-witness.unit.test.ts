@@ -40,14 +40,31 @@ describe("planner: a failed batch and the run built on it", () => {
     expect(s.runsStarted()).to.equal(4);
   });
 
-  it("searches the batch when that run fails the same test", () => {
+  it("tests the pair's first PR alone when that run fails the same test, and fails the second with no run of its own", () => {
     const s = play(pairs, [
       ...failedTogether,
-      ["fail-tests ABCD r1", { A: "PENDING_FAILURE", C: "TESTING" }, ["bisect A", "bisect B"]],
-      // A failed the batch's test alone: B goes back into the line untested, its own run no longer needed.
-      ["fail-tests A r1", { A: "FAILED", B: "TESTING" }, ["cancel B", "test B on CD"]],
+      // Two runs failed r1: the pair holds a bad PR. B waits for A's run.
+      ["fail-tests ABCD r1", { A: "PENDING_FAILURE", C: "TESTING" }, ["bisect A"]],
+      // A goes back into the line (the target moved under its run), and B fails on the two runs.
+      ["pass A", { A: "TESTING", B: "FAILED" }, ["test A on CD"]],
     ]);
-    expect(s.changesOf("B")).to.not.include("FAILED TESTS_FAILED");
+    // Its history says what decided it, since no run of its own did.
+    const failed = s.last?.notices.find(
+      (n) => n.type === "PR_STATE_CHANGED" && n.pr === 2 && n.to === "FAILED",
+    );
+    expect(failed?.type === "PR_STATE_CHANGED" && failed.detail).to.equal(
+      "its run with #1 failed a test the run built on it failed too, and #1 passed on its own",
+    );
+    // AB, CD (the witness), CD again, A, and A in line: B had no run of its own.
+    expect(s.runsStarted()).to.equal(5);
+  });
+
+  it("sends the pair's second PR back into the line untested when the first fails that test alone", () => {
+    play(pairs, [
+      ...failedTogether,
+      ["fail-tests ABCD r1", { A: "PENDING_FAILURE" }, ["bisect A"]],
+      ["fail-tests A r1", { A: "FAILED", B: "TESTING" }, ["test B on CD"]],
+    ]);
   });
 
   it("searches the batch when that run fails only other tests: they say nothing of the batch", () => {
