@@ -49,10 +49,7 @@ describe("planner: a failed batch and the run built on it", () => {
       ["pass A", { A: "TESTING", B: "FAILED" }, ["test A on CD"]],
     ]);
     // Its history says what decided it, since no run of its own did.
-    const failed = s.last?.notices.find(
-      (n) => n.type === "PR_STATE_CHANGED" && n.pr === 2 && n.to === "FAILED",
-    );
-    expect(failed?.type === "PR_STATE_CHANGED" && failed.detail).to.equal(
+    expect(s.failedDetailOf("B")).to.equal(
       "its run with #1 failed a test the run built on it failed too, and #1 passed on its own",
     );
     // AB, CD (the witness), CD again, A, and A in line: B had no run of its own.

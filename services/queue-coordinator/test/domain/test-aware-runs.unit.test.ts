@@ -143,10 +143,7 @@ describe("planner: a failed run decided by its tests (issue 26)", () => {
         ["pass A", { A: "TESTING", B: "FAILED" }, ["test ACD on EFGH"]],
       ]);
       // Its history says what decided it, since no run of its own did.
-      const failed = s.last?.notices.find(
-        (n) => n.type === "PR_STATE_CHANGED" && n.pr === 2 && n.to === "FAILED",
-      );
-      expect(failed?.type === "PR_STATE_CHANGED" && failed.detail).to.equal(
+      expect(s.failedDetailOf("B")).to.equal(
         "its run with #1 failed a test the batch failed, and #1 passed on its own",
       );
       // ABCD, EFGH twice, AB, A, and ACD in line: B had no run of its own.

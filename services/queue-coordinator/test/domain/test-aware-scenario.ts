@@ -51,6 +51,15 @@ export class TestAwareScenario extends Scenario {
     });
   }
 
+  /** The history detail of the PR's failure in the last step: what decided it when no run of its own did. */
+  failedDetailOf(l: string): string | undefined {
+    const n = l.charCodeAt(0) - 64;
+    const failed = this.last?.notices.find(
+      (x) => x.type === "PR_STATE_CHANGED" && x.pr === n && x.to === "FAILED",
+    );
+    return failed?.type === "PR_STATE_CHANGED" ? failed.detail : undefined;
+  }
+
   detailsOf(l: string): string[] {
     const n = l.charCodeAt(0) - 64;
     const history = this.state.prs[n]?.history ?? [];
