@@ -95,10 +95,12 @@ export function recordBisectionResult(b: Bisection, key: string, result: Bisecti
  */
 export function advanceBisection(searched: Bisection, cap: number): BisectionProgress {
   const b = setAsideUnlikeFailures(searched);
-  const batchWitness = b.members.length > 1 && b.witness !== undefined;
-  const verdict = batchWitness ? witnessVerdict(b) : undefined;
-  // A batch's witness passing clears every member at once (its failure was a flake); see witness.ts.
-  const segments = verdict?.outcome === "PASSED" ? [b.segments.flat()] : b.segments.map((s) => [...s]);
+  // A batch's witness (see witness.ts); a lone PR's is read segment by segment (settleIndependent).
+  const batchWitness = b.members.length > 1 ? b.witness : undefined;
+  const verdict = batchWitness === undefined ? undefined : witnessVerdict(b);
+  // Its pass clears every member still open at once: the batch's failure was a flake.
+  const cleared = verdict?.outcome === "PASSED" && b.segments.length > 0 ? verdict : undefined;
+  const segments = cleared !== undefined ? [b.segments.flat()] : b.segments.map((s) => [...s]);
   const good = [...b.good];
   const culprits = [...b.culprits];
   const progress: BisectionProgress = {
@@ -112,11 +114,15 @@ export function advanceBisection(searched: Bisection, cap: number): BisectionPro
   };
 
   const settling: Settling = { segments, good, culprits, progress };
-  if (verdict?.outcome === "PASSED" && segments[0] !== undefined && segments[0].length > 0) {
-    settleSegment(settling, 0, verdict, good);
-  } else if (batchWitness && b.running[b.witness as string] !== undefined && segments[0] !== undefined) {
+  if (cleared !== undefined) {
+    settleSegment(settling, 0, cleared, good);
+  } else if (
+    batchWitness !== undefined &&
+    b.running[batchWitness] !== undefined &&
+    segments[0] !== undefined
+  ) {
     // The witness in flight may clear the whole batch: the search waits for it before spending runs.
-    progress.needed.push({ key: b.witness as string, prs: segments[0], base: [] });
+    progress.needed.push({ key: batchWitness, prs: segments[0], base: [] });
   } else if (b.independent === true) settleIndependent(b, settling, cap);
   else settleStacked(b, settling, cap);
   progress.bisection = { ...b, segments, good, culprits };

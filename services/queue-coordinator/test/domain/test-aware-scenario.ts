@@ -1,5 +1,5 @@
 import { type FailedTestsKnowledge, type PlanningStep, type TestKnowledge } from "../../src/domain/index.js";
-import { Scenario, type Row } from "./scenario-table.js";
+import { num, Scenario, type Row } from "./scenario-table.js";
 
 export type { Row };
 
@@ -53,16 +53,14 @@ export class TestAwareScenario extends Scenario {
 
   /** The history detail of the PR's failure in the last step: what decided it when no run of its own did. */
   failedDetailOf(l: string): string | undefined {
-    const n = l.charCodeAt(0) - 64;
     const failed = this.last?.notices.find(
-      (x) => x.type === "PR_STATE_CHANGED" && x.pr === n && x.to === "FAILED",
+      (x) => x.type === "PR_STATE_CHANGED" && x.pr === num(l) && x.to === "FAILED",
     );
     return failed?.type === "PR_STATE_CHANGED" ? failed.detail : undefined;
   }
 
   detailsOf(l: string): string[] {
-    const n = l.charCodeAt(0) - 64;
-    const history = this.state.prs[n]?.history ?? [];
+    const history = this.state.prs[num(l)]?.history ?? [];
     return history.map((t) => t.detail).filter((d): d is string => d !== undefined);
   }
 }
