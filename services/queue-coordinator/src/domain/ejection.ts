@@ -3,7 +3,7 @@ import type { Bisection } from "./bisection.js";
 import type { Draft } from "./draft.js";
 import { targetsOverlap } from "./impacted-targets.js";
 import type { LaneGraph } from "./lanes.js";
-import { insertAt, requeueIndex } from "./queue-order.js";
+import { batchRestartedTogether, insertAt, requeueIndex } from "./queue-order.js";
 import { dropRunsOf, restartBatch } from "./restarts.js";
 import type { TestRun } from "./test-run.js";
 import { setPrState } from "./transitions.js";
@@ -146,8 +146,9 @@ function standAlone(d: Draft, batchId: string): void {
 
 /**
  * Every main run that contains the failed batch's PRs (the speculative runs behind it) is
- * doomed or stale, so it restarts now rather than failing later. Bisection runs are left alone:
- * they never contain a batch that is ahead of theirs.
+ * doomed or stale, so it restarts now rather than failing later, small batches as one line
+ * (batchRestartedTogether). Bisection runs are left alone: they never contain a batch that is
+ * ahead of theirs.
  */
 function ejectFailedBatch(d: Draft, batchId: string): void {
   const ejected = d.batch(batchId);
@@ -158,11 +159,17 @@ function ejectFailedBatch(d: Draft, batchId: string): void {
     if (run.base.some((p) => prs.has(p))) affected.add(run.batchId);
   }
   keepWitness(d, batchId);
+  const restarted: string[] = [];
   for (const id of affected) {
     if (failsOnItsOwn(d, id, ejected?.failure?.tests)) continue;
-    if (isOffline(d, id)) sendBackExplained(d, id, ejected?.prs ?? []);
-    else restartBatch(d, id, "ITEM_AHEAD_REMOVED");
+    if (isOffline(d, id)) {
+      sendBackExplained(d, id, ejected?.prs ?? []);
+    } else {
+      restartBatch(d, id, "ITEM_AHEAD_REMOVED");
+      restarted.push(id);
+    }
   }
+  batchRestartedTogether(d, restarted);
 }
 
 /**

@@ -134,6 +134,34 @@ export function dissolveBatches(d: Draft, batchIds: readonly string[]): void {
 }
 
 /**
+ * The batches a failure ahead restarted, batched again as one line when that saves runs: each was cut where a test
+ * slot happened to free (often one or two PRs), and with a failure ahead gone they restart together anyway, so
+ * their PRs are formed into batches of the target size in their order, one run for what took two or three. Only
+ * while nothing else waits to be tested: with a line behind them, every slot fills anyway and the re-cut would batch
+ * them with that line, into bigger batches that fail more often (heavy-1: p50 +5%, merged per hour -3%; see
+ * docs/planner-history.md, twenty-first pass). No-batch, urgent and probed batches keep their shape.
+ */
+export function batchRestartedTogether(d: Draft, restarted: readonly string[]): void {
+  const size = d.state.settings.batch ? d.state.settings.batchingMinSize : 1;
+  const small = restarted.filter((id) => {
+    const batch = d.batch(id);
+    if (batch?.status !== "QUEUED" || batch.runId !== null || batch.probe != null) return false;
+    if (batch.prs.length >= size) return false;
+    return batch.prs.every((n) => {
+      const entry = d.pr(n);
+      return entry !== undefined && !entry.noBatch && entry.priority.value !== URGENT_PRIORITY;
+    });
+  });
+  let prs = 0;
+  for (const id of small) prs += d.batch(id)?.prs.length ?? 0;
+  if (small.length < 2 || Math.ceil(prs / size) >= small.length) return;
+  let waiting = 0;
+  for (const n of d.state.order) if (d.pr(n)?.startedTesting !== true) waiting++;
+  if (waiting >= size) return;
+  dissolveBatches(d, small);
+}
+
+/**
  * Takes a PR out of the queue order and out of its batch. The rest of its batch restarts,
  * and so does every run built on top of it. The caller decides where the PR goes next.
  */

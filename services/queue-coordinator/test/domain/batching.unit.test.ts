@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { Scenario } from "./scenario-table.js";
+import { Scenario, type Row } from "./scenario-table.js";
 
 describe("planner: batching (rules 1-7)", () => {
   it("forms a batch when the target size fills, and tests the next on top of it", () => {
@@ -65,6 +65,38 @@ describe("planner: batching (rules 1-7)", () => {
       ["submit A", {}, []],
       ["submit B", {}, ["test AB"]],
       ["cancel A", { A: "CANCELLED", B: "TESTING" }, ["cancel AB", "test B"]],
+    ]);
+  });
+
+  // Each batch closed small when a slot freed; a failure ahead restarts them together.
+  const cutSmall: Row[] = [
+    ["submit A", {}, []],
+    ["wait 1", {}, ["test A"]],
+    ["submit B", {}, []],
+    ["wait 1", {}, ["test B on A"]],
+    ["submit C", {}, []],
+    ["submit D", {}, []],
+    ["wait 1", {}, ["test CD on AB"]],
+  ];
+  const cutSmallSettings = { batch: true, batchingMinSize: 3, batchingMaxWaitTimeMinutes: 1 };
+
+  it("batches the PRs a failure ahead restarted again as one line, one run for what took two", () => {
+    // B's old run goes on as A's witness; B and CD restart as one batch of three, not as B and CD on B.
+    new Scenario({ ...cutSmallSettings, concurrency: 4 }).play([
+      ...cutSmall,
+      ["fail A", { A: "PENDING_FAILURE", B: "TESTING", D: "TESTING" }, ["cancel CD", "test BCD"]],
+      ["pass BCD", { B: "TESTS_PASSED", D: "TESTS_PASSED" }, ["merge BCD"]],
+    ]);
+  });
+
+  it("keeps the restarted batches as they were while other PRs wait to be tested", () => {
+    // With a line behind them every slot fills anyway: batching them again would batch them with that line.
+    new Scenario({ ...cutSmallSettings, concurrency: 3 }).play([
+      ...cutSmall,
+      ["submit E", {}, []],
+      ["submit F", {}, []],
+      ["submit G", { G: "PENDING" }, []],
+      ["fail A", { E: "TESTING" }, ["cancel CD", "test B", "test CD on B", "test EFG on BCD"]],
     ]);
   });
 });
