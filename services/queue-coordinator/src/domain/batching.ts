@@ -3,8 +3,7 @@ import type { Batch } from "./batch.js";
 import type { Draft } from "./draft.js";
 import { isOffline } from "./ejection.js";
 import { LaneGraph, type PlaceInBatch } from "./lanes.js";
-import { dissolveBatches } from "./queue-order.js";
-import { URGENT_PRIORITY } from "./priority.js";
+import { batchesAlone, dissolveBatches, untestedInLine } from "./queue-order.js";
 import { testedSinceAdmitted } from "./pull-request.js";
 import { stackBatchToJoin } from "./stack.js";
 import { startsRuns } from "./target-hold.js";
@@ -19,10 +18,14 @@ export function targetBatchSize(d: Draft): number {
   const settings = d.state.settings;
   if (!settings.batch) return 1;
   if (settings.batchingMode !== "ADAPTIVE") return settings.batchingMinSize;
-  let waiting = 0;
-  for (const n of d.state.order) if (d.pr(n)?.startedTesting !== true) waiting++;
   const free = settings.concurrency - runningCount(d, "main");
-  return adaptiveBatchSize(settings.batchingMinSize, settings.concurrency, d.state.observed, waiting, free);
+  return adaptiveBatchSize(
+    settings.batchingMinSize,
+    settings.concurrency,
+    d.state.observed,
+    untestedInLine(d),
+    free,
+  );
 }
 
 export function formingDeadline(d: Draft, batch: Readonly<Batch>): number {
@@ -158,8 +161,7 @@ function assign(d: Draft, n: number, at: Placing, size: number): string {
     return stack;
   }
   const entry = d.pr(n);
-  const closed =
-    entry === undefined || entry.noBatch || entry.priority.value === URGENT_PRIORITY || size === 1;
+  const closed = entry === undefined || batchesAlone(entry) || size === 1;
   const open = closed ? undefined : (joinable(d, at, size) ?? openBatchInLane(d, at, size));
   if (open !== undefined) {
     d.editBatch(open.id).prs.push(n);

@@ -149,16 +149,26 @@ export function batchRestartedTogether(d: Draft, restarted: readonly string[]): 
     if (batch.prs.length >= size) return false;
     return batch.prs.every((n) => {
       const entry = d.pr(n);
-      return entry !== undefined && !entry.noBatch && entry.priority.value !== URGENT_PRIORITY;
+      return entry !== undefined && !batchesAlone(entry);
     });
   });
   let prs = 0;
   for (const id of small) prs += d.batch(id)?.prs.length ?? 0;
   if (small.length < 2 || Math.ceil(prs / size) >= small.length) return;
+  if (untestedInLine(d) >= size) return;
+  dissolveBatches(d, small);
+}
+
+/** No-batch and urgent PRs get a batch of their own and never delay or restart anyone. */
+export function batchesAlone(entry: Readonly<PullRequestEntry>): boolean {
+  return entry.noBatch || entry.priority.value === URGENT_PRIORITY;
+}
+
+/** PRs in line that have not started testing in this stay. */
+export function untestedInLine(d: Draft): number {
   let waiting = 0;
   for (const n of d.state.order) if (d.pr(n)?.startedTesting !== true) waiting++;
-  if (waiting >= size) return;
-  dissolveBatches(d, small);
+  return waiting;
 }
 
 /**
