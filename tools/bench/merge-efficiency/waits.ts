@@ -1,6 +1,7 @@
 // Where a workload's merged PRs spend their time (issue 27, item 2): the wait before their first main run, the
 // main runs each needed, and the PR-minutes spent waiting in line by how many main runs were in flight meanwhile
-// (all `concurrency` busy: the wait is for a slot; fewer: for a batch to fill or a failure ahead to settle).
+// (all `concurrency` busy: the wait is for a slot; fewer: for a batch to fill or a failure ahead to settle), and the
+// time from a search sending a PR back into the line to its merge.
 // Over the ten flake seeds (or --seeds=FIRST-LAST), in the file's mode or with --set.
 //   node --conditions=mainline-source --import tsx tools/bench/merge-efficiency/waits.ts FILE [--seeds=A-B] [--set ...]
 import { readFileSync } from "node:fs";
@@ -20,14 +21,26 @@ interface Merged {
   total: number;
   toFirstRun: number;
   mainRuns: number;
+  /** Minutes from when a search sent it back into the line (its group passed, or the failure was someone else's). */
+  backInLine?: number;
 }
 const merged: Merged[] = [];
+// A search's verdicts that put a PR back into the line to be tested again in a main run (ejection.ts requeueGoodGroup).
+const SENT_BACK_BY_A_SEARCH = new Set<string>([
+  "BISECTION_PASSED",
+  "CLEARED_BY_EARLIER_BISECTION",
+  "FAILURE_EXPLAINED_ELSEWHERE",
+]);
 const waitingByRunsInFlight = new Map<number, number>();
+/** Per seed, minutes from the last arrival to the last PR's end: what decides merged per hour on a finite file. */
+const tails: number[] = [];
 
 for (const seed of seeds) {
   const arrivedAt = new Map(workload.prs.map((pr) => [pr.number, pr.arrivesAt]));
   const firstRunAt = new Map<number, number>();
   const mainRuns = new Map<number, number>();
+  const sentBackAt = new Map<number, number>();
+  let lastEnd = 0;
   let last = 0;
   let waiting = 0;
   let inFlight = 0;
@@ -48,12 +61,18 @@ for (const seed of seeds) {
         }
       }
       for (const notice of step.notices) {
-        if (notice.type !== "PR_STATE_CHANGED" || notice.to !== "MERGED") continue;
+        if (notice.type !== "PR_STATE_CHANGED") continue;
+        if (notice.to === "PENDING" && SENT_BACK_BY_A_SEARCH.has(notice.reason))
+          sentBackAt.set(notice.pr, at);
+        if (notice.to === "MERGED" || notice.to === "FAILED") lastEnd = at;
+        if (notice.to !== "MERGED") continue;
         const arrived = arrivedAt.get(notice.pr) ?? at;
+        const sentBack = sentBackAt.get(notice.pr);
         merged.push({
           total: (at - arrived) / MINUTE,
           toFirstRun: ((firstRunAt.get(notice.pr) ?? at) - arrived) / MINUTE,
           mainRuns: mainRuns.get(notice.pr) ?? 0,
+          ...(sentBack === undefined ? {} : { backInLine: (at - sentBack) / MINUTE }),
         });
       }
       waiting = Object.values(step.state.prs).filter((pr) => pr.state === "PENDING").length;
@@ -62,6 +81,7 @@ for (const seed of seeds) {
       ).length;
     },
   });
+  tails.push((lastEnd - Math.max(...workload.prs.map((pr) => pr.arrivesAt))) / MINUTE);
 }
 
 const at = (values: number[], p: number): number => {
@@ -98,6 +118,23 @@ console.log(
     once.map((m) => m.total),
   ),
 );
+// A search on the target alone cannot merge what it clears once the line behind has started without it: the PRs
+// wait for a main run of their own, a whole run after the search's (docs/planner-history.md, twenty-second pass).
+const sentBack = merged.filter((m) => m.backInLine !== undefined);
+const minutes = (list: Merged[], of: (m: Merged) => number): number =>
+  list.reduce((sum, m) => sum + of(m), 0);
+console.log(
+  row(
+    `back in line after a search (${((100 * sentBack.length) / merged.length).toFixed(0)}%)`,
+    sentBack.map((m) => m.backInLine as number),
+  ),
+);
+console.log(
+  `  from then to merge: ${(minutes(sentBack, (m) => m.backInLine as number) / seeds.length).toFixed(0)} PR-minutes ` +
+    `per seed, ${((100 * minutes(sentBack, (m) => m.backInLine as number)) / minutes(merged, (m) => m.total)).toFixed(1)}% ` +
+    "of all PR-minutes to merge",
+);
+console.log(row("last arrival to the last PR's end", tails));
 console.log("PR-minutes waiting in line (PENDING), per seed, by main runs in flight:");
 for (const [runs, minutes] of [...waitingByRunsInFlight].sort((a, b) => a[0] - b[0]))
   if (minutes > 0)
