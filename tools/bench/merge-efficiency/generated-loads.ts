@@ -5,8 +5,9 @@
 // --seeds: the workload seeds (default 1-4, the figures the README and docs quote). 24 loads could not tell
 // whether a rule fails more good PRs: the simulator draws flakes from one sequence, so any change moves which
 // runs they hit (tenth pass, docs/planner-history.md); 6 loads per seed, so 1-40 gives 240 per mode.
-import { DEFAULT_WORKLOAD, runSimulation } from "@mainline/sim";
+import { runSimulation } from "@mainline/sim";
 import { flakeSeeds } from "./flake-seeds.js";
+import { generatedLoads } from "./generated-load-grid.js";
 import { settingOverrides } from "./setting-overrides.js";
 
 // seeds.ts imports this file for its last table and has a --seeds of its own (flake seeds, e.g. 2001-2030): the
@@ -22,6 +23,7 @@ const seeds = seedOption === undefined ? [1, 2, 3, 4] : flakeSeeds(0, seedOption
 
 // seeds.ts passes its own --set on: the same argv.
 const overrides = settingOverrides(process.argv);
+const loads = [...generatedLoads(seeds, overrides)];
 for (const mode of ["SINGLE", "PARALLEL"]) {
   let logP50 = 0;
   let logRuns = 0;
@@ -30,28 +32,17 @@ for (const mode of ["SINGLE", "PARALLEL"]) {
   let goodFailed = 0;
   let badMerged = 0;
   let stuck = 0;
-  for (const arrivalsPerHour of [12, 24, 40])
-    for (const failureProbability of [0.03, 0.08])
-      for (const seed of seeds) {
-        const r = runSimulation({
-          settings: {
-            mode,
-            concurrency: 4,
-            batch: true,
-            batchingMinSize: 4,
-            batchingMaxWaitTimeMinutes: 1,
-            ...overrides,
-          },
-          workload: { ...DEFAULT_WORKLOAD, seed, prCount: 250, arrivalsPerHour, failureProbability },
-        });
-        logP50 += Math.log(r.timeToMergeMinutes.p50);
-        logRuns += Math.log(r.mainRuns + r.bisectionRuns);
-        logPerHour += Math.log(r.mergedPerHour);
-        count++;
-        goodFailed += r.goodFailed;
-        badMerged += r.badMerged;
-        stuck += r.stuck;
-      }
+  for (const load of loads) {
+    if (load.mode !== mode) continue;
+    const r = runSimulation(load.options);
+    logP50 += Math.log(r.timeToMergeMinutes.p50);
+    logRuns += Math.log(r.mainRuns + r.bisectionRuns);
+    logPerHour += Math.log(r.mergedPerHour);
+    count++;
+    goodFailed += r.goodFailed;
+    badMerged += r.badMerged;
+    stuck += r.stuck;
+  }
   const mean = (sum: number, digits: number): string => Math.exp(sum / count).toFixed(digits);
   console.log(
     `${mode.padEnd(8)} p50 ${mean(logP50, 0)}  runs ${mean(logRuns, 0)}  merged/h ${mean(logPerHour, 2)}  ` +

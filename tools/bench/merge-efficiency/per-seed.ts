@@ -7,8 +7,9 @@
 // generated loads (6 per seed per mode, as generated-loads.ts; default none); --only: bench files by name prefix.
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_WORKLOAD, parseWorkloadFile, runSimulation, type SimulationReport } from "@mainline/sim";
+import { parseWorkloadFile, runSimulation, type SimulationReport } from "@mainline/sim";
 import { flakeSeeds } from "./flake-seeds.js";
+import { generatedLoads } from "./generated-load-grid.js";
 import { readReachTable, type ReachRow } from "./reach-table.js";
 import { settingOverrides } from "./setting-overrides.js";
 
@@ -67,20 +68,6 @@ for (const file of readdirSync(dir)
     console.log(line(name, seed, r, reach.get(name)));
   }
 }
-for (const mode of ["SINGLE", "PARALLEL"])
-  for (const arrivalsPerHour of [12, 24, 40])
-    for (const failureProbability of [0.03, 0.08])
-      for (const seed of generatedSeeds) {
-        const r = runSimulation({
-          settings: {
-            mode,
-            concurrency: 4,
-            batch: true,
-            batchingMinSize: 4,
-            batchingMaxWaitTimeMinutes: 1,
-            ...overrides,
-          },
-          workload: { ...DEFAULT_WORKLOAD, seed, prCount: 250, arrivalsPerHour, failureProbability },
-        });
-        console.log(line(`generated ${mode} ${arrivalsPerHour}/h ${failureProbability}`, seed, r));
-      }
+for (const load of generatedLoads(generatedSeeds, overrides)) {
+  console.log(line(load.label, load.seed, runSimulation(load.options)));
+}
