@@ -17,3 +17,16 @@ export function flakeSeeds(own: number, option: string | undefined): number[] {
   }
   return Array.from({ length: last - first + 1 }, (_, i) => first + i);
 }
+
+/**
+ * flakeSeeds for a command line: a bad range prints one line naming the option (`name`, e.g. "--generated") and
+ * exits with status 2, before any simulation.
+ */
+export function flakeSeedsOrExit(own: number, option: string | undefined, name = "--seeds"): number[] {
+  try {
+    return flakeSeeds(own, option);
+  } catch (error) {
+    console.error((error as Error).message.replace(/^--seeds/, name));
+    process.exit(2);
+  }
+}

@@ -6,7 +6,7 @@
 // whether a rule fails more good PRs: the simulator draws flakes from one sequence, so any change moves which
 // runs they hit (tenth pass, docs/planner-history.md); 6 loads per seed, so 1-40 gives 240 per mode.
 import { runSimulation } from "@mainline/sim";
-import { flakeSeeds } from "./flake-seeds.js";
+import { flakeSeedsOrExit } from "./flake-seeds.js";
 import { generatedLoads } from "./generated-load-grid.js";
 import { settingOverrides } from "./setting-overrides.js";
 
@@ -19,7 +19,7 @@ const seedOption = run
       .find((a) => a.startsWith("--seeds="))
       ?.slice("--seeds=".length)
   : undefined;
-const seeds = seedOption === undefined ? [1, 2, 3, 4] : flakeSeeds(0, seedOption);
+const seeds = seedOption === undefined ? [1, 2, 3, 4] : flakeSeedsOrExit(0, seedOption);
 
 // seeds.ts passes its own --set on: the same argv.
 const overrides = settingOverrides(process.argv);

@@ -8,7 +8,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseWorkloadFile, runSimulation, type SimulationReport } from "@mainline/sim";
-import { flakeSeeds } from "./flake-seeds.js";
+import { flakeSeedsOrExit } from "./flake-seeds.js";
 import { generatedLoads } from "./generated-load-grid.js";
 import { readReachTable, type ReachRow } from "./reach-table.js";
 import { settingOverrides } from "./setting-overrides.js";
@@ -20,17 +20,9 @@ const overrides = settingOverrides(args);
 const only = option("only") ?? "";
 const seedOption = option("seeds");
 const generated = option("generated");
-// A bad range stops here, before any simulation, with one line naming the option.
-function seedRange(name: string, value: string | undefined, own: number): number[] {
-  try {
-    return flakeSeeds(own, value);
-  } catch (error) {
-    console.error((error as Error).message.replace(/^--seeds/, `--${name}`));
-    process.exit(2);
-  }
-}
-seedRange("seeds", seedOption, 0);
-const generatedSeeds = generated === undefined ? [] : seedRange("generated", generated, 0);
+// A bad range stops here, before any simulation.
+flakeSeedsOrExit(0, seedOption);
+const generatedSeeds = generated === undefined ? [] : flakeSeedsOrExit(0, generated, "--generated");
 const dir = import.meta.dirname;
 const reach = readReachTable(readFileSync(join(dir, "README.md"), "utf8"));
 
@@ -63,7 +55,7 @@ for (const file of readdirSync(dir)
   .sort()) {
   const name = file.replace(/\.json$/, "");
   const { workload, settings } = parseWorkloadFile(readFileSync(join(dir, file), "utf8"), name);
-  for (const seed of seedRange("seeds", seedOption, workload.seed)) {
+  for (const seed of flakeSeedsOrExit(workload.seed, seedOption)) {
     const r = runSimulation({ settings: { ...settings, ...overrides }, workload: { ...workload, seed } });
     console.log(line(name, seed, r, reach.get(name)));
   }

@@ -10,7 +10,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseWorkloadFile, runSimulation, type SimulationReport } from "@mainline/sim";
-import { flakeSeeds } from "./flake-seeds.js";
+import { flakeSeedsOrExit } from "./flake-seeds.js";
 import { settingOverrides } from "./setting-overrides.js";
 import { geomean, type Figures } from "./lanes-ratios.js";
 import { readReachTable, type ReachRow } from "./reach-table.js";
@@ -25,7 +25,7 @@ const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length) 
 const reach = readReachTable(readFileSync(join(dir, "README.md"), "utf8"));
 // --seeds=FIRST-LAST: another range of flake seeds than the ten (see flake-seeds.ts).
 const seedOption = args.find((a) => a.startsWith("--seeds="))?.slice("--seeds=".length);
-const seedsOf = (own: number): number[] => flakeSeeds(own, seedOption);
+const seedsOf = (own: number): number[] => flakeSeedsOrExit(own, seedOption);
 seedsOf(0); // a bad --seeds stops here, before any simulation
 
 const figuresOf = (r: SimulationReport): Figures => ({

@@ -7,14 +7,17 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { parseWorkloadFile, runSimulation } from "@mainline/sim";
-import { flakeSeeds } from "./flake-seeds.js";
+import { flakeSeedsOrExit } from "./flake-seeds.js";
 import { settingOverrides } from "./setting-overrides.js";
 
 const MINUTE = 60_000;
 const args = process.argv.slice(2);
 const file = args[0] as string;
 const { workload, settings } = parseWorkloadFile(readFileSync(file, "utf8"), basename(file, ".json"));
-const seeds = flakeSeeds(workload.seed, args.find((a) => a.startsWith("--seeds="))?.slice("--seeds=".length));
+const seeds = flakeSeedsOrExit(
+  workload.seed,
+  args.find((a) => a.startsWith("--seeds="))?.slice("--seeds=".length),
+);
 const overrides = settingOverrides(args);
 
 interface Merged {
