@@ -39,7 +39,9 @@ for (const [key, a] of before) {
   const b = after.get(key);
   if (b === undefined) continue;
   const group = a.load.startsWith("generated ") ? a.load.split(" ").slice(0, 2).join(" ") : a.load;
-  groups.set(group, [...(groups.get(group) ?? []), [a, b]]);
+  const pairs = groups.get(group) ?? [];
+  pairs.push([a, b]);
+  groups.set(group, pairs);
 }
 
 const change = (pairs: [SeedLine, SeedLine][], figure: (typeof FIGURES)[number]): string =>

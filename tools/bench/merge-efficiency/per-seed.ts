@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { parseWorkloadFile, runSimulation, type SimulationReport } from "@mainline/sim";
 import { flakeSeedsOrExit } from "./flake-seeds.js";
 import { generatedLoads } from "./generated-load-grid.js";
-import { readReachTable, type ReachRow } from "./reach-table.js";
+import { atReach, readReachTable, type ReachRow } from "./reach-table.js";
 import { settingOverrides } from "./setting-overrides.js";
 
 const args = process.argv.slice(2);
@@ -27,23 +27,15 @@ const dir = import.meta.dirname;
 const reach = readReachTable(readFileSync(join(dir, "README.md"), "utf8"));
 
 function line(load: string, seed: number, r: SimulationReport, row?: ReachRow): string {
-  const runs = r.mainRuns + r.bisectionRuns;
-  const atReach =
-    r.badMerged === 0 &&
-    r.stuck === 0 &&
-    (row === undefined ||
-      (r.timeToMergeMinutes.p50 <= row.reach.p50 &&
-        runs <= row.reach.runs &&
-        r.mergedPerHour >= row.reach.perHour));
   return JSON.stringify({
     load,
     seed,
     p50: r.timeToMergeMinutes.p50,
-    runs,
+    runs: r.mainRuns + r.bisectionRuns,
     perHour: r.mergedPerHour,
     mean: r.timeToMergeMinutes.mean,
     p90: r.timeToMergeMinutes.p90,
-    atReach,
+    atReach: atReach(r, row),
     goodFailed: r.goodFailed,
     badMerged: r.badMerged,
     stuck: r.stuck,

@@ -1,3 +1,5 @@
+import type { SimulationReport } from "@mainline/sim";
+
 /** One row of the figures table of bench/merge-efficiency/README.md. */
 export interface ReachRow {
   workload: string;
@@ -21,4 +23,18 @@ export function readReachTable(readme: string): Map<string, ReachRow> {
     });
   }
   return rows;
+}
+
+/**
+ * Whether one simulation is at the README's "reach" on every figure (p50 and CI runs at most, merged per hour at
+ * least), with no bad PR merged and none stuck; a workload without a row only needs the last two.
+ */
+export function atReach(r: SimulationReport, row: ReachRow | undefined): boolean {
+  if (r.badMerged !== 0 || r.stuck !== 0) return false;
+  if (row === undefined) return true;
+  return (
+    r.timeToMergeMinutes.p50 <= row.reach.p50 &&
+    r.mainRuns + r.bisectionRuns <= row.reach.runs &&
+    r.mergedPerHour >= row.reach.perHour
+  );
 }

@@ -13,7 +13,7 @@ import { parseWorkloadFile, runSimulation, type SimulationReport } from "@mainli
 import { flakeSeedsOrExit } from "./flake-seeds.js";
 import { settingOverrides } from "./setting-overrides.js";
 import { geomean, type Figures } from "./lanes-ratios.js";
-import { readReachTable, type ReachRow } from "./reach-table.js";
+import { atReach, readReachTable } from "./reach-table.js";
 
 const args = process.argv.slice(2);
 const dir = resolve(
@@ -33,13 +33,6 @@ const figuresOf = (r: SimulationReport): Figures => ({
   runs: r.mainRuns + r.bisectionRuns,
   perHour: r.mergedPerHour,
 });
-
-function atReach(r: SimulationReport, row: ReachRow | undefined): boolean {
-  if (r.badMerged !== 0 || r.stuck !== 0) return false;
-  if (row === undefined) return true;
-  const f = figuresOf(r);
-  return f.p50 <= row.reach.p50 && f.runs <= row.reach.runs && f.perHour >= row.reach.perHour;
-}
 
 const show = (f: Figures): string =>
   `${f.p50.toFixed(0).padStart(4)} / ${f.runs.toFixed(0).padStart(3)} / ${f.perHour.toFixed(1).padStart(4)}`;

@@ -37,6 +37,7 @@ const SENT_BACK_BY_A_SEARCH = new Set<string>([
 const waitingByRunsInFlight = new Map<number, number>();
 /** Per seed, minutes from the last arrival to the last PR's end: what decides merged per hour on a finite file. */
 const tails: number[] = [];
+const lastArrival = Math.max(...workload.prs.map((pr) => pr.arrivesAt));
 
 for (const seed of seeds) {
   const arrivedAt = new Map(workload.prs.map((pr) => [pr.number, pr.arrivesAt]));
@@ -84,7 +85,7 @@ for (const seed of seeds) {
       ).length;
     },
   });
-  tails.push((lastEnd - Math.max(...workload.prs.map((pr) => pr.arrivesAt))) / MINUTE);
+  tails.push((lastEnd - lastArrival) / MINUTE);
 }
 
 const at = (values: number[], p: number): number => {
@@ -124,8 +125,8 @@ console.log(
 // A search on the target alone cannot merge what it clears once the line behind has started without it: the PRs
 // wait for a main run of their own, a whole run after the search's (docs/planner-history.md, twenty-second pass).
 const sentBack = merged.filter((m) => m.backInLine !== undefined);
-const minutes = (list: Merged[], of: (m: Merged) => number): number =>
-  list.reduce((sum, m) => sum + of(m), 0);
+const sum = (values: number[]): number => values.reduce((total, v) => total + v, 0);
+const backInLine = sum(sentBack.map((m) => m.backInLine as number));
 console.log(
   row(
     `back in line after a search (${((100 * sentBack.length) / merged.length).toFixed(0)}%)`,
@@ -133,9 +134,8 @@ console.log(
   ),
 );
 console.log(
-  `  from then to merge: ${(minutes(sentBack, (m) => m.backInLine as number) / seeds.length).toFixed(0)} PR-minutes ` +
-    `per seed, ${((100 * minutes(sentBack, (m) => m.backInLine as number)) / minutes(merged, (m) => m.total)).toFixed(1)}% ` +
-    "of all PR-minutes to merge",
+  `  from then to merge: ${(backInLine / seeds.length).toFixed(0)} PR-minutes per seed, ` +
+    `${((100 * backInLine) / sum(merged.map((m) => m.total))).toFixed(1)}% of all PR-minutes to merge`,
 );
 console.log(row("last arrival to the last PR's end", tails));
 console.log("PR-minutes waiting in line (PENDING), per seed, by main runs in flight:");
